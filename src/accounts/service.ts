@@ -1,0 +1,85 @@
+// Owner accounts, their API keys and their AI-credit figures.
+import type { Config, Plan } from '../config.ts';
+import type { Account, AccountStore, ApiKeyRecord } from './store.ts';
+import { hashSecret, newSecret } from './secrets.ts';
+
+export interface Owner {
+  account: Account;
+  keyId: string;
+}
+
+export interface CreditStatus {
+  plan: Plan;
+  /** `lifetime` for the free plan's one-time allowance, `YYYY-MM` (UTC) for a pro month. */
+  period: string;
+  allowance: number;
+  used: number;
+  remaining: number;
+  /** Pro only: the month's allowance is spent and further use is metered. */
+  metered: boolean;
+  meteredUsage: number;
+}
+
+export class InputError extends Error {}
+
+const KEY_PREFIX = 'ik_';
+/** Writing last_used_at on every request would make every read a write; a minute's precision is enough. */
+const TOUCH_INTERVAL_MS = 60_000;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function accountService(store: AccountStore, config: Config, clock: () => Date = () => new Date()) {
+  return {
+    async createKey(input: { email: string; name: string }): Promise<{ key: string; id: string; account: Account }> {
+      const email = input.email.trim().toLowerCase();
+      const name = input.name.trim();
+      if (!EMAIL.test(email)) throw new InputError(`not an email address: "${input.email}"`);
+      if (name.length < 1 || name.length > 100) throw new InputError('a key name needs 1 to 100 characters');
+      const now = clock().toISOString();
+      const account = await store.ensure(email, now);
+      const key = newSecret(KEY_PREFIX);
+      const id = await store.insertKey({ accountId: account.id, name, hash: hashSecret(key), prefix: key.slice(0, 10), now });
+      return { key, id, account };
+    },
+
+    listKeys(email?: string): Promise<ApiKeyRecord[]> {
+      return store.listKeys(email?.trim().toLowerCase());
+    },
+
+    revokeKey(id: string): Promise<boolean> {
+      return store.revokeKey(id, clock().toISOString());
+    },
+
+    setPlan(email: string, plan: Plan): Promise<boolean> {
+      return store.setPlan(email.trim().toLowerCase(), plan);
+    },
+
+    /** The owner of an active key, or null for an unknown or revoked one. */
+    async authenticate(token: string): Promise<Owner | null> {
+      const found = await store.findActiveKeyOwner(hashSecret(token));
+      if (!found) return null;
+      const now = clock();
+      if (!found.lastUsedAt || now.getTime() - Date.parse(found.lastUsedAt) > TOUCH_INTERVAL_MS) {
+        await store.touchKey(found.keyId, now.toISOString());
+      }
+      return { account: found.account, keyId: found.keyId };
+    },
+
+    async credits(account: Account): Promise<CreditStatus> {
+      const pro = account.plan === 'pro';
+      const period = pro ? clock().toISOString().slice(0, 7) : 'lifetime';
+      const allowance = pro ? config.proMonthlyAiCredits : config.freeAiCredits;
+      const used = await store.creditsUsed(account.id, period);
+      return {
+        plan: account.plan,
+        period,
+        allowance,
+        used,
+        remaining: Math.max(0, allowance - used),
+        metered: pro && used >= allowance,
+        meteredUsage: pro ? Math.max(0, used - allowance) : 0,
+      };
+    },
+  };
+}
+
+export type AccountService = ReturnType<typeof accountService>;

@@ -1,0 +1,146 @@
+// The only code that reads and writes accounts, API keys and credit usage.
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../db/database.ts';
+import { toCount, toIso, toIsoOrNull } from '../db/values.ts';
+import type { Plan } from '../config.ts';
+
+export interface Account {
+  id: string;
+  email: string;
+  plan: Plan;
+  submissionsTotal: number;
+  createdAt: string;
+}
+
+export interface ApiKeyRecord {
+  id: string;
+  accountId: string;
+  email: string;
+  name: string;
+  prefix: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+export interface KeyOwner {
+  keyId: string;
+  lastUsedAt: string | null;
+  account: Account;
+}
+
+type AccountRow = { id: string; email: string; plan: Plan; submissions_total: number | string; created_at: string | Date };
+
+function toAccount(row: AccountRow): Account {
+  return {
+    id: row.id,
+    email: row.email,
+    plan: row.plan,
+    submissionsTotal: toCount(row.submissions_total),
+    createdAt: toIso(row.created_at),
+  };
+}
+
+export function accountStore(db: Db) {
+  return {
+    async findByEmail(email: string): Promise<Account | null> {
+      const row = await db.selectFrom('accounts').selectAll().where('email', '=', email).executeTakeFirst();
+      return row ? toAccount(row) : null;
+    },
+
+    async findById(id: string): Promise<Account | null> {
+      const row = await db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+      return row ? toAccount(row) : null;
+    },
+
+    /** Creates the account unless one with that email exists; either way returns it. */
+    async ensure(email: string, now: string): Promise<Account> {
+      await db
+        .insertInto('accounts')
+        .values({ id: randomUUID(), email, plan: 'free', submissions_total: 0, created_at: now })
+        .onConflict((oc) => oc.column('email').doNothing())
+        .execute();
+      const account = await this.findByEmail(email);
+      if (!account) throw new Error(`account ${email} vanished after insert`);
+      return account;
+    },
+
+    async setPlan(email: string, plan: Plan): Promise<boolean> {
+      const result = await db.updateTable('accounts').set({ plan }).where('email', '=', email).executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
+    async insertKey(key: { accountId: string; name: string; hash: string; prefix: string; now: string }): Promise<string> {
+      const id = randomUUID();
+      await db
+        .insertInto('api_keys')
+        .values({ id, account_id: key.accountId, name: key.name, key_hash: key.hash, key_prefix: key.prefix, created_at: key.now })
+        .execute();
+      return id;
+    },
+
+    async listKeys(email?: string): Promise<ApiKeyRecord[]> {
+      let query = db
+        .selectFrom('api_keys')
+        .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
+        .select([
+          'api_keys.id', 'api_keys.account_id', 'accounts.email', 'api_keys.name', 'api_keys.key_prefix',
+          'api_keys.created_at', 'api_keys.last_used_at', 'api_keys.revoked_at',
+        ])
+        .orderBy('api_keys.created_at');
+      if (email) query = query.where('accounts.email', '=', email);
+      const rows = await query.execute();
+      return rows.map((r) => ({
+        id: r.id,
+        accountId: r.account_id,
+        email: r.email,
+        name: r.name,
+        prefix: r.key_prefix,
+        createdAt: toIso(r.created_at),
+        lastUsedAt: toIsoOrNull(r.last_used_at),
+        revokedAt: toIsoOrNull(r.revoked_at),
+      }));
+    },
+
+    async revokeKey(id: string, now: string): Promise<boolean> {
+      const result = await db
+        .updateTable('api_keys')
+        .set({ revoked_at: now })
+        .where('id', '=', id)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
+    async findActiveKeyOwner(hash: string): Promise<KeyOwner | null> {
+      const row = await db
+        .selectFrom('api_keys')
+        .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
+        .select([
+          'api_keys.id as key_id', 'api_keys.last_used_at', 'accounts.id', 'accounts.email', 'accounts.plan',
+          'accounts.submissions_total', 'accounts.created_at',
+        ])
+        .where('api_keys.key_hash', '=', hash)
+        .where('api_keys.revoked_at', 'is', null)
+        .executeTakeFirst();
+      if (!row) return null;
+      return { keyId: row.key_id, lastUsedAt: toIsoOrNull(row.last_used_at), account: toAccount(row) };
+    },
+
+    async touchKey(id: string, now: string): Promise<void> {
+      await db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', id).execute();
+    },
+
+    async creditsUsed(accountId: string, period: string): Promise<number> {
+      const row = await db
+        .selectFrom('credit_usage')
+        .select('used')
+        .where('account_id', '=', accountId)
+        .where('period', '=', period)
+        .executeTakeFirst();
+      return row ? toCount(row.used) : 0;
+    },
+  };
+}
+
+export type AccountStore = ReturnType<typeof accountStore>;

@@ -1,0 +1,91 @@
+// Builds the HTTP application without listening, so tests drive it through inject() or a real port.
+import cors from '@fastify/cors';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { accountRoutes } from './accounts/routes.ts';
+import { accountService } from './accounts/service.ts';
+import { accountStore } from './accounts/store.ts';
+import type { Config } from './config.ts';
+import type { Database } from './db/database.ts';
+import { formRoutes } from './forms/routes.ts';
+import { formService } from './forms/service.ts';
+import { formStore } from './forms/store.ts';
+import { errorHandlerFor } from './http/error-replies.ts';
+import { registerJsonParser } from './http/json-body.ts';
+import { byApiKey, byClientIp, rateLimitZone } from './http/rate-limit.ts';
+import { routeValidatorCompiler } from './http/route-validation.ts';
+import { publicSubmissionRoutes } from './submissions/public-routes.ts';
+import { submissionRoutes } from './submissions/routes.ts';
+import { submissionService } from './submissions/service.ts';
+import { submissionStore } from './submissions/store.ts';
+
+export interface AppOptions {
+  config: Config;
+  database: Database;
+  /** Fastify logger options; tests pass false. */
+  logger?: boolean | object;
+}
+
+export function buildServices(config: Config, database: Database) {
+  const accounts = accountService(accountStore(database.db), config);
+  const forms = formService(formStore(database.db));
+  const submissions = submissionService({
+    store: submissionStore(database.db),
+    forms,
+    config,
+    writeConcurrency: database.engine === 'postgres' ? 4 : 1,
+  });
+  return { accounts, forms, submissions };
+}
+
+export async function buildApp({ config, database, logger }: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: logger ?? { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    bodyLimit: config.maxBodyBytes,
+    routerOptions: { maxParamLength: 200 },
+  });
+  const services = buildServices(config, database);
+
+  app.setValidatorCompiler(routeValidatorCompiler);
+  app.setErrorHandler(errorHandlerFor('public', config.maxBodyBytes));
+  app.setNotFoundHandler((request, reply) => {
+    reply.code(404).send({ error: { code: 'not_found', message: `No route for ${request.method} ${request.url.split('?')[0]}` } });
+  });
+  app.decorateRequest('owner', null);
+  registerJsonParser(app, config.maxBodyBytes);
+
+  // Submissions come from any site; the management API is called with a bearer key, never cookies.
+  await app.register(cors, {
+    origin: '*',
+    methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+    exposedHeaders: ['X-Service-Credits-Remaining', 'X-Service-Metered', 'Retry-After'],
+    maxAge: 86_400,
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Intake', version: '0.1.0', description: 'Self-hosted form backend for people and AI agents.' },
+      components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'An API key from `intake keys create`' } } },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+
+  await app.register(async (zone) => {
+    await rateLimitZone(zone, { perMinute: config.rateLimits.submitPerMinute, key: byClientIp });
+    await zone.register(publicSubmissionRoutes, { config, submissions: services.submissions });
+  });
+
+  await app.register(async (zone) => {
+    await rateLimitZone(zone, { perMinute: config.rateLimits.apiPerMinute, key: byApiKey });
+    await zone.register(formRoutes, { config, accounts: services.accounts, forms: services.forms });
+    await zone.register(submissionRoutes, { config, accounts: services.accounts, submissions: services.submissions });
+    await zone.register(accountRoutes, { config, accounts: services.accounts });
+  });
+
+  return app;
+}

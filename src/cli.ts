@@ -1,0 +1,107 @@
+// `npm run intake -- <command>`. Results go to stdout (a new key is the only line there, so
+// `npm run -s intake -- keys create …` can be captured); everything else goes to stderr.
+import { parseArgs } from 'node:util';
+import { accountService, InputError } from './accounts/service.ts';
+import { accountStore } from './accounts/store.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import { openDatabase } from './db/database.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { serve } from './server.ts';
+
+const USAGE = `Usage: intake <command>
+  serve                                   run the API server (migrates first)
+  migrate                                 apply pending database migrations
+  keys create --email E --name N          create an API key (and the owner account if missing)
+  keys list [--email E]                   list API keys
+  keys revoke <key-id>                    revoke an API key
+  users set-plan --email E --plan free|pro`;
+
+class UsageError extends Error {}
+
+function option(values: Record<string, unknown>, name: string): string {
+  const value = values[name];
+  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+async function withAccounts<T>(config: Config, run: (accounts: ReturnType<typeof accountService>) => Promise<T>): Promise<T> {
+  const database = openDatabase(config);
+  try {
+    await migrateToLatest(database);
+    return await run(accountService(accountStore(database.db), config));
+  } finally {
+    await database.close();
+  }
+}
+
+async function keysCommand(config: Config, sub: string | undefined, args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({ args, options: { email: { type: 'string' }, name: { type: 'string' } }, allowPositionals: true });
+  if (sub === 'create') {
+    const created = await withAccounts(config, (a) => a.createKey({ email: option(values, 'email'), name: option(values, 'name') }));
+    process.stderr.write(`Created API key ${created.id} for ${created.account.email}. It is shown only now:\n`);
+    process.stdout.write(`${created.key}\n`);
+  } else if (sub === 'list') {
+    const keys = await withAccounts(config, (a) => a.listKeys(values.email));
+    for (const k of keys) {
+      const state = k.revokedAt ? `revoked ${k.revokedAt}` : `last used ${k.lastUsedAt ?? 'never'}`;
+      process.stdout.write(`${k.id}  ${k.prefix}…  ${k.email}  "${k.name}"  created ${k.createdAt}  ${state}\n`);
+    }
+    if (keys.length === 0) process.stderr.write('No API keys.\n');
+  } else if (sub === 'revoke') {
+    const id = positionals[0];
+    if (!id) throw new UsageError('keys revoke needs the key id (see keys list)');
+    if (!(await withAccounts(config, (a) => a.revokeKey(id)))) throw new InputError(`no active key with id ${id}`);
+    process.stderr.write(`Revoked ${id}.\n`);
+  } else {
+    throw new UsageError(`unknown keys command "${sub ?? ''}"`);
+  }
+}
+
+async function usersCommand(config: Config, sub: string | undefined, args: string[]): Promise<void> {
+  if (sub !== 'set-plan') throw new UsageError(`unknown users command "${sub ?? ''}"`);
+  const { values } = parseArgs({ args, options: { email: { type: 'string' }, plan: { type: 'string' } } });
+  const plan = option(values, 'plan');
+  if (plan !== 'free' && plan !== 'pro') throw new UsageError('--plan must be free or pro');
+  if (!(await withAccounts(config, (a) => a.setPlan(option(values, 'email'), plan)))) {
+    throw new InputError(`no account with email ${values.email}`);
+  }
+  process.stderr.write(`${values.email} is now on the ${plan} plan.\n`);
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command, sub, ...rest] = argv;
+  const config = loadConfig();
+  switch (command) {
+    case 'serve':
+      return serve(config);
+    case 'migrate': {
+      const database = openDatabase(config);
+      try {
+        const applied = await migrateToLatest(database);
+        process.stderr.write(applied.length ? `Applied ${applied.join(', ')}\n` : 'Database is up to date.\n');
+      } finally {
+        await database.close();
+      }
+      return;
+    }
+    case 'keys':
+      return keysCommand(config, sub, rest);
+    case 'users':
+      return usersCommand(config, sub, rest);
+    default:
+      throw new UsageError(command ? `unknown command "${command}"` : 'no command given');
+  }
+}
+
+function isArgumentError(error: unknown): boolean {
+  return String((error as { code?: unknown })?.code ?? '').startsWith('ERR_PARSE_ARGS');
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (isArgumentError(error)) error = new UsageError((error as Error).message);
+  if (error instanceof ConfigError) process.stderr.write(`Configuration error: ${error.message}\n`);
+  else if (error instanceof UsageError) process.stderr.write(`${error.message}\n\n${USAGE}\n`);
+  else if (error instanceof InputError) process.stderr.write(`${error.message}\n`);
+  else process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(error instanceof UsageError ? 2 : 1);
+});

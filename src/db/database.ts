@@ -1,0 +1,39 @@
+// Opens the one query layer over whichever engine the configuration names.
+import fs from 'node:fs';
+import path from 'node:path';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { openSqlite } from './sqlite-dialect.ts';
+import type { Tables } from './tables.ts';
+import type { Engine } from './migrations/column-types.ts';
+
+export type Db = Kysely<Tables>;
+
+export interface Database {
+  db: Db;
+  engine: Engine;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  databaseUrl: string | null;
+  dataDir: string;
+  poolSize?: number;
+}
+
+export function sqliteFile(dataDir: string): string {
+  return path.join(dataDir, 'intake.sqlite');
+}
+
+export function openDatabase(options: DatabaseOptions): Database {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    // An idle client that loses its server must not crash the process; the next query reconnects.
+    pool.on('error', () => {});
+    const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+    return { db, engine: 'postgres', close: () => db.destroy() };
+  }
+  fs.mkdirSync(options.dataDir, { recursive: true });
+  const db = new Kysely<Tables>({ dialect: openSqlite(sqliteFile(options.dataDir)) });
+  return { db, engine: 'sqlite', close: () => db.destroy() };
+}

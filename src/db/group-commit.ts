@@ -1,0 +1,50 @@
+// Group commit: writes that arrive while a transaction is committing wait and then share the next
+// transaction, so one commit (one fsync) makes a whole batch durable. Each caller still learns its
+// own outcome, and nobody is answered before the commit that holds its write has returned.
+
+export type BatchFlush<I, O> = (items: I[]) => Promise<O[]>;
+
+interface Waiting<I, O> {
+  item: I;
+  resolve(outcome: O): void;
+  reject(error: unknown): void;
+}
+
+export class GroupCommit<I, O> {
+  readonly #flush: BatchFlush<I, O>;
+  readonly #maxBatch: number;
+  readonly #maxConcurrent: number;
+  #queue: Array<Waiting<I, O>> = [];
+  #running = 0;
+
+  /** maxConcurrent > 1 only where the engine commits in parallel (PostgreSQL); SQLite has one writer. */
+  constructor(flush: BatchFlush<I, O>, options: { maxBatch: number; maxConcurrent: number }) {
+    this.#flush = flush;
+    this.#maxBatch = options.maxBatch;
+    this.#maxConcurrent = options.maxConcurrent;
+  }
+
+  write(item: I): Promise<O> {
+    return new Promise<O>((resolve, reject) => {
+      this.#queue.push({ item, resolve, reject });
+      if (this.#running < this.#maxConcurrent) void this.#drain();
+    });
+  }
+
+  async #drain(): Promise<void> {
+    this.#running++;
+    try {
+      while (this.#queue.length > 0) {
+        const batch = this.#queue.splice(0, this.#maxBatch);
+        try {
+          const outcomes = await this.#flush(batch.map((w) => w.item));
+          batch.forEach((w, i) => w.resolve(outcomes[i] as O));
+        } catch (error) {
+          for (const w of batch) w.reject(error);
+        }
+      }
+    } finally {
+      this.#running--;
+    }
+  }
+}

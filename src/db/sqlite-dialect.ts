@@ -1,0 +1,92 @@
+// Kysely's SqliteDialect speaks to a better-sqlite3-shaped object. node:sqlite ships with Node,
+// so this thin adapter lets the embedded default need no native build and no download.
+import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
+import {
+  CompiledQuery,
+  SqliteDialect,
+  SqliteDriver,
+  type DatabaseConnection,
+  type Driver,
+  type SqliteDatabase,
+  type SqliteStatement,
+} from 'kysely';
+
+function toSqlite(value: unknown): SQLInputValue {
+  // node:sqlite binds no booleans or dates; map them to the representations the schema uses.
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (value instanceof Date) return value.toISOString();
+  return value as SQLInputValue;
+}
+
+class NodeSqliteStatement implements SqliteStatement {
+  readonly reader: boolean;
+  readonly #statement: StatementSync;
+
+  constructor(statement: StatementSync) {
+    this.#statement = statement;
+    this.reader = statement.columns().length > 0;
+  }
+
+  all(parameters: ReadonlyArray<unknown>): unknown[] {
+    return this.#statement.all(...parameters.map(toSqlite));
+  }
+
+  run(parameters: ReadonlyArray<unknown>) {
+    return this.#statement.run(...parameters.map(toSqlite));
+  }
+
+  iterate(parameters: ReadonlyArray<unknown>): IterableIterator<unknown> {
+    return this.#statement.iterate(...parameters.map(toSqlite));
+  }
+}
+
+/** Keeps prepared statements: the same few queries run on every request. */
+class NodeSqliteDatabase implements SqliteDatabase {
+  readonly #db: DatabaseSync;
+  readonly #statements = new Map<string, NodeSqliteStatement>();
+
+  constructor(db: DatabaseSync) {
+    this.#db = db;
+  }
+
+  prepare(sql: string): SqliteStatement {
+    let statement = this.#statements.get(sql);
+    if (!statement) {
+      statement = new NodeSqliteStatement(this.#db.prepare(sql));
+      if (this.#statements.size > 500) this.#statements.clear();
+      this.#statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  close(): void {
+    this.#db.close();
+  }
+}
+
+/** Write transactions take the write lock up front, so two processes never deadlock upgrading a read lock. */
+class ImmediateTransactionDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class NodeSqliteDialect extends SqliteDialect {
+  readonly #database: NodeSqliteDatabase;
+  constructor(database: NodeSqliteDatabase) {
+    super({ database });
+    this.#database = database;
+  }
+  override createDriver(): Driver {
+    return new ImmediateTransactionDriver({ database: this.#database });
+  }
+}
+
+export function openSqlite(file: string): SqliteDialect {
+  const db = new DatabaseSync(file, { timeout: 10_000 });
+  // WAL lets readers run beside the writer; synchronous=FULL makes every commit durable before it returns.
+  db.exec('pragma journal_mode = wal');
+  db.exec('pragma synchronous = full');
+  db.exec('pragma foreign_keys = on');
+  return new NodeSqliteDialect(new NodeSqliteDatabase(db));
+}

@@ -1,0 +1,104 @@
+// Row shapes as the two engines return them. SQLite gives 0/1 for booleans, text for JSON and
+// timestamps; PostgreSQL gives booleans, parsed jsonb and Date. The read models normalise with values.ts.
+import type { ColumnType, Generated } from 'kysely';
+
+type Timestamp = ColumnType<string | Date, string, string>;
+type NullableTimestamp = ColumnType<string | Date | null, string | null, string | null>;
+type Bool = ColumnType<boolean | number, boolean, boolean>;
+/** Written as JSON text; read back as text (SQLite) or a parsed value (PostgreSQL jsonb). */
+type Json = ColumnType<unknown, string, string>;
+type NullableJson = ColumnType<unknown, string | null, string | null>;
+/** PostgreSQL returns bigint columns as strings. */
+type Count = ColumnType<number | string, number, number | string>;
+
+export interface AccountsTable {
+  id: string;
+  email: string;
+  plan: 'free' | 'pro';
+  submissions_total: Count;
+  created_at: Timestamp;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  account_id: string;
+  name: string;
+  key_hash: string;
+  key_prefix: string;
+  created_at: Timestamp;
+  last_used_at: NullableTimestamp;
+  revoked_at: NullableTimestamp;
+}
+
+export interface CreditUsageTable {
+  account_id: string;
+  /** `lifetime` for the free plan's one-time allowance, `YYYY-MM` for a pro month. */
+  period: string;
+  used: Count;
+}
+
+export interface FormsTable {
+  id: string;
+  account_id: string;
+  name: string;
+  slug: string;
+  visibility: 'public' | 'private';
+  submission_token_hash: string | null;
+  current_version_id: string;
+  spam_protection_enabled: Bool;
+  spam_protection_strategy: 'standard' | 'intelligent';
+  localisation_enabled: Bool;
+  smart_reply_enabled: Bool;
+  smart_replies_mode: 'draft' | 'auto';
+  knowledge_base_id: string | null;
+  webhook_enabled: Bool;
+  webhook_url: string | null;
+  webhook_secret: string | null;
+  submission_count: Count;
+  spam_count: Count;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface FormVersionsTable {
+  id: string;
+  form_id: string;
+  version: number;
+  /** The unguessable path segment of this version's endpoint. */
+  segment: string;
+  slug: string;
+  fields_schema: Json;
+  created_at: Timestamp;
+}
+
+export interface SubmissionsTable {
+  /** Insertion order: newest-first listing and stable paging. */
+  seq: Generated<Count>;
+  id: string;
+  form_id: string;
+  version_id: string;
+  data: Json;
+  metadata: Json;
+  idempotency_key: string | null;
+  processing_status: 'pending' | 'processing' | 'completed' | 'skipped' | 'failed';
+  processing_reason: string | null;
+  spam_flag: Bool;
+  spam_confidence: number | null;
+  spam_reason: string | null;
+  original_language: string | null;
+  translated_data: NullableJson;
+  reply_status: 'pending' | 'completed' | 'sent' | 'failed';
+  reply_content: string | null;
+  reply_reason: string | null;
+  replied_at: NullableTimestamp;
+  created_at: Timestamp;
+}
+
+export interface Tables {
+  accounts: AccountsTable;
+  api_keys: ApiKeysTable;
+  credit_usage: CreditUsageTable;
+  forms: FormsTable;
+  form_versions: FormVersionsTable;
+  submissions: SubmissionsTable;
+}

@@ -1,0 +1,176 @@
+// The rules of forms: defaults, conditional requirements, slug uniqueness per owner, schema
+// versions (a new fields_schema or slug mints a new endpoint; old endpoints keep their version).
+import { randomBytes, randomUUID } from 'node:crypto';
+import { hashSecret, newSecret } from '../accounts/secrets.ts';
+import { isUniqueViolation } from '../db/values.ts';
+import { fail, type FieldErrors } from '../http/errors.ts';
+import { parseFieldsSchema, type FieldsSchema } from './field-schema.ts';
+import type { FormChanges, FormRecord, FormSettings, FormStore, FormVersion, NewVersion } from './store.ts';
+
+export interface FormInput extends Partial<FormSettings> {
+  name?: string;
+  slug?: string;
+  visibility?: 'public' | 'private';
+  fields_schema?: unknown;
+}
+
+const DEFAULT_SETTINGS: FormSettings = {
+  spam_protection_enabled: false,
+  spam_protection_strategy: 'standard',
+  localisation_enabled: false,
+  smart_reply_enabled: false,
+  smart_replies_mode: 'draft',
+  knowledge_base_id: null,
+  webhook_enabled: false,
+  webhook_url: null,
+  webhook_secret: null,
+};
+
+const SETTING_KEYS = Object.keys(DEFAULT_SETTINGS) as Array<keyof FormSettings>;
+const TOKEN_PREFIX = 'st_';
+const ENDPOINT_CACHE_LIMIT = 10_000;
+
+function addError(errors: FieldErrors, field: string, message: string): void {
+  (errors[field] ??= []).push(message);
+}
+
+function pickSettings(input: FormInput): Partial<FormSettings> {
+  const picked: Partial<FormSettings> = {};
+  for (const key of SETTING_KEYS) if (input[key] !== undefined) Object.assign(picked, { [key]: input[key] });
+  return picked;
+}
+
+/** The conditional requirements of the spec, checked on the form as it will be after the write. */
+function checkSettings(settings: FormSettings, errors: FieldErrors): void {
+  if (settings.smart_reply_enabled && !settings.knowledge_base_id) {
+    addError(errors, 'knowledge_base_id', 'is required when smart_reply_enabled is true');
+  }
+  if (settings.webhook_enabled && !settings.webhook_url) addError(errors, 'webhook_url', 'is required when webhook_enabled is true');
+  if (settings.webhook_enabled && !settings.webhook_secret) {
+    addError(errors, 'webhook_secret', 'is required when webhook_enabled is true');
+  }
+  if (settings.webhook_url) {
+    let url: URL | null = null;
+    try {
+      url = new URL(settings.webhook_url);
+    } catch {
+      addError(errors, 'webhook_url', 'is not a valid URL');
+    }
+    if (url && url.protocol !== 'https:') addError(errors, 'webhook_url', 'must be an HTTPS URL');
+  }
+}
+
+function parseSchema(input: unknown, errors: FieldErrors): FieldsSchema | null {
+  const parsed = parseFieldsSchema(input);
+  if (parsed.ok) return parsed.schema;
+  for (const message of parsed.errors) addError(errors, 'fields_schema', message);
+  return null;
+}
+
+function newVersion(number: number, slug: string, schema: FieldsSchema, now: string): NewVersion {
+  return { id: randomUUID(), number, segment: randomBytes(16).toString('base64url'), slug, schema, createdAt: now };
+}
+
+export function formService(store: FormStore, clock: () => Date = () => new Date()) {
+  // Versions never change once minted, so an endpoint's version is cached for the life of the process.
+  const endpoints = new Map<string, { formId: string; version: FormVersion }>();
+
+  async function requireOwned(accountId: string, id: string): Promise<FormRecord> {
+    const form = await store.findOwned(accountId, id);
+    if (!form) throw fail.formNotFound();
+    return form;
+  }
+
+  async function slugError(accountId: string, slug: string, errors: FieldErrors, exceptId?: string): Promise<void> {
+    if (await store.slugTaken(accountId, slug, exceptId)) addError(errors, 'slug', 'has already been taken');
+  }
+
+  function rethrowSlugRace(error: unknown): never {
+    if (isUniqueViolation(error)) throw fail.validation({ slug: ['has already been taken'] });
+    throw error;
+  }
+
+  return {
+    list: (accountId: string) => store.listOwned(accountId),
+    get: requireOwned,
+
+    async create(accountId: string, input: FormInput): Promise<{ form: FormRecord; submissionToken: string | null }> {
+      const errors: FieldErrors = {};
+      const schema = parseSchema(input.fields_schema, errors);
+      const settings = { ...DEFAULT_SETTINGS, ...pickSettings(input) };
+      checkSettings(settings, errors);
+      const slug = input.slug as string;
+      await slugError(accountId, slug, errors);
+      if (Object.keys(errors).length > 0 || !schema) throw fail.validation(errors);
+
+      const now = clock().toISOString();
+      const submissionToken = input.visibility === 'private' ? newSecret(TOKEN_PREFIX) : null;
+      const form = {
+        id: randomUUID(),
+        accountId,
+        name: input.name as string,
+        slug,
+        visibility: input.visibility ?? 'public',
+        submissionTokenHash: submissionToken ? hashSecret(submissionToken) : null,
+        settings,
+        createdAt: now,
+        updatedAt: now,
+      };
+      await store.insert(form, newVersion(1, slug, schema, now)).catch(rethrowSlugRace);
+      return { form: await requireOwned(accountId, form.id), submissionToken };
+    },
+
+    async update(accountId: string, id: string, input: FormInput): Promise<{ form: FormRecord; submissionToken: string | null }> {
+      const current = await requireOwned(accountId, id);
+      const errors: FieldErrors = {};
+      const schema = input.fields_schema === undefined ? current.version.schema : parseSchema(input.fields_schema, errors);
+      const settingsChange = pickSettings(input);
+      checkSettings({ ...current.settings, ...settingsChange }, errors);
+      const slug = input.slug ?? current.slug;
+      if (slug !== current.slug) await slugError(accountId, slug, errors, id);
+      if (Object.keys(errors).length > 0 || !schema) throw fail.validation(errors);
+
+      const changes: FormChanges = { name: input.name, slug: input.slug, visibility: input.visibility, settings: settingsChange };
+      let submissionToken: string | null = null;
+      if (input.visibility === 'private' && current.visibility === 'public') {
+        submissionToken = newSecret(TOKEN_PREFIX);
+        changes.submissionTokenHash = hashSecret(submissionToken);
+      } else if (input.visibility === 'public') {
+        changes.submissionTokenHash = null;
+      }
+      const now = clock().toISOString();
+      const schemaChanged = JSON.stringify(schema) !== JSON.stringify(current.version.schema);
+      const version = schemaChanged || slug !== current.slug ? newVersion(current.version.number + 1, slug, schema, now) : undefined;
+      await store.update(id, changes, now, version).catch(rethrowSlugRace);
+      return { form: await requireOwned(accountId, id), submissionToken };
+    },
+
+    async delete(accountId: string, id: string): Promise<FormRecord> {
+      const form = await requireOwned(accountId, id);
+      await store.delete(id);
+      return form;
+    },
+
+    /**
+     * The form behind `/api/<segment>/f/<slug>` and the schema version that endpoint was minted for.
+     * The form itself is read fresh every time: it may have been deleted or made private meanwhile.
+     */
+    async resolveEndpoint(segment: string, slug: string): Promise<{ form: FormRecord; endpointVersion: FormVersion } | null> {
+      const cached = endpoints.get(segment);
+      let found: { form: FormRecord; endpointVersion: FormVersion } | null = null;
+      if (cached) {
+        const form = await store.findById(cached.formId);
+        if (form) found = { form, endpointVersion: cached.version };
+      } else {
+        found = await store.findEndpoint(segment);
+        if (found) {
+          if (endpoints.size >= ENDPOINT_CACHE_LIMIT) endpoints.clear();
+          endpoints.set(segment, { formId: found.form.id, version: found.endpointVersion });
+        }
+      }
+      return found && found.endpointVersion.slug === slug ? found : null;
+    },
+  };
+}
+
+export type FormService = ReturnType<typeof formService>;

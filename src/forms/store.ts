@@ -1,0 +1,223 @@
+// The only code that reads and writes forms and their schema versions.
+import type { Transaction } from 'kysely';
+import type { Db } from '../db/database.ts';
+import type { Tables } from '../db/tables.ts';
+import { fromJson, toBool, toCount, toIso } from '../db/values.ts';
+import type { FieldsSchema } from './field-schema.ts';
+import type { Plan } from '../config.ts';
+
+export interface FormSettings {
+  spam_protection_enabled: boolean;
+  spam_protection_strategy: 'standard' | 'intelligent';
+  localisation_enabled: boolean;
+  smart_reply_enabled: boolean;
+  smart_replies_mode: 'draft' | 'auto';
+  knowledge_base_id: string | null;
+  webhook_enabled: boolean;
+  webhook_url: string | null;
+  webhook_secret: string | null;
+}
+
+export interface FormVersion {
+  id: string;
+  number: number;
+  segment: string;
+  slug: string;
+  schema: FieldsSchema;
+}
+
+export interface FormRecord {
+  id: string;
+  accountId: string;
+  /** The owner's plan, read with the form because submitting needs it. */
+  ownerPlan: Plan;
+  name: string;
+  slug: string;
+  visibility: 'public' | 'private';
+  submissionTokenHash: string | null;
+  settings: FormSettings;
+  submissionCount: number;
+  spamCount: number;
+  createdAt: string;
+  updatedAt: string;
+  version: FormVersion;
+}
+
+export interface NewVersion {
+  id: string;
+  number: number;
+  segment: string;
+  slug: string;
+  schema: FieldsSchema;
+  createdAt: string;
+}
+
+export interface FormChanges {
+  name?: string;
+  slug?: string;
+  visibility?: 'public' | 'private';
+  submissionTokenHash?: string | null;
+  settings?: Partial<FormSettings>;
+}
+
+function formQuery(db: Db | Transaction<Tables>) {
+  return db
+    .selectFrom('forms')
+    .innerJoin('form_versions', 'form_versions.id', 'forms.current_version_id')
+    .innerJoin('accounts', 'accounts.id', 'forms.account_id')
+    .selectAll('forms')
+    .select([
+      'accounts.plan as owner_plan',
+      'form_versions.version as version_number',
+      'form_versions.segment as version_segment',
+      'form_versions.slug as version_slug',
+      'form_versions.fields_schema as version_schema',
+    ]);
+}
+
+type FormRow = NonNullable<Awaited<ReturnType<ReturnType<typeof formQuery>['executeTakeFirst']>>>;
+
+function toForm(row: FormRow): FormRecord {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    ownerPlan: row.owner_plan,
+    name: row.name,
+    slug: row.slug,
+    visibility: row.visibility,
+    submissionTokenHash: row.submission_token_hash,
+    settings: {
+      spam_protection_enabled: toBool(row.spam_protection_enabled),
+      spam_protection_strategy: row.spam_protection_strategy,
+      localisation_enabled: toBool(row.localisation_enabled),
+      smart_reply_enabled: toBool(row.smart_reply_enabled),
+      smart_replies_mode: row.smart_replies_mode,
+      knowledge_base_id: row.knowledge_base_id,
+      webhook_enabled: toBool(row.webhook_enabled),
+      webhook_url: row.webhook_url,
+      webhook_secret: row.webhook_secret,
+    },
+    submissionCount: toCount(row.submission_count),
+    spamCount: toCount(row.spam_count),
+    createdAt: toIso(row.created_at),
+    updatedAt: toIso(row.updated_at),
+    version: {
+      id: row.current_version_id,
+      number: row.version_number,
+      segment: row.version_segment,
+      slug: row.version_slug,
+      schema: fromJson(row.version_schema) as FieldsSchema,
+    },
+  };
+}
+
+async function insertVersion(tx: Transaction<Tables>, formId: string, v: NewVersion): Promise<void> {
+  await tx
+    .insertInto('form_versions')
+    .values({
+      id: v.id,
+      form_id: formId,
+      version: v.number,
+      segment: v.segment,
+      slug: v.slug,
+      fields_schema: JSON.stringify(v.schema),
+      created_at: v.createdAt,
+    })
+    .execute();
+}
+
+export function formStore(db: Db) {
+  return {
+    async insert(form: Omit<FormRecord, 'version' | 'submissionCount' | 'spamCount' | 'ownerPlan'>, version: NewVersion): Promise<void> {
+      await db.transaction().execute(async (tx) => {
+        await tx
+          .insertInto('forms')
+          .values({
+            id: form.id,
+            account_id: form.accountId,
+            name: form.name,
+            slug: form.slug,
+            visibility: form.visibility,
+            submission_token_hash: form.submissionTokenHash,
+            current_version_id: version.id,
+            ...form.settings,
+            submission_count: 0,
+            spam_count: 0,
+            created_at: form.createdAt,
+            updated_at: form.updatedAt,
+          })
+          .execute();
+        await insertVersion(tx, form.id, version);
+      });
+    },
+
+    async findOwned(accountId: string, id: string): Promise<FormRecord | null> {
+      const row = await formQuery(db).where('forms.account_id', '=', accountId).where('forms.id', '=', id).executeTakeFirst();
+      return row ? toForm(row) : null;
+    },
+
+    async findById(id: string): Promise<FormRecord | null> {
+      const row = await formQuery(db).where('forms.id', '=', id).executeTakeFirst();
+      return row ? toForm(row) : null;
+    },
+
+    async listOwned(accountId: string): Promise<FormRecord[]> {
+      const rows = await formQuery(db).where('forms.account_id', '=', accountId).orderBy('forms.created_at', 'desc').execute();
+      return rows.map(toForm);
+    },
+
+    async slugTaken(accountId: string, slug: string, exceptId?: string): Promise<boolean> {
+      let query = db.selectFrom('forms').select('id').where('account_id', '=', accountId).where('slug', '=', slug);
+      if (exceptId) query = query.where('id', '!=', exceptId);
+      return (await query.executeTakeFirst()) !== undefined;
+    },
+
+    /** Applies the changes and, when given, makes a new schema version current; all or nothing. */
+    async update(id: string, changes: FormChanges, updatedAt: string, version?: NewVersion): Promise<void> {
+      await db.transaction().execute(async (tx) => {
+        if (version) await insertVersion(tx, id, version);
+        await tx
+          .updateTable('forms')
+          .set({
+            ...(changes.name !== undefined && { name: changes.name }),
+            ...(changes.slug !== undefined && { slug: changes.slug }),
+            ...(changes.visibility !== undefined && { visibility: changes.visibility }),
+            ...(changes.submissionTokenHash !== undefined && { submission_token_hash: changes.submissionTokenHash }),
+            ...changes.settings,
+            ...(version && { current_version_id: version.id }),
+            updated_at: updatedAt,
+          })
+          .where('id', '=', id)
+          .execute();
+      });
+    },
+
+    async delete(id: string): Promise<void> {
+      await db.deleteFrom('forms').where('id', '=', id).execute();
+    },
+
+    /** The form behind a submission endpoint, with the schema version that endpoint was minted for. */
+    async findEndpoint(segment: string): Promise<{ form: FormRecord; endpointVersion: FormVersion } | null> {
+      const row = await db
+        .selectFrom('form_versions')
+        .select(['id', 'form_id', 'version', 'segment', 'slug', 'fields_schema'])
+        .where('segment', '=', segment)
+        .executeTakeFirst();
+      if (!row) return null;
+      const form = await this.findById(row.form_id);
+      if (!form) return null;
+      return {
+        form,
+        endpointVersion: {
+          id: row.id,
+          number: row.version,
+          segment: row.segment,
+          slug: row.slug,
+          schema: fromJson(row.fields_schema) as FieldsSchema,
+        },
+      };
+    },
+  };
+}
+
+export type FormStore = ReturnType<typeof formStore>;

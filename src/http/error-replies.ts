@@ -1,0 +1,64 @@
+// The one place that turns errors into response bodies. The spec gives each endpoint family its
+// own error format; a route plugin picks its family with errorHandlerFor().
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, fail } from './errors.ts';
+import { toFieldErrors } from './route-validation.ts';
+
+export type Family = 'public' | 'forms' | 'submissions' | 'account';
+
+function fromFastify(error: FastifyError, maxBodyBytes: number): AppError | null {
+  if (error.validation) {
+    const rootType = error.validation.some((v) => v.instancePath === '' && v.keyword === 'type');
+    if (error.validationContext === 'body' && rootType) return fail.invalidBody('The request body must be a JSON object.');
+    const details = toFieldErrors(error.validation as Parameters<typeof toFieldErrors>[0]);
+    if (error.validationContext === 'body') return fail.validation(details);
+    const summary = Object.entries(details)
+      .map(([field, messages]) => `${field} ${messages.join(', ')}`)
+      .join('; ');
+    return fail.invalidParameters(`Invalid parameters: ${summary}`, details);
+  }
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return fail.payloadTooLarge(maxBodyBytes);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return fail.unsupportedMediaType();
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return fail.invalidBody('The request body is empty; send a JSON object.');
+  }
+  if (error.statusCode === 429) return null; // rate limiter errors are AppErrors already
+  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+    return new AppError('invalid_body', error.statusCode, error.message);
+  }
+  return null;
+}
+
+function publicBody(error: AppError) {
+  return { error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}), ...error.extra } };
+}
+
+function send(reply: FastifyReply, family: Family, error: AppError): FastifyReply {
+  if (family === 'forms') {
+    if (error.code === 'unauthorized') return reply.code(401).type('text/plain; charset=utf-8').send('Unauthorized');
+    if (error.status === 404) return reply.code(404).send({ errors: error.message });
+    if (error.code === 'validation_error') return reply.code(422).send({ errors: error.details ?? {} });
+    if (error.status < 500 && error.status !== 429) {
+      return reply.code(error.status).send({ errors: error.details ?? { body: [error.message] } });
+    }
+  }
+  if (family === 'submissions' && error.code !== 'unauthorized' && error.code !== 'rate_limited') {
+    const status = error.code === 'validation_error' ? 422 : error.status;
+    return reply.code(status).send({ error: { code: status, message: error.message, ...(error.details ? { details: error.details } : {}) } });
+  }
+  return reply.code(error.status).send(publicBody(error));
+}
+
+export function errorHandlerFor(family: Family, maxBodyBytes: number) {
+  return function handleError(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) {
+    const known = error instanceof AppError ? error : fromFastify(error, maxBodyBytes);
+    if (known && known.status < 500) return send(reply, family, known);
+    // Anything unexpected is logged in full and answered without internals.
+    request.log.error({ err: error }, 'request failed');
+    return send(reply, family, known ?? fail.internal());
+  };
+}

@@ -1,0 +1,74 @@
+// Typed errors with stable codes. Services throw these; error-replies.ts turns them into each
+// endpoint family's body, so no route or service ever shapes an error body itself.
+
+export type ErrorCode =
+  | 'validation_error'
+  | 'unauthorized'
+  | 'form_not_found'
+  | 'submission_not_found'
+  | 'not_found'
+  | 'rate_limited'
+  | 'plan_limit_exhausted'
+  | 'malformed_json'
+  | 'invalid_body'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'invalid_parameters'
+  | 'cannot_delete'
+  | 'internal_error';
+
+/** Field name → messages, the shape every validation failure reports. */
+export type FieldErrors = Record<string, string[]>;
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly details: FieldErrors | undefined;
+  /** Extra members of the public error body, such as retry_after or upgrade_url. */
+  readonly extra: Record<string, unknown>;
+
+  constructor(code: ErrorCode, status: number, message: string, details?: FieldErrors, extra: Record<string, unknown> = {}) {
+    super(message);
+    this.name = 'AppError';
+    this.code = code;
+    this.status = status;
+    this.details = details;
+    this.extra = extra;
+  }
+}
+
+export const VALIDATION_FAILED_MESSAGE = 'The submitted data failed validation.';
+
+export const fail = {
+  validation: (details: FieldErrors, message = VALIDATION_FAILED_MESSAGE) =>
+    new AppError('validation_error', 400, message, details),
+  unauthorized: (message: string) => new AppError('unauthorized', 401, message),
+  formNotFound: () => new AppError('form_not_found', 404, 'Form not found'),
+  submissionNotFound: () => new AppError('submission_not_found', 404, 'Submission not found'),
+  notFound: (message: string) => new AppError('not_found', 404, message),
+  rateLimited: (retryAfterSeconds: number) =>
+    new AppError(
+      'rate_limited',
+      429,
+      `Rate limit exceeded. Try again in ${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}.`,
+      undefined,
+      { retry_after: retryAfterSeconds },
+    ),
+  planLimitExhausted: (upgradeUrl: string) =>
+    new AppError(
+      'plan_limit_exhausted',
+      429,
+      'This form has reached the submission limit of its free plan.',
+      undefined,
+      { upgrade_url: upgradeUrl },
+    ),
+  malformedJson: (message: string) => new AppError('malformed_json', 400, message),
+  invalidBody: (message: string) => new AppError('invalid_body', 400, message),
+  payloadTooLarge: (limitBytes: number) =>
+    new AppError('payload_too_large', 413, `The request body is larger than the limit of ${limitBytes} bytes.`),
+  unsupportedMediaType: () =>
+    new AppError('unsupported_media_type', 415, 'Only JSON bodies are accepted: send Content-Type: application/json.'),
+  invalidParameters: (message: string, details?: FieldErrors) => new AppError('invalid_parameters', 400, message, details),
+  cannotDelete: (message: string) => new AppError('cannot_delete', 422, message),
+  internal: () => new AppError('internal_error', 500, 'Something went wrong on our side. Please retry later.'),
+};

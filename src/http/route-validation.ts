@@ -1,0 +1,67 @@
+// Route schemas validate input with Ajv. Bodies are checked strictly (no coercion, unknown keys
+// refused, every error reported); query strings and params are coerced from text, as URLs carry text.
+import { Ajv, type ErrorObject } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
+import type { FieldErrors } from './errors.ts';
+
+const bodyAjv = new Ajv({ allErrors: true, coerceTypes: false, useDefaults: false, strict: false, verbose: true });
+const textAjv = new Ajv({ allErrors: true, coerceTypes: true, useDefaults: true, strict: false, verbose: true });
+addFormats.default(bodyAjv);
+addFormats.default(textAjv);
+
+export const routeValidatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+  const ajv = httpPart === 'body' ? bodyAjv : textAjv;
+  return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+};
+
+function fieldOf(error: ErrorObject): string {
+  const segments = error.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (error.keyword === 'required') segments.push(String(error.params.missingProperty));
+  if (error.keyword === 'additionalProperties') segments.push(String(error.params.additionalProperty));
+  // Nested problems are reported on the top-level member the client sent.
+  return segments[0] ?? 'body';
+}
+
+function messageOf(error: ErrorObject): string {
+  const custom = (error.parentSchema as { 'x-message'?: string } | undefined)?.['x-message'];
+  const p = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required':
+      return 'is required';
+    case 'additionalProperties':
+      return 'is not a known field';
+    case 'type':
+      return `must be ${p.type === 'integer' ? 'an integer' : `a ${String(p.type)}`}`;
+    case 'minLength':
+      return p.limit === 1 ? "can't be blank" : `is too short (minimum is ${String(p.limit)} characters)`;
+    case 'maxLength':
+      return `is too long (maximum is ${String(p.limit)} characters)`;
+    case 'minimum':
+      return `must be at least ${String(p.limit)}`;
+    case 'maximum':
+      return `must be at most ${String(p.limit)}`;
+    case 'enum':
+      return `must be one of: ${(p.allowedValues as unknown[]).join(', ')}`;
+    case 'const':
+      return `must be ${JSON.stringify(p.allowedValue)}`;
+    case 'pattern':
+    case 'format':
+      return custom ?? 'is invalid';
+    default:
+      return custom ?? error.message ?? 'is invalid';
+  }
+}
+
+/** Maps Ajv's errors to `{ field: [messages] }`, one entry per top-level member, messages deduplicated. */
+export function toFieldErrors(errors: readonly ErrorObject[]): FieldErrors {
+  const result: FieldErrors = {};
+  for (const error of errors) {
+    if (error.keyword === 'if' || error.keyword === 'anyOf') continue;
+    const field = fieldOf(error);
+    const message = messageOf(error);
+    const list = (result[field] ??= []);
+    if (!list.includes(message)) list.push(message);
+  }
+  return result;
+}

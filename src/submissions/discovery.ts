@@ -1,0 +1,86 @@
+// What an agent or a developer learns from GET on a submission endpoint: always the current
+// schema and the current endpoint, whichever endpoint was asked. Honeypots stay secret.
+import escapeHtml from 'escape-html';
+import { isHoneypot } from '../forms/field-schema.ts';
+import { endpointUrl } from '../forms/present.ts';
+import type { FormRecord } from '../forms/store.ts';
+
+export function discoveryDocument(form: FormRecord, baseUrl: string) {
+  return {
+    name: form.name,
+    slug: form.slug,
+    endpoint: endpointUrl(baseUrl, form.version),
+    method: 'POST' as const,
+    content_type: 'application/json' as const,
+    visibility: form.visibility,
+    version: form.version.number,
+    fields: form.version.schema.fields.filter((field) => !isHoneypot(field)),
+    ...(form.visibility === 'private' && {
+      authentication: {
+        type: 'bearer',
+        header: 'Authorization',
+        format: 'Bearer <SUBMISSION_TOKEN>',
+        description: 'This form is private. Send the submission token the owner received when creating the form.',
+      },
+    }),
+  };
+}
+
+export type DiscoveryDocument = ReturnType<typeof discoveryDocument>;
+
+function exampleValue(field: DiscoveryDocument['fields'][number]): unknown {
+  const oneOf = field.rules.find((r) => r.op === 'one_of' && !r.when)?.values;
+  if (oneOf && oneOf.length > 0) return oneOf[0];
+  switch (field.type) {
+    case 'email':
+      return 'ada@example.com';
+    case 'number':
+      return 42;
+    case 'boolean':
+      return true;
+    case 'date':
+      return '2026-01-31';
+    default:
+      return `Example ${field.name}`;
+  }
+}
+
+function describeRule(rule: DiscoveryDocument['fields'][number]['rules'][number]): string {
+  const param = rule.values ? rule.values.join(', ') : rule.value !== undefined ? String(rule.value) : '';
+  const when = rule.when ? ` when ${rule.when.field} ${rule.when.is}${rule.when.value !== undefined ? ` ${JSON.stringify(rule.when.value)}` : ''}` : '';
+  return `${rule.op.replace(/_/g, ' ')}${param ? ` ${param}` : ''}${when}`;
+}
+
+/** A page for people who open the endpoint in a browser: what to send and how, with a copyable request. */
+export function discoveryPage(doc: DiscoveryDocument): string {
+  const example = Object.fromEntries(doc.fields.map((f) => [f.name, exampleValue(f)]));
+  const auth = doc.authentication ? ` \\\n  -H 'Authorization: Bearer <SUBMISSION_TOKEN>'` : '';
+  const curl = `curl -X POST '${doc.endpoint}' \\\n  -H 'Content-Type: application/json'${auth} \\\n  -d '${JSON.stringify(example).replace(/'/g, "'\\''")}'`;
+  const rows = doc.fields
+    .map(
+      (f) =>
+        `<tr><td><code>${escapeHtml(f.name)}</code></td><td>${f.type}</td><td>${f.required ? 'yes' : 'no'}</td>` +
+        `<td>${f.rules.map((r) => escapeHtml(describeRule(r))).join('<br>') || '—'}</td></tr>`,
+    )
+    .join('\n');
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(doc.name)} · submission endpoint</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;color:#1d1d1f}
+table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:.4rem;text-align:left;vertical-align:top}
+pre{background:#f4f4f6;padding:1rem;overflow:auto;border-radius:6px}code{font-family:ui-monospace,monospace}</style></head>
+<body>
+<h1>${escapeHtml(doc.name)}</h1>
+<p>This is a submission endpoint for developers and agents, not a fillable form. Send a JSON object with the fields below.</p>
+<p><strong>POST</strong> <code>${escapeHtml(doc.endpoint)}</code><br>Content-Type: <code>application/json</code> · schema version ${doc.version} · ${doc.visibility}</p>
+${doc.authentication ? `<p><strong>Authentication:</strong> ${escapeHtml(doc.authentication.description)} Header: <code>Authorization: Bearer &lt;SUBMISSION_TOKEN&gt;</code></p>` : ''}
+<h2>Fields</h2>
+<table><thead><tr><th>Name</th><th>Type</th><th>Required</th><th>Rules</th></tr></thead><tbody>
+${rows || '<tr><td colspan="4">This form has no fields.</td></tr>'}
+</tbody></table>
+<h2>Example request</h2>
+<pre><code>${escapeHtml(curl)}</code></pre>
+<p>Success is <code>201</code> with <code>{ id, data, created_at }</code>. A failed validation is <code>400</code> with <code>error.details</code> naming each field.
+Send an <code>Idempotency-Key</code> header to make retries safe. Ask this URL with <code>Accept: application/json</code> for this description as JSON.</p>
+</body></html>`;
+}

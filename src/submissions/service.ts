@@ -1,0 +1,152 @@
+// The rules of submissions: who may submit, what is valid, that a 201 means stored, and the
+// owner's view of what arrived.
+import { randomUUID } from 'node:crypto';
+import type { Config } from '../config.ts';
+import { secretMatches } from '../accounts/secrets.ts';
+import { GroupCommit } from '../db/group-commit.ts';
+import { fail } from '../http/errors.ts';
+import type { FormService } from '../forms/service.ts';
+import type { FormRecord, FormVersion } from '../forms/store.ts';
+import { compileValidator, type SubmissionValidator } from './validator.ts';
+import type { InsertOutcome, NewSubmission, SpamFilter, Submission, SubmissionMetadata, SubmissionStore } from './store.ts';
+
+export interface SubmitRequest {
+  segment: string;
+  slug: string;
+  body: unknown;
+  bearerToken: string | null;
+  idempotencyKey: string | null;
+  metadata: SubmissionMetadata;
+}
+
+export interface Accepted {
+  /** 201 for a new submission, 200 when an Idempotency-Key replays an earlier one. */
+  status: 201 | 200;
+  submission: { id: string; data: Record<string, unknown>; created_at: string };
+}
+
+export interface Page {
+  data: Submission[];
+  meta: { current_page: number; total_pages: number; total_count: number; page_size: number };
+}
+
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 256;
+const VALIDATOR_CACHE_LIMIT = 10_000;
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function submissionService(deps: {
+  store: SubmissionStore;
+  forms: FormService;
+  config: Config;
+  /** Concurrent batches: 1 for SQLite (one writer), more for PostgreSQL. */
+  writeConcurrency: number;
+  clock?: () => Date;
+}) {
+  const { store, forms, config } = deps;
+  const clock = deps.clock ?? (() => new Date());
+  const writer = new GroupCommit<NewSubmission, InsertOutcome>((items) => store.insertBatch(items), {
+    maxBatch: 256,
+    maxConcurrent: deps.writeConcurrency,
+  });
+  // Compiled once per schema version; versions are immutable, so entries never go stale.
+  const validators = new Map<string, SubmissionValidator>();
+
+  function validatorFor(version: FormVersion): SubmissionValidator {
+    let validator = validators.get(version.id);
+    if (!validator) {
+      if (validators.size >= VALIDATOR_CACHE_LIMIT) validators.clear();
+      validator = compileValidator(version.schema);
+      validators.set(version.id, validator);
+    }
+    return validator;
+  }
+
+  async function requireEndpoint(segment: string, slug: string) {
+    const found = await forms.resolveEndpoint(segment, slug);
+    if (!found) throw fail.formNotFound();
+    return found;
+  }
+
+  function authorize(form: FormRecord, token: string | null): void {
+    if (form.visibility !== 'private') return;
+    if (!token || !form.submissionTokenHash || !secretMatches(token, form.submissionTokenHash)) {
+      throw fail.unauthorized('This form is private: send Authorization: Bearer <SUBMISSION_TOKEN>.');
+    }
+  }
+
+  async function ownedForm(accountId: string, formId: string): Promise<FormRecord> {
+    try {
+      return await forms.get(accountId, formId);
+    } catch {
+      throw fail.notFound('Form not found');
+    }
+  }
+
+  return {
+    async submit(request: SubmitRequest): Promise<Accepted> {
+      const { form, endpointVersion } = await requireEndpoint(request.segment, request.slug);
+      authorize(form, request.bearerToken);
+      if (!isPlainObject(request.body)) throw fail.invalidBody('The request body must be a JSON object of field names and values.');
+      if (request.idempotencyKey !== null && (request.idempotencyKey.length === 0 || request.idempotencyKey.length > MAX_IDEMPOTENCY_KEY_LENGTH)) {
+        throw fail.invalidParameters(`The Idempotency-Key header must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters.`);
+      }
+      const result = validatorFor(endpointVersion)(request.body);
+      if (!result.ok) throw fail.validation(result.details);
+
+      const item: NewSubmission = {
+        id: randomUUID(),
+        formId: form.id,
+        accountId: form.accountId,
+        versionId: endpointVersion.id,
+        data: result.data,
+        metadata: request.metadata,
+        idempotencyKey: request.idempotencyKey,
+        createdAt: clock().toISOString(),
+        submissionCap: form.ownerPlan === 'pro' ? null : config.freeSubmissionLimit,
+      };
+      const outcome = await writer.write(item);
+      if (outcome.kind === 'plan_limit') throw fail.planLimitExhausted(config.billingUrl);
+      if (outcome.kind === 'duplicate') {
+        const { id, data, created_at } = outcome.existing;
+        return { status: 200, submission: { id, data, created_at } };
+      }
+      return { status: 201, submission: { id: item.id, data: item.data, created_at: item.createdAt } };
+    },
+
+    /** The form and its current version, for discovery at any of its endpoints, old or new. */
+    async discover(segment: string, slug: string): Promise<FormRecord> {
+      return (await requireEndpoint(segment, slug)).form;
+    },
+
+    async list(accountId: string, formId: string, query: { filter: SpamFilter; page: number; pageSize: number }): Promise<Page> {
+      const form = await ownedForm(accountId, formId);
+      const total =
+        query.filter === 'all' ? form.submissionCount : query.filter === 'spam' ? form.spamCount : form.submissionCount - form.spamCount;
+      const data = await store.list(form.id, query.filter, query.pageSize, (query.page - 1) * query.pageSize);
+      return {
+        data,
+        meta: { current_page: query.page, total_pages: Math.ceil(total / query.pageSize), total_count: total, page_size: query.pageSize },
+      };
+    },
+
+    async get(accountId: string, formId: string, id: string): Promise<Submission> {
+      const form = await ownedForm(accountId, formId);
+      const submission = await store.get(form.id, id);
+      if (!submission) throw fail.notFound('Submission not found');
+      return submission;
+    },
+
+    async delete(accountId: string, formId: string, id: string): Promise<Submission> {
+      const submission = await this.get(accountId, formId, id);
+      const result = await store.delete(formId, id);
+      if (result === 'missing') throw fail.notFound('Submission not found');
+      if (result === 'busy') throw fail.cannotDelete('The submission is being processed right now; try again in a moment.');
+      return submission;
+    },
+  };
+}
+
+export type SubmissionService = ReturnType<typeof submissionService>;

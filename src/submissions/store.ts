@@ -1,0 +1,179 @@
+// The only code that reads and writes submissions (and the counters that move with them).
+import type { Transaction } from 'kysely';
+import type { Db } from '../db/database.ts';
+import type { SubmissionsTable, Tables } from '../db/tables.ts';
+import { fromJson, toBool, toIso, toIsoOrNull } from '../db/values.ts';
+import type { Selectable } from 'kysely';
+
+export type SpamFilter = 'inbox' | 'spam' | 'all';
+
+export interface SubmissionMetadata {
+  ip: string;
+  user_agent: string | null;
+  referer: string | null;
+  origin: string | null;
+  utm: Record<string, string>;
+}
+
+export interface NewSubmission {
+  id: string;
+  formId: string;
+  accountId: string;
+  versionId: string;
+  data: Record<string, unknown>;
+  metadata: SubmissionMetadata;
+  idempotencyKey: string | null;
+  createdAt: string;
+  /** Free-plan lifetime cap for the owner, or null when the owner may submit without limit. */
+  submissionCap: number | null;
+}
+
+export type InsertOutcome =
+  | { kind: 'created' }
+  | { kind: 'duplicate'; existing: Submission }
+  | { kind: 'plan_limit' };
+
+/** A submission as the management API shows it: every field of the spec, plus metadata. */
+export interface Submission {
+  id: string;
+  data: Record<string, unknown>;
+  created_at: string;
+  processing_status: SubmissionsTable['processing_status'];
+  processing_reason: string | null;
+  spam_flag: boolean;
+  spam_confidence: number | null;
+  spam_reason: string | null;
+  original_language: string | null;
+  translated_data: Record<string, unknown> | null;
+  reply_status: SubmissionsTable['reply_status'];
+  reply_content: string | null;
+  reply_reason: string | null;
+  replied_at: string | null;
+  metadata: SubmissionMetadata;
+}
+
+function toSubmission(row: Selectable<SubmissionsTable>): Submission {
+  return {
+    id: row.id,
+    data: fromJson(row.data) as Record<string, unknown>,
+    created_at: toIso(row.created_at),
+    processing_status: row.processing_status,
+    processing_reason: row.processing_reason,
+    spam_flag: toBool(row.spam_flag),
+    spam_confidence: row.spam_confidence,
+    spam_reason: row.spam_reason,
+    original_language: row.original_language,
+    translated_data: fromJson(row.translated_data) as Record<string, unknown> | null,
+    reply_status: row.reply_status,
+    reply_content: row.reply_content,
+    reply_reason: row.reply_reason,
+    replied_at: toIsoOrNull(row.replied_at),
+    metadata: fromJson(row.metadata) as SubmissionMetadata,
+  };
+}
+
+async function findByIdempotencyKey(tx: Transaction<Tables>, formId: string, key: string): Promise<Submission | null> {
+  const row = await tx.selectFrom('submissions').selectAll().where('form_id', '=', formId).where('idempotency_key', '=', key).executeTakeFirst();
+  return row ? toSubmission(row) : null;
+}
+
+/** Counts the submission against the owner's lifetime total; false when the free cap is reached. */
+async function countAgainstCap(tx: Transaction<Tables>, item: NewSubmission): Promise<boolean> {
+  let update = tx
+    .updateTable('accounts')
+    .set((eb) => ({ submissions_total: eb('submissions_total', '+', 1) }))
+    .where('id', '=', item.accountId);
+  if (item.submissionCap !== null) update = update.where('submissions_total', '<', item.submissionCap);
+  const result = await update.executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+async function insertOne(tx: Transaction<Tables>, item: NewSubmission): Promise<InsertOutcome> {
+  if (item.idempotencyKey) {
+    const existing = await findByIdempotencyKey(tx, item.formId, item.idempotencyKey);
+    if (existing) return { kind: 'duplicate', existing };
+  }
+  if (!(await countAgainstCap(tx, item))) return { kind: 'plan_limit' };
+  const inserted = await tx
+    .insertInto('submissions')
+    .values({
+      id: item.id,
+      form_id: item.formId,
+      version_id: item.versionId,
+      data: JSON.stringify(item.data),
+      metadata: JSON.stringify(item.metadata),
+      idempotency_key: item.idempotencyKey,
+      processing_status: 'pending',
+      spam_flag: false,
+      reply_status: 'pending',
+      created_at: item.createdAt,
+    })
+    .onConflict((oc) => oc.columns(['form_id', 'idempotency_key']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  if (inserted) return { kind: 'created' };
+  // Another process stored the same idempotency key between our check and our insert.
+  await tx.updateTable('accounts').set((eb) => ({ submissions_total: eb('submissions_total', '-', 1) })).where('id', '=', item.accountId).execute();
+  const existing = await findByIdempotencyKey(tx, item.formId, item.idempotencyKey as string);
+  if (!existing) throw new Error('idempotency conflict without a stored submission');
+  return { kind: 'duplicate', existing };
+}
+
+export function submissionStore(db: Db) {
+  return {
+    /** Stores a batch in one transaction: one commit makes all of it durable. */
+    async insertBatch(items: NewSubmission[]): Promise<InsertOutcome[]> {
+      return db.transaction().execute(async (tx) => {
+        const outcomes: InsertOutcome[] = [];
+        const createdPerForm = new Map<string, number>();
+        for (const item of items) {
+          const outcome = await insertOne(tx, item);
+          outcomes.push(outcome);
+          if (outcome.kind === 'created') createdPerForm.set(item.formId, (createdPerForm.get(item.formId) ?? 0) + 1);
+        }
+        for (const [formId, n] of createdPerForm) {
+          await tx.updateTable('forms').set((eb) => ({ submission_count: eb('submission_count', '+', n) })).where('id', '=', formId).execute();
+        }
+        return outcomes;
+      });
+    },
+
+    async list(formId: string, filter: SpamFilter, limit: number, offset: number): Promise<Submission[]> {
+      let query = db.selectFrom('submissions').selectAll().where('form_id', '=', formId);
+      if (filter !== 'all') query = query.where('spam_flag', '=', filter === 'spam');
+      const rows = await query.orderBy('seq', 'desc').limit(limit).offset(offset).execute();
+      return rows.map(toSubmission);
+    },
+
+    async get(formId: string, id: string): Promise<Submission | null> {
+      const row = await db.selectFrom('submissions').selectAll().where('form_id', '=', formId).where('id', '=', id).executeTakeFirst();
+      return row ? toSubmission(row) : null;
+    },
+
+    /** Deletes unless a worker holds it; the form's counters move in the same transaction. */
+    async delete(formId: string, id: string): Promise<'deleted' | 'missing' | 'busy'> {
+      return db.transaction().execute(async (tx) => {
+        const row = await tx
+          .deleteFrom('submissions')
+          .where('form_id', '=', formId)
+          .where('id', '=', id)
+          .where('processing_status', '!=', 'processing')
+          .returning(['spam_flag'])
+          .executeTakeFirst();
+        if (!row) {
+          const exists = await tx.selectFrom('submissions').select('id').where('form_id', '=', formId).where('id', '=', id).executeTakeFirst();
+          return exists ? 'busy' : 'missing';
+        }
+        const spam = toBool(row.spam_flag) ? 1 : 0;
+        await tx
+          .updateTable('forms')
+          .set((eb) => ({ submission_count: eb('submission_count', '-', 1), spam_count: eb('spam_count', '-', spam) }))
+          .where('id', '=', formId)
+          .execute();
+        return 'deleted';
+      });
+    },
+  };
+}
+
+export type SubmissionStore = ReturnType<typeof submissionStore>;

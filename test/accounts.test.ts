@@ -1,0 +1,143 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { bearer, createForm, createTestStore, startTestApp, type TestApp } from './helpers.ts';
+import { runCli } from './cli.ts';
+
+describe('account API and keys', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp({ INTAKE_API_RATE_LIMIT: '5', INTAKE_FREE_AI_CREDITS: '7', INTAKE_PRO_MONTHLY_AI_CREDITS: '9' });
+  });
+  after(() => t.close());
+
+  it('shows plan, submission allowance and credits', async () => {
+    const key = await t.createKey('acct@example.com');
+    const response = await t.request({ method: 'GET', url: '/api/account', headers: bearer(key) });
+    assert.equal(response.statusCode, 200);
+    assert.deepEqual(response.json(), {
+      email: 'acct@example.com',
+      plan: 'free',
+      submissions: { total: 0, limit: 5000 },
+      credits: { period: 'lifetime', allowance: 7, used: 0, remaining: 7, metered: false, metered_usage: 0 },
+    });
+    assert.equal(response.headers['x-service-credits-remaining'], '7');
+  });
+
+  it('meters a pro owner per month and shows it in the headers', async () => {
+    const key = await t.createKey('pro@example.com');
+    await t.database.db.updateTable('accounts').set({ plan: 'pro' }).where('email', '=', 'pro@example.com').execute();
+    const account = await t.database.db.selectFrom('accounts').select('id').where('email', '=', 'pro@example.com').executeTakeFirstOrThrow();
+    const period = new Date().toISOString().slice(0, 7);
+    await t.database.db.insertInto('credit_usage').values({ account_id: account.id, period, used: 11 }).execute();
+    const response = await t.request({ method: 'GET', url: '/api/account', headers: bearer(key) });
+    assert.deepEqual(response.json().credits, { period, allowance: 9, used: 11, remaining: 0, metered: true, metered_usage: 2 });
+    assert.equal(response.headers['x-service-credits-remaining'], '0');
+    assert.equal(response.headers['x-service-metered'], 'true');
+  });
+
+  it('shares the per-key management budget across forms, submissions and account routes', async () => {
+    const key = await t.createKey();
+    const other = await t.createKey();
+    const urls = ['/api/forms', '/api/account', '/api/forms/00000000-0000-0000-0000-000000000000/submissions', '/api/forms', '/api/account'];
+    for (const url of urls) assert.notEqual((await t.request({ method: 'GET', url, headers: bearer(key) })).statusCode, 429, url);
+    for (const url of ['/api/forms', '/api/account', '/api/forms/00000000-0000-0000-0000-000000000000/submissions']) {
+      const limited = await t.request({ method: 'GET', url, headers: bearer(key) });
+      assert.equal(limited.statusCode, 429, url);
+      assert.equal(limited.json().error.code, 'rate_limited');
+      assert.ok(limited.json().error.retry_after >= 1);
+    }
+    assert.equal((await t.request({ method: 'GET', url: '/api/forms', headers: bearer(other) })).statusCode, 200, 'each key has its own budget');
+  });
+});
+
+describe('CLI', () => {
+  let store: Awaited<ReturnType<typeof createTestStore>>;
+  let env: Record<string, string>;
+  before(async () => {
+    store = await createTestStore();
+    env = { INTAKE_DATA_DIR: store.dataDir, ...(store.databaseUrl && { DATABASE_URL: store.databaseUrl }) };
+  });
+  after(() => store.cleanup());
+
+  it('creates a key (only the key on stdout), lists it, records its use and revokes it', async () => {
+    const created = await runCli(['keys', 'create', '--email', 'Cli@Example.com', '--name', 'laptop'], env);
+    assert.equal(created.code, 0, created.stderr);
+    const key = created.stdout.trim();
+    assert.match(key, /^ik_[A-Za-z0-9_-]{43}$/);
+    assert.equal(created.stdout, `${key}\n`);
+
+    const t = await startTestApp(env);
+    try {
+      assert.equal((await t.request({ method: 'GET', url: '/api/forms', headers: bearer(key) })).statusCode, 200);
+      const listed = await runCli(['keys', 'list', '--email', 'cli@example.com'], env);
+      assert.equal(listed.code, 0, listed.stderr);
+      const [line] = listed.stdout.trim().split('\n');
+      assert.match(line ?? '', /cli@example\.com {2}"laptop"/);
+      assert.doesNotMatch(line ?? '', /last used never/);
+      assert.equal(listed.stdout.includes(key), false, 'the full key is never shown again');
+      const id = (line ?? '').split(' ')[0] as string;
+
+      const revoked = await runCli(['keys', 'revoke', id], env);
+      assert.equal(revoked.code, 0, revoked.stderr);
+      const refused = await t.request({ method: 'GET', url: '/api/forms', headers: bearer(key) });
+      assert.equal(refused.statusCode, 401);
+      assert.equal(refused.body, 'Unauthorized');
+      assert.match((await runCli(['keys', 'list'], env)).stdout, /revoked/);
+      assert.equal((await runCli(['keys', 'revoke', id], env)).code, 1, 'revoking twice says so');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('sets a plan, and refuses unknown accounts and plans', async () => {
+    await runCli(['keys', 'create', '--email', 'plan@example.com', '--name', 'k'], env);
+    const ok = await runCli(['users', 'set-plan', '--email', 'plan@example.com', '--plan', 'pro'], env);
+    assert.equal(ok.code, 0, ok.stderr);
+    const t = await startTestApp(env);
+    try {
+      const key = await t.createKey('plan@example.com');
+      const account = await t.request({ method: 'GET', url: '/api/account', headers: bearer(key) });
+      assert.equal(account.json().plan, 'pro');
+      assert.equal(account.json().submissions.limit, null);
+    } finally {
+      await t.close();
+    }
+    const unknown = await runCli(['users', 'set-plan', '--email', 'nobody@example.com', '--plan', 'pro'], env);
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.stderr, /no account/);
+    const badPlan = await runCli(['users', 'set-plan', '--email', 'plan@example.com', '--plan', 'gold'], env);
+    assert.equal(badPlan.code, 2);
+    assert.match(badPlan.stderr, /--plan must be free or pro/);
+  });
+
+  it('explains usage errors and bad configuration, naming the variable', async () => {
+    const missing = await runCli(['keys', 'create', '--email', 'x@example.com'], env);
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /--name is required/);
+    const unknown = await runCli(['frobnicate'], env);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /Usage: intake/);
+    const badPort = await runCli(['migrate'], { ...env, PORT: 'eighty' });
+    assert.equal(badPort.code, 1);
+    assert.match(badPort.stderr, /Configuration error: PORT: expected a whole number/);
+    const badUrl = await runCli(['migrate'], { ...env, DATABASE_URL: 'mysql://localhost/db' });
+    assert.match(badUrl.stderr, /DATABASE_URL: must start with postgres:\/\/ or postgresql:\/\//);
+  });
+
+  it('creates the owner account once for several keys', async () => {
+    await runCli(['keys', 'create', '--email', 'twice@example.com', '--name', 'a'], env);
+    await runCli(['keys', 'create', '--email', 'twice@example.com', '--name', 'b'], env);
+    const listed = await runCli(['keys', 'list', '--email', 'twice@example.com'], env);
+    const keyIds = new Set(listed.stdout.trim().split('\n').map((l) => l.split(/\s+/)[0]));
+    assert.equal(keyIds.size, 2, 'two keys');
+    const t = await startTestApp(env);
+    try {
+      const key = await t.createKey('twice@example.com');
+      await createForm(t, key);
+      const rows = await t.database.db.selectFrom('accounts').select('id').where('email', '=', 'twice@example.com').execute();
+      assert.equal(rows.length, 1);
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -1,0 +1,102 @@
+// A 201 means stored: kill the server with SIGKILL while submissions pour in, restart it, and
+// find every submission that was answered 201.
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { CLI, runCli } from './cli.ts';
+import { CONTACT_SCHEMA, createTestStore, RELAXED_ENV } from './helpers.ts';
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+const exited = (child: ChildProcess) => new Promise((resolve) => child.once('exit', resolve));
+
+async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; base: string }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [CLI, 'serve'], {
+    env: { PATH: process.env.PATH ?? '', ...env, PORT: String(port), HOST: '127.0.0.1', INTAKE_LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 200; i++) {
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) return { child, base };
+    } catch {
+      // not listening yet
+    }
+    await sleep(50);
+  }
+  child.kill('SIGKILL');
+  throw new Error('server did not start');
+}
+
+describe('durability', () => {
+  let store: Awaited<ReturnType<typeof createTestStore>>;
+  let env: Record<string, string>;
+  before(async () => {
+    store = await createTestStore();
+    env = { ...RELAXED_ENV, INTAKE_DATA_DIR: store.dataDir, ...(store.databaseUrl && { DATABASE_URL: store.databaseUrl }) };
+  });
+  after(() => store.cleanup());
+
+  it('loses no submission answered 201 when the server is killed mid-stream', async () => {
+    const key = (await runCli(['keys', 'create', '--email', 'durable@example.com', '--name', 'k'], env)).stdout.trim();
+    const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    let server = await startServer(env);
+    const form = await (await fetch(`${server.base}/api/forms`, {
+      method: 'POST', headers: auth,
+      body: JSON.stringify({ name: 'Durable', slug: 'durable', visibility: 'public', fields_schema: CONTACT_SCHEMA }),
+    })).json() as { id: string; endpoint: string };
+    const endpoint = new URL(form.endpoint).pathname;
+
+    const acknowledged: string[] = [];
+    let stop = false;
+    const client = async (n: number) => {
+      for (let i = 0; !stop && i < 10_000; i++) {
+        try {
+          const response = await fetch(`${server.base}${endpoint}`, {
+            method: 'POST', headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ name: `Client ${n}`, email: `c${n}@example.com`, message: `message ${i}` }),
+          });
+          if (response.status === 201) acknowledged.push(((await response.json()) as { id: string }).id);
+        } catch {
+          return; // the server is gone
+        }
+      }
+    };
+    const clients = Array.from({ length: 16 }, (_, n) => client(n));
+    while (acknowledged.length < 200) await sleep(10);
+    const killed = exited(server.child);
+    server.child.kill('SIGKILL');
+    stop = true;
+    await Promise.all(clients);
+    await killed;
+
+    server = await startServer(env);
+    try {
+      const stored = new Set<string>();
+      for (let page = 1; ; page++) {
+        const body = await (await fetch(`${server.base}/api/forms/${form.id}/submissions?filter=all&page_size=100&page=${page}`, { headers: auth })).json() as {
+          data: Array<{ id: string }>;
+          meta: { total_pages: number };
+        };
+        for (const s of body.data) stored.add(s.id);
+        if (page >= body.meta.total_pages) break;
+      }
+      const lost = acknowledged.filter((id) => !stored.has(id));
+      assert.equal(lost.length, 0, `${lost.length} of ${acknowledged.length} acknowledged submissions were lost`);
+      assert.ok(acknowledged.length >= 200);
+    } finally {
+      const stopped = exited(server.child);
+      server.child.kill('SIGTERM');
+      await stopped;
+    }
+  });
+});

@@ -1,0 +1,106 @@
+// Test fixtures: a real database (a temporary SQLite file, or a throwaway schema on the
+// PostgreSQL server named by DATABASE_URL) and the real app, driven through inject().
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { buildApp, buildServices } from '../src/app.ts';
+import { loadConfig, type Config } from '../src/config.ts';
+import { openDatabase, type Database } from '../src/db/database.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
+import { CONTACT_SCHEMA } from './fixtures.ts';
+
+export const POSTGRES_URL = process.env.DATABASE_URL || null;
+export const ENGINE = POSTGRES_URL ? 'postgres' : 'sqlite';
+
+/** A private place for one test's data, removed by the returned cleanup. */
+export async function createTestStore(): Promise<{ databaseUrl: string | null; dataDir: string; cleanup(): Promise<void> }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'intake-test-'));
+  if (!POSTGRES_URL) {
+    return { databaseUrl: null, dataDir, cleanup: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
+  }
+  const schema = `test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: POSTGRES_URL });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  await admin.end();
+  const url = new URL(POSTGRES_URL);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return {
+    databaseUrl: url.toString(),
+    dataDir,
+    cleanup: async () => {
+      const client = new pg.Client({ connectionString: POSTGRES_URL });
+      await client.connect();
+      await client.query(`drop schema if exists ${schema} cascade`);
+      await client.end();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  config: Config;
+  database: Database;
+  /** Creates an owner (if new) and returns a fresh API key for it. */
+  createKey(email?: string): Promise<string>;
+  request(options: InjectOptions): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+/** Limits are raised so that tests of other behaviour never trip them; rate-limit tests pass their own. */
+export const RELAXED_ENV = {
+  INTAKE_SUBMIT_RATE_LIMIT: '100000',
+  INTAKE_API_RATE_LIMIT: '100000',
+  INTAKE_MCP_RATE_LIMIT: '100000',
+};
+
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const store = await createTestStore();
+  const config = loadConfig({
+    ...RELAXED_ENV,
+    INTAKE_DATA_DIR: store.dataDir,
+    ...(store.databaseUrl && { DATABASE_URL: store.databaseUrl }),
+    ...env,
+  });
+  const database = openDatabase(config);
+  await migrateToLatest(database);
+  const app = await buildApp({ config, database, logger: false });
+  const { accounts } = buildServices(config, database);
+  let n = 0;
+  return {
+    app,
+    config,
+    database,
+    async createKey(email = `owner${++n}-${randomBytes(3).toString('hex')}@example.com`) {
+      return (await accounts.createKey({ email, name: 'test' })).key;
+    },
+    request: (options) => app.inject(options),
+    async close() {
+      await app.close();
+      await database.close();
+      await store.cleanup();
+    },
+  };
+}
+
+export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
+
+/** The path of a full endpoint URL, for inject(). */
+export const pathOf = (url: string) => new URL(url).pathname;
+
+export { CONTACT_SCHEMA };
+
+export async function createForm(t: TestApp, key: string, overrides: Record<string, unknown> = {}) {
+  const response = await t.request({
+    method: 'POST',
+    url: '/api/forms',
+    headers: bearer(key),
+    payload: { name: 'Contact', slug: `contact-${randomBytes(3).toString('hex')}`, visibility: 'public', fields_schema: CONTACT_SCHEMA, ...overrides },
+  });
+  if (response.statusCode !== 201) throw new Error(`form creation failed: ${response.statusCode} ${response.body}`);
+  return response.json() as { id: string; endpoint: string; slug: string; submission_token: string | null; [k: string]: unknown };
+}
