@@ -12,6 +12,7 @@ import { formRoutes } from './forms/routes.ts';
 import { formService } from './forms/service.ts';
 import { formStore } from './forms/store.ts';
 import { errorHandlerFor } from './http/error-replies.ts';
+import { fail } from './http/errors.ts';
 import { registerJsonParser } from './http/json-body.ts';
 import { byApiKey, byClientIp, rateLimitZone } from './http/rate-limit.ts';
 import { routeValidatorCompiler } from './http/route-validation.ts';
@@ -50,8 +51,8 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
 
   app.setValidatorCompiler(routeValidatorCompiler);
   app.setErrorHandler(errorHandlerFor('public', config.maxBodyBytes));
-  app.setNotFoundHandler((request, reply) => {
-    reply.code(404).send({ error: { code: 'not_found', message: `No route for ${request.method} ${request.url.split('?')[0]}` } });
+  app.setNotFoundHandler(async (request) => {
+    throw fail.notFound(`No route for ${request.method} ${request.url.split('?')[0]}`);
   });
   app.decorateRequest('owner', null);
   registerJsonParser(app, config.maxBodyBytes);

@@ -77,14 +77,6 @@ export function submissionService(deps: {
     }
   }
 
-  async function ownedForm(accountId: string, formId: string): Promise<FormRecord> {
-    try {
-      return await forms.get(accountId, formId);
-    } catch {
-      throw fail.notFound('Form not found');
-    }
-  }
-
   return {
     async submit(request: SubmitRequest): Promise<Accepted> {
       const { form, endpointVersion } = await requireEndpoint(request.segment, request.slug);
@@ -122,7 +114,7 @@ export function submissionService(deps: {
     },
 
     async list(accountId: string, formId: string, query: { filter: SpamFilter; page: number; pageSize: number }): Promise<Page> {
-      const form = await ownedForm(accountId, formId);
+      const form = await forms.get(accountId, formId);
       const total =
         query.filter === 'all' ? form.submissionCount : query.filter === 'spam' ? form.spamCount : form.submissionCount - form.spamCount;
       const data = await store.list(form.id, query.filter, query.pageSize, (query.page - 1) * query.pageSize);
@@ -133,16 +125,16 @@ export function submissionService(deps: {
     },
 
     async get(accountId: string, formId: string, id: string): Promise<Submission> {
-      const form = await ownedForm(accountId, formId);
+      const form = await forms.get(accountId, formId);
       const submission = await store.get(form.id, id);
-      if (!submission) throw fail.notFound('Submission not found');
+      if (!submission) throw fail.submissionNotFound();
       return submission;
     },
 
     async delete(accountId: string, formId: string, id: string): Promise<Submission> {
       const submission = await this.get(accountId, formId, id);
       const result = await store.delete(formId, id);
-      if (result === 'missing') throw fail.notFound('Submission not found');
+      if (result === 'missing') throw fail.submissionNotFound();
       if (result === 'busy') throw fail.cannotDelete('The submission is being processed right now; try again in a moment.');
       return submission;
     },
