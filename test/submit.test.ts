@@ -236,4 +236,24 @@ describe('submission limits', () => {
       await t.close();
     }
   });
+
+  it('takes the client IP from X-Forwarded-For only when INTAKE_TRUST_PROXY is on', async () => {
+    for (const trust of [false, true]) {
+      const t = await startTestApp({ INTAKE_SUBMIT_RATE_LIMIT: '1', INTAKE_TRUST_PROXY: String(trust) });
+      try {
+        const key = await t.createKey();
+        const form = await createForm(t, key);
+        const send = (forwardedFor: string) =>
+          t.request({ method: 'POST', url: pathOf(form.endpoint), remoteAddress: '10.9.9.9', headers: { 'x-forwarded-for': forwardedFor }, payload: { name: 'A', email: 'a@example.com' } });
+        const first = await send('203.0.113.7');
+        assert.equal(first.statusCode, 201);
+        const second = await send('198.51.100.8');
+        assert.equal(second.statusCode, trust ? 201 : 429, 'a forwarded address is its own client only behind a trusted proxy');
+        const stored = await t.request({ method: 'GET', url: `/api/forms/${form.id}/submissions/${first.json().id}`, headers: bearer(key) });
+        assert.equal(stored.json().metadata.ip, trust ? '203.0.113.7' : '10.9.9.9');
+      } finally {
+        await t.close();
+      }
+    }
+  });
 });
