@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { ConfigError, loadConfig } from '../src/config.ts';
+
+describe('configuration', () => {
+  it('has the documented defaults', () => {
+    const config = loadConfig({});
+    assert.equal(config.port, 3000);
+    assert.equal(config.host, '0.0.0.0');
+    assert.equal(config.publicUrl, null);
+    assert.equal(config.databaseUrl, null);
+    assert.ok(path.isAbsolute(config.dataDir) && config.dataDir.endsWith(`${path.sep}data`));
+    assert.equal(config.maxBodyBytes, 65536);
+    assert.equal(config.trustProxy, false);
+    assert.deepEqual(config.rateLimits, { submitPerMinute: 10, apiPerMinute: 60, mcpPerMinute: 30 });
+    assert.equal(config.freeSubmissionLimit, 5000);
+    assert.equal(config.freeAiCredits, 50);
+    assert.equal(config.proMonthlyAiCredits, 500);
+    assert.equal(config.logLevel, 'info');
+  });
+
+  it('takes every variable from the environment', () => {
+    const config = loadConfig({
+      PORT: '8080', HOST: '127.0.0.1', INTAKE_PUBLIC_URL: 'https://forms.example.com//', INTAKE_DATA_DIR: '/var/lib/intake',
+      DATABASE_URL: 'postgres://u@db/intake', INTAKE_MAX_BODY_BYTES: '2048', INTAKE_TRUST_PROXY: 'true',
+      INTAKE_SUBMIT_RATE_LIMIT: '100', INTAKE_API_RATE_LIMIT: '600', INTAKE_MCP_RATE_LIMIT: '300',
+      INTAKE_FREE_SUBMISSION_LIMIT: '10', INTAKE_FREE_AI_CREDITS: '5', INTAKE_PRO_MONTHLY_AI_CREDITS: '1000',
+      INTAKE_BILLING_URL: 'https://pay.example.com/upgrade', INTAKE_LOG_LEVEL: 'warn',
+    });
+    assert.equal(config.port, 8080);
+    assert.equal(config.host, '127.0.0.1');
+    assert.equal(config.publicUrl, 'https://forms.example.com');
+    assert.equal(config.dataDir, '/var/lib/intake');
+    assert.equal(config.databaseUrl, 'postgres://u@db/intake');
+    assert.equal(config.maxBodyBytes, 2048);
+    assert.equal(config.trustProxy, true);
+    assert.deepEqual(config.rateLimits, { submitPerMinute: 100, apiPerMinute: 600, mcpPerMinute: 300 });
+    assert.equal(config.freeSubmissionLimit, 10);
+    assert.equal(config.freeAiCredits, 5);
+    assert.equal(config.proMonthlyAiCredits, 1000);
+    assert.equal(config.billingUrl, 'https://pay.example.com/upgrade');
+    assert.equal(config.logLevel, 'warn');
+  });
+
+  it('treats an empty value as unset', () => {
+    assert.equal(loadConfig({ PORT: '', DATABASE_URL: '  ' }).port, 3000);
+    assert.equal(loadConfig({ DATABASE_URL: '' }).databaseUrl, null);
+  });
+
+  it('refuses a bad value with an error that names the variable', () => {
+    const bad: Array<[string, string]> = [
+      ['PORT', 'abc'], ['PORT', '70000'], ['INTAKE_TRUST_PROXY', 'maybe'], ['DATABASE_URL', 'mysql://x/db'],
+      ['INTAKE_PUBLIC_URL', 'not a url'], ['INTAKE_SUBMIT_RATE_LIMIT', '0'], ['INTAKE_LOG_LEVEL', 'loud'],
+      ['INTAKE_MAX_BODY_BYTES', '12'], ['INTAKE_FREE_SUBMISSION_LIMIT', '-1'], ['INTAKE_BILLING_URL', 'ftp://x'],
+    ];
+    for (const [variable, value] of bad) {
+      assert.throws(
+        () => loadConfig({ [variable]: value }),
+        (error: unknown) => error instanceof ConfigError && error.variable === variable && error.message.startsWith(`${variable}:`),
+        `${variable}=${value}`,
+      );
+    }
+  });
+});
