@@ -1,6 +1,6 @@
-// Group commit: writes that arrive while a transaction is committing wait and then share the next
-// transaction, so one commit (one fsync) makes a whole batch durable. Each caller still learns its
-// own outcome, and nobody is answered before the commit that holds its write has returned.
+// Group commit: writes that arrive in the same event-loop turn, or while a transaction is
+// committing, share one transaction, so one commit (one fsync) makes a whole batch durable. Each
+// caller still learns its own outcome, and nobody is answered before its commit has returned.
 
 export type BatchFlush<I, O> = (items: I[]) => Promise<O[]>;
 
@@ -16,6 +16,7 @@ export class GroupCommit<I, O> {
   readonly #maxConcurrent: number;
   #queue: Array<Waiting<I, O>> = [];
   #running = 0;
+  #scheduled = false;
 
   /** maxConcurrent > 1 only where the engine commits in parallel (PostgreSQL); SQLite has one writer. */
   constructor(flush: BatchFlush<I, O>, options: { maxBatch: number; maxConcurrent: number }) {
@@ -27,7 +28,18 @@ export class GroupCommit<I, O> {
   write(item: I): Promise<O> {
     return new Promise<O>((resolve, reject) => {
       this.#queue.push({ item, resolve, reject });
-      if (this.#running < this.#maxConcurrent) void this.#drain();
+      this.#schedule();
+    });
+  }
+
+  #schedule(): void {
+    if (this.#scheduled || this.#running >= this.#maxConcurrent || this.#queue.length === 0) return;
+    this.#scheduled = true;
+    // SQLite commits synchronously: flushing at once would commit each write alone before the next
+    // request is even read. Waiting for the end of this I/O turn gathers everything that arrived in it.
+    setImmediate(() => {
+      this.#scheduled = false;
+      void this.#drain();
     });
   }
 
@@ -36,6 +48,8 @@ export class GroupCommit<I, O> {
     try {
       while (this.#queue.length > 0) {
         const batch = this.#queue.splice(0, this.#maxBatch);
+        // What is left over may commit beside this batch where the engine allows it.
+        this.#schedule();
         try {
           const outcomes = await this.#flush(batch.map((w) => w.item));
           batch.forEach((w, i) => w.resolve(outcomes[i] as O));
