@@ -45,7 +45,6 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
     logger: logger ?? { level: config.logLevel },
     trustProxy: config.trustProxy,
     bodyLimit: config.maxBodyBytes,
-    routerOptions: { maxParamLength: 200 },
   });
   const services = buildServices(config, database);
 

@@ -114,7 +114,7 @@ describe('forms API', () => {
     assert.equal('webhook_secret' in ok.json(), false);
   });
 
-  it('answers 401 with plain text for a missing, unknown or revoked key', async () => {
+  it('answers 401 with plain text for a missing, unknown or malformed key (revoked: see the CLI test)', async () => {
     for (const headers of [{}, bearer('ik_unknown'), { authorization: 'Basic abc' }]) {
       const response = await t.request({ method: 'GET', url: '/api/forms', headers });
       assert.equal(response.statusCode, 401);
