@@ -3,9 +3,11 @@
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import {
   CompiledQuery,
+  SqliteAdapter,
   SqliteDialect,
   SqliteDriver,
   type DatabaseConnection,
+  type DialectAdapter,
   type Driver,
   type SqliteDatabase,
   type SqliteStatement,
@@ -71,6 +73,17 @@ class ImmediateTransactionDriver extends SqliteDriver {
   }
 }
 
+/**
+ * SQLite runs DDL inside transactions, though Kysely's adapter says otherwise. Saying so makes the
+ * migrator read the applied migrations and apply the missing ones in one `begin immediate`
+ * transaction: processes starting together take turns, and a failed migration leaves nothing half-done.
+ */
+class TransactionalDdlAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+}
+
 class NodeSqliteDialect extends SqliteDialect {
   readonly #database: NodeSqliteDatabase;
   constructor(database: NodeSqliteDatabase) {
@@ -79,6 +92,9 @@ class NodeSqliteDialect extends SqliteDialect {
   }
   override createDriver(): Driver {
     return new ImmediateTransactionDriver({ database: this.#database });
+  }
+  override createAdapter(): DialectAdapter {
+    return new TransactionalDdlAdapter();
   }
 }
 
