@@ -183,6 +183,18 @@ describe('forms API', () => {
     assert.equal(updated.schema.fields.length, 5);
   });
 
+  it('numbers concurrent schema changes one after another', async () => {
+    const form = await createForm(t, key);
+    const updates = await Promise.all([1, 2, 3, 4].map((n) => t.request({
+      method: 'PUT', url: `/api/forms/${form.id}`, headers: bearer(key),
+      payload: { fields_schema: { fields: [...CONTACT_SCHEMA.fields, { name: `extra${n}`, type: 'string' }] } },
+    })));
+    assert.deepEqual(updates.map((r) => r.statusCode), [200, 200, 200, 200], updates.map((r) => r.body).join('\n'));
+    const final = (await t.request({ method: 'GET', url: `/api/forms/${form.id}`, headers: bearer(key) })).json();
+    assert.equal(final.version, 5);
+    assert.equal(new Set(updates.map((r) => r.json().endpoint)).size, 4, 'each change minted its own endpoint');
+  });
+
   it('gives a form made private a token in the update response', async () => {
     const form = await createForm(t, key);
     const response = await t.request({ method: 'PUT', url: `/api/forms/${form.id}`, headers: bearer(key), payload: { visibility: 'private' } });

@@ -67,8 +67,8 @@ function parseSchema(input: unknown, errors: FieldErrors): FieldsSchema | null {
   return null;
 }
 
-function newVersion(number: number, slug: string, schema: FieldsSchema, now: string): NewVersion {
-  return { id: randomUUID(), number, segment: randomBytes(16).toString('base64url'), slug, schema, createdAt: now };
+function newVersion(slug: string, schema: FieldsSchema, now: string): Omit<NewVersion, 'number'> {
+  return { id: randomUUID(), segment: randomBytes(16).toString('base64url'), slug, schema, createdAt: now };
 }
 
 export function formService(store: FormStore, clock: () => Date = () => new Date()) {
@@ -116,7 +116,7 @@ export function formService(store: FormStore, clock: () => Date = () => new Date
         createdAt: now,
         updatedAt: now,
       };
-      await store.insert(form, newVersion(1, slug, schema, now)).catch(rethrowSlugRace);
+      await store.insert(form, { ...newVersion(slug, schema, now), number: 1 }).catch(rethrowSlugRace);
       return { form: await requireOwned(accountId, form.id), submissionToken };
     },
 
@@ -140,8 +140,9 @@ export function formService(store: FormStore, clock: () => Date = () => new Date
       }
       const now = clock().toISOString();
       const schemaChanged = JSON.stringify(schema) !== JSON.stringify(current.version.schema);
-      const version = schemaChanged || slug !== current.slug ? newVersion(current.version.number + 1, slug, schema, now) : undefined;
-      await store.update(id, changes, now, version).catch(rethrowSlugRace);
+      const version = schemaChanged || slug !== current.slug ? newVersion(slug, schema, now) : undefined;
+      const found = await store.update(id, changes, now, version).catch(rethrowSlugRace);
+      if (!found) throw fail.formNotFound();
       return { form: await requireOwned(accountId, id), submissionToken };
     },
 

@@ -172,11 +172,14 @@ export function formStore(db: Db) {
       return (await query.executeTakeFirst()) !== undefined;
     },
 
-    /** Applies the changes and, when given, makes a new schema version current; all or nothing. */
-    async update(id: string, changes: FormChanges, updatedAt: string, version?: NewVersion): Promise<void> {
-      await db.transaction().execute(async (tx) => {
-        if (version) await insertVersion(tx, id, version);
-        await tx
+    /**
+     * Applies the changes and, when given, makes a new schema version current; all or nothing.
+     * The form row is written first: that locks it, so concurrent changes number their versions in turn.
+     * Returns false when the form no longer exists.
+     */
+    async update(id: string, changes: FormChanges, updatedAt: string, version?: Omit<NewVersion, 'number'>): Promise<boolean> {
+      return db.transaction().execute(async (tx) => {
+        const updated = await tx
           .updateTable('forms')
           .set({
             ...(changes.name !== undefined && { name: changes.name }),
@@ -184,11 +187,21 @@ export function formStore(db: Db) {
             ...(changes.visibility !== undefined && { visibility: changes.visibility }),
             ...(changes.submissionTokenHash !== undefined && { submission_token_hash: changes.submissionTokenHash }),
             ...changes.settings,
-            ...(version && { current_version_id: version.id }),
             updated_at: updatedAt,
           })
           .where('id', '=', id)
-          .execute();
+          .executeTakeFirst();
+        if (updated.numUpdatedRows === 0n) return false;
+        if (version) {
+          const latest = await tx
+            .selectFrom('form_versions')
+            .select((eb) => eb.fn.max('version').as('number'))
+            .where('form_id', '=', id)
+            .executeTakeFirstOrThrow();
+          await insertVersion(tx, id, { ...version, number: Number(latest.number ?? 0) + 1 });
+          await tx.updateTable('forms').set({ current_version_id: version.id }).where('id', '=', id).execute();
+        }
+        return true;
       });
     },
 
