@@ -101,6 +101,7 @@ export function submissionService(deps: {
       };
       const outcome = await writer.write(item);
       if (outcome.kind === 'plan_limit') throw fail.planLimitExhausted(config.billingUrl);
+      if (outcome.kind === 'form_gone') throw fail.formNotFound();
       if (outcome.kind === 'duplicate') {
         const { id, data, created_at } = outcome.existing;
         return { status: 200, submission: { id, data, created_at } };

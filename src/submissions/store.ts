@@ -31,7 +31,9 @@ export interface NewSubmission {
 export type InsertOutcome =
   | { kind: 'created' }
   | { kind: 'duplicate'; existing: Submission }
-  | { kind: 'plan_limit' };
+  | { kind: 'plan_limit' }
+  /** The form was deleted after the request found it. */
+  | { kind: 'form_gone' };
 
 /** A submission as the management API shows it: every field of the spec, plus metadata. */
 export interface Submission {
@@ -77,13 +79,27 @@ async function findByIdempotencyKey(tx: Transaction<Tables>, formId: string, key
   return row ? toSubmission(row) : null;
 }
 
+/**
+ * Counts the submission on its form. Writing the form row first also locks it, so a concurrent
+ * delete waits for this transaction or has already happened (0 rows): never a foreign-key error
+ * that would fail every other submission of the batch.
+ */
+async function countOnForm(tx: Transaction<Tables>, formId: string, delta: 1 | -1): Promise<boolean> {
+  const result = await tx
+    .updateTable('forms')
+    .set((eb) => ({ submission_count: eb('submission_count', '+', delta) }))
+    .where('id', '=', formId)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
 /** Counts the submission against the owner's lifetime total; false when the free cap is reached. */
-async function countAgainstCap(tx: Transaction<Tables>, item: NewSubmission): Promise<boolean> {
+async function countOnAccount(tx: Transaction<Tables>, item: NewSubmission, delta: 1 | -1): Promise<boolean> {
   let update = tx
     .updateTable('accounts')
-    .set((eb) => ({ submissions_total: eb('submissions_total', '+', 1) }))
+    .set((eb) => ({ submissions_total: eb('submissions_total', '+', delta) }))
     .where('id', '=', item.accountId);
-  if (item.submissionCap !== null) update = update.where('submissions_total', '<', item.submissionCap);
+  if (delta > 0 && item.submissionCap !== null) update = update.where('submissions_total', '<', item.submissionCap);
   const result = await update.executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
@@ -93,7 +109,11 @@ async function insertOne(tx: Transaction<Tables>, item: NewSubmission): Promise<
     const existing = await findByIdempotencyKey(tx, item.formId, item.idempotencyKey);
     if (existing) return { kind: 'duplicate', existing };
   }
-  if (!(await countAgainstCap(tx, item))) return { kind: 'plan_limit' };
+  if (!(await countOnForm(tx, item.formId, 1))) return { kind: 'form_gone' };
+  if (!(await countOnAccount(tx, item, 1))) {
+    await countOnForm(tx, item.formId, -1);
+    return { kind: 'plan_limit' };
+  }
   const inserted = await tx
     .insertInto('submissions')
     .values({
@@ -112,8 +132,9 @@ async function insertOne(tx: Transaction<Tables>, item: NewSubmission): Promise<
     .returning('id')
     .executeTakeFirst();
   if (inserted) return { kind: 'created' };
-  // Another process stored the same idempotency key between our check and our insert.
-  await tx.updateTable('accounts').set((eb) => ({ submissions_total: eb('submissions_total', '-', 1) })).where('id', '=', item.accountId).execute();
+  // Another transaction stored the same idempotency key between our check and our insert.
+  await countOnForm(tx, item.formId, -1);
+  await countOnAccount(tx, item, -1);
   const existing = await findByIdempotencyKey(tx, item.formId, item.idempotencyKey as string);
   if (!existing) throw new Error('idempotency conflict without a stored submission');
   return { kind: 'duplicate', existing };
@@ -125,15 +146,7 @@ export function submissionStore(db: Db) {
     async insertBatch(items: NewSubmission[]): Promise<InsertOutcome[]> {
       return db.transaction().execute(async (tx) => {
         const outcomes: InsertOutcome[] = [];
-        const createdPerForm = new Map<string, number>();
-        for (const item of items) {
-          const outcome = await insertOne(tx, item);
-          outcomes.push(outcome);
-          if (outcome.kind === 'created') createdPerForm.set(item.formId, (createdPerForm.get(item.formId) ?? 0) + 1);
-        }
-        for (const [formId, n] of createdPerForm) {
-          await tx.updateTable('forms').set((eb) => ({ submission_count: eb('submission_count', '+', n) })).where('id', '=', formId).execute();
-        }
+        for (const item of items) outcomes.push(await insertOne(tx, item));
         return outcomes;
       });
     },
