@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { bearer, createForm, createTestStore, startTestApp, type TestApp } from './helpers.ts';
+import { bearer, createForm, createTestStore, type TestStore, startTestApp, type TestApp } from './helpers.ts';
 import { runCli } from './cli.ts';
 
 describe('account API and keys', () => {
@@ -51,25 +51,23 @@ describe('account API and keys', () => {
 });
 
 describe('CLI', () => {
-  let store: Awaited<ReturnType<typeof createTestStore>>;
-  let env: Record<string, string>;
+  let store: TestStore;
   before(async () => {
     store = await createTestStore();
-    env = { INTAKE_DATA_DIR: store.dataDir, ...(store.databaseUrl && { DATABASE_URL: store.databaseUrl }) };
   });
   after(() => store.cleanup());
 
   it('creates a key (only the key on stdout), lists it, records its use and revokes it', async () => {
-    const created = await runCli(['keys', 'create', '--email', 'Cli@Example.com', '--name', 'laptop'], env);
+    const created = await runCli(['keys', 'create', '--email', 'Cli@Example.com', '--name', 'laptop'], store.env);
     assert.equal(created.code, 0, created.stderr);
     const key = created.stdout.trim();
     assert.match(key, /^ik_[A-Za-z0-9_-]{43}$/);
     assert.equal(created.stdout, `${key}\n`);
 
-    const t = await startTestApp(env);
+    const t = await startTestApp(store.env);
     try {
       assert.equal((await t.request({ method: 'GET', url: '/api/forms', headers: bearer(key) })).statusCode, 200);
-      const listed = await runCli(['keys', 'list', '--email', 'cli@example.com'], env);
+      const listed = await runCli(['keys', 'list', '--email', 'cli@example.com'], store.env);
       assert.equal(listed.code, 0, listed.stderr);
       const [line] = listed.stdout.trim().split('\n');
       assert.match(line ?? '', /cli@example\.com {2}"laptop"/);
@@ -77,23 +75,23 @@ describe('CLI', () => {
       assert.equal(listed.stdout.includes(key), false, 'the full key is never shown again');
       const id = (line ?? '').split(' ')[0] as string;
 
-      const revoked = await runCli(['keys', 'revoke', id], env);
+      const revoked = await runCli(['keys', 'revoke', id], store.env);
       assert.equal(revoked.code, 0, revoked.stderr);
       const refused = await t.request({ method: 'GET', url: '/api/forms', headers: bearer(key) });
       assert.equal(refused.statusCode, 401);
       assert.equal(refused.body, 'Unauthorized');
-      assert.match((await runCli(['keys', 'list'], env)).stdout, /revoked/);
-      assert.equal((await runCli(['keys', 'revoke', id], env)).code, 1, 'revoking twice says so');
+      assert.match((await runCli(['keys', 'list'], store.env)).stdout, /revoked/);
+      assert.equal((await runCli(['keys', 'revoke', id], store.env)).code, 1, 'revoking twice says so');
     } finally {
       await t.close();
     }
   });
 
   it('sets a plan, and refuses unknown accounts and plans', async () => {
-    await runCli(['keys', 'create', '--email', 'plan@example.com', '--name', 'k'], env);
-    const ok = await runCli(['users', 'set-plan', '--email', 'plan@example.com', '--plan', 'pro'], env);
+    await runCli(['keys', 'create', '--email', 'plan@example.com', '--name', 'k'], store.env);
+    const ok = await runCli(['users', 'set-plan', '--email', 'plan@example.com', '--plan', 'pro'], store.env);
     assert.equal(ok.code, 0, ok.stderr);
-    const t = await startTestApp(env);
+    const t = await startTestApp(store.env);
     try {
       const key = await t.createKey('plan@example.com');
       const account = await t.request({ method: 'GET', url: '/api/account', headers: bearer(key) });
@@ -102,35 +100,35 @@ describe('CLI', () => {
     } finally {
       await t.close();
     }
-    const unknown = await runCli(['users', 'set-plan', '--email', 'nobody@example.com', '--plan', 'pro'], env);
+    const unknown = await runCli(['users', 'set-plan', '--email', 'nobody@example.com', '--plan', 'pro'], store.env);
     assert.equal(unknown.code, 1);
     assert.match(unknown.stderr, /no account/);
-    const badPlan = await runCli(['users', 'set-plan', '--email', 'plan@example.com', '--plan', 'gold'], env);
+    const badPlan = await runCli(['users', 'set-plan', '--email', 'plan@example.com', '--plan', 'gold'], store.env);
     assert.equal(badPlan.code, 2);
     assert.match(badPlan.stderr, /--plan must be free or pro/);
   });
 
   it('explains usage errors and bad configuration, naming the variable', async () => {
-    const missing = await runCli(['keys', 'create', '--email', 'x@example.com'], env);
+    const missing = await runCli(['keys', 'create', '--email', 'x@example.com'], store.env);
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /--name is required/);
-    const unknown = await runCli(['frobnicate'], env);
+    const unknown = await runCli(['frobnicate'], store.env);
     assert.equal(unknown.code, 2);
     assert.match(unknown.stderr, /Usage: intake/);
-    const badPort = await runCli(['migrate'], { ...env, PORT: 'eighty' });
+    const badPort = await runCli(['migrate'], { ...store.env, PORT: 'eighty' });
     assert.equal(badPort.code, 1);
     assert.match(badPort.stderr, /Configuration error: PORT: expected a whole number/);
-    const badUrl = await runCli(['migrate'], { ...env, DATABASE_URL: 'mysql://localhost/db' });
+    const badUrl = await runCli(['migrate'], { ...store.env, DATABASE_URL: 'mysql://localhost/db' });
     assert.match(badUrl.stderr, /DATABASE_URL: must start with postgres:\/\/ or postgresql:\/\//);
   });
 
   it('creates the owner account once for several keys', async () => {
-    await runCli(['keys', 'create', '--email', 'twice@example.com', '--name', 'a'], env);
-    await runCli(['keys', 'create', '--email', 'twice@example.com', '--name', 'b'], env);
-    const listed = await runCli(['keys', 'list', '--email', 'twice@example.com'], env);
+    await runCli(['keys', 'create', '--email', 'twice@example.com', '--name', 'a'], store.env);
+    await runCli(['keys', 'create', '--email', 'twice@example.com', '--name', 'b'], store.env);
+    const listed = await runCli(['keys', 'list', '--email', 'twice@example.com'], store.env);
     const keyIds = new Set(listed.stdout.trim().split('\n').map((l) => l.split(/\s+/)[0]));
     assert.equal(keyIds.size, 2, 'two keys');
-    const t = await startTestApp(env);
+    const t = await startTestApp(store.env);
     try {
       const key = await t.createKey('twice@example.com');
       await createForm(t, key);

@@ -6,7 +6,7 @@ import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CLI, runCli } from './cli.ts';
-import { CONTACT_SCHEMA, createTestStore, RELAXED_ENV } from './helpers.ts';
+import { CONTACT_SCHEMA, createTestStore, type TestStore, RELAXED_ENV } from './helpers.ts';
 
 async function freePort(): Promise<number> {
   const server = net.createServer();
@@ -38,11 +38,11 @@ async function startServer(env: Record<string, string>): Promise<{ child: ChildP
 }
 
 describe('durability', () => {
-  let store: Awaited<ReturnType<typeof createTestStore>>;
+  let store: TestStore;
   let env: Record<string, string>;
   before(async () => {
     store = await createTestStore();
-    env = { ...RELAXED_ENV, INTAKE_DATA_DIR: store.dataDir, ...(store.databaseUrl && { DATABASE_URL: store.databaseUrl }) };
+    env = { ...RELAXED_ENV, ...store.env };
   });
   after(() => store.cleanup());
 

@@ -15,11 +15,19 @@ import { CONTACT_SCHEMA } from './fixtures.ts';
 export const POSTGRES_URL = process.env.DATABASE_URL || null;
 export const ENGINE = POSTGRES_URL ? 'postgres' : 'sqlite';
 
+export interface TestStore {
+  databaseUrl: string | null;
+  dataDir: string;
+  /** The environment that points the CLI or a server process at this store. */
+  env: Record<string, string>;
+  cleanup(): Promise<void>;
+}
+
 /** A private place for one test's data, removed by the returned cleanup. */
-export async function createTestStore(): Promise<{ databaseUrl: string | null; dataDir: string; cleanup(): Promise<void> }> {
+export async function createTestStore(): Promise<TestStore> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'intake-test-'));
   if (!POSTGRES_URL) {
-    return { databaseUrl: null, dataDir, cleanup: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
+    return { databaseUrl: null, dataDir, env: { INTAKE_DATA_DIR: dataDir }, cleanup: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
   }
   const schema = `test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: POSTGRES_URL });
@@ -31,6 +39,7 @@ export async function createTestStore(): Promise<{ databaseUrl: string | null; d
   return {
     databaseUrl: url.toString(),
     dataDir,
+    env: { INTAKE_DATA_DIR: dataDir, DATABASE_URL: url.toString() },
     cleanup: async () => {
       const client = new pg.Client({ connectionString: POSTGRES_URL });
       await client.connect();
@@ -60,12 +69,7 @@ export const RELAXED_ENV = {
 
 export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const store = await createTestStore();
-  const config = loadConfig({
-    ...RELAXED_ENV,
-    INTAKE_DATA_DIR: store.dataDir,
-    ...(store.databaseUrl && { DATABASE_URL: store.databaseUrl }),
-    ...env,
-  });
+  const config = loadConfig({ ...RELAXED_ENV, ...store.env, ...env });
   const database = openDatabase(config);
   await migrateToLatest(database);
   const app = await buildApp({ config, database, logger: false });

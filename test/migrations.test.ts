@@ -3,19 +3,17 @@ import { after, before, describe, it } from 'node:test';
 import { openDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { runCli } from './cli.ts';
-import { createTestStore } from './helpers.ts';
+import { createTestStore, type TestStore } from './helpers.ts';
 
 describe('migrations', () => {
-  let store: Awaited<ReturnType<typeof createTestStore>>;
-  let env: Record<string, string>;
+  let store: TestStore;
   before(async () => {
     store = await createTestStore();
-    env = { INTAKE_DATA_DIR: store.dataDir, ...(store.databaseUrl && { DATABASE_URL: store.databaseUrl }) };
   });
   after(() => store.cleanup());
 
   it('are applied exactly once when several processes start at the same time', async () => {
-    const runs = await Promise.all([1, 2, 3, 4].map(() => runCli(['migrate'], env)));
+    const runs = await Promise.all([1, 2, 3, 4].map(() => runCli(['migrate'], store.env)));
     for (const run of runs) assert.equal(run.code, 0, run.stderr);
     assert.equal(runs.filter((r) => /Applied/.test(r.stderr)).length, 1, 'one process applied them, the others found them done');
     const database = openDatabase({ databaseUrl: store.databaseUrl, dataDir: store.dataDir });
@@ -28,7 +26,7 @@ describe('migrations', () => {
     } finally {
       await database.close();
     }
-    const again = await runCli(['migrate'], env);
+    const again = await runCli(['migrate'], store.env);
     assert.equal(again.code, 0, again.stderr);
     assert.match(again.stderr, /up to date/);
   });
