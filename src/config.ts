@@ -1,6 +1,7 @@
 // The environment, read and validated once. Nothing else in src/ reads process.env:
 // everything that varies between deployments arrives here and is passed down.
 import path from 'node:path';
+import ipaddr from 'ipaddr.js';
 
 export type Plan = 'free' | 'pro';
 
@@ -19,6 +20,34 @@ export interface Config {
   freeAiCredits: number;
   proMonthlyAiCredits: number;
   billingUrl: string;
+  /** An OpenAI-compatible chat-completions server (OpenAI, Ollama, vLLM, llama.cpp); null: AI runs offline only. */
+  ai: { baseUrl: string; apiKey: string | null; model: string; timeoutMs: number } | null;
+  translation: {
+    /** A LibreTranslate-compatible server. */
+    libreTranslate: { url: string; apiKey: string | null } | null;
+    deepl: { apiKey: string; url: string } | null;
+    timeoutMs: number;
+  };
+  pipeline: {
+    /** Run the worker inside `intake serve`; false when workers run as their own processes. */
+    embeddedWorker: boolean;
+    concurrency: number;
+    /** Attempts of one step against a failing provider before the submission is `failed`. */
+    maxAttempts: number;
+    retryBaseMs: number;
+    retryMaxMs: number;
+    /** A job whose worker stops renewing it for this long is taken up by another worker. */
+    leaseMs: number;
+    /** How often an idle worker looks for work another process enqueued (SQLite; PostgreSQL is notified). */
+    pollMs: number;
+    /** PostgreSQL schema of graphile-worker's job tables. */
+    jobsSchema: string;
+  };
+  delivery: {
+    /** Hosts and CIDR ranges that outbound requests may reach although they are private or local. */
+    outboundAllow: string[];
+    smtp: { url: string; from: string } | null;
+  };
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
 
@@ -70,6 +99,12 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
   return raw;
 }
 
+function identifier(env: Env, name: string, fallback: string): string {
+  const raw = read(env, name) ?? fallback;
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(raw)) throw new ConfigError(name, `must be a lowercase SQL identifier, got "${raw}"`);
+  return raw;
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 function logLevel(env: Env): Config['logLevel'] {
@@ -77,6 +112,53 @@ function logLevel(env: Env): Config['logLevel'] {
   const level = LOG_LEVELS.find((l) => l === raw);
   if (!level) throw new ConfigError('INTAKE_LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
   return level;
+}
+
+function aiConfig(env: Env): Config['ai'] {
+  const baseUrl = url(env, 'INTAKE_AI_BASE_URL', ['http:', 'https:']);
+  const model = read(env, 'INTAKE_AI_MODEL');
+  if (!baseUrl) {
+    if (model || read(env, 'INTAKE_AI_API_KEY')) throw new ConfigError('INTAKE_AI_BASE_URL', 'is required when INTAKE_AI_MODEL or INTAKE_AI_API_KEY is set');
+    return null;
+  }
+  if (!model) throw new ConfigError('INTAKE_AI_MODEL', 'is required when INTAKE_AI_BASE_URL is set');
+  return {
+    baseUrl: baseUrl.replace(/\/+$/, ''),
+    apiKey: read(env, 'INTAKE_AI_API_KEY') ?? null,
+    model,
+    timeoutMs: integer(env, 'INTAKE_AI_TIMEOUT_MS', 30_000, 100, 600_000),
+  };
+}
+
+function libreTranslateConfig(env: Env): Config['translation']['libreTranslate'] {
+  const translateUrl = url(env, 'INTAKE_TRANSLATE_URL', ['http:', 'https:']);
+  if (!translateUrl) return null;
+  return { url: translateUrl.replace(/\/+$/, ''), apiKey: read(env, 'INTAKE_TRANSLATE_API_KEY') ?? null };
+}
+
+function deeplConfig(env: Env): Config['translation']['deepl'] {
+  const apiKey = read(env, 'INTAKE_DEEPL_API_KEY');
+  if (!apiKey) return null;
+  // DeepL's free keys end in ":fx" and are served from a separate host.
+  const fallback = apiKey.endsWith(':fx') ? 'https://api-free.deepl.com' : 'https://api.deepl.com';
+  return { apiKey, url: (url(env, 'INTAKE_DEEPL_URL', ['http:', 'https:']) ?? fallback).replace(/\/+$/, '') };
+}
+
+function outboundAllow(env: Env): string[] {
+  const entries = (read(env, 'INTAKE_OUTBOUND_ALLOW') ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+  for (const entry of entries) {
+    const bare = entry.replace(/^\[|\](?=\/|$)/g, '');
+    if (entry.includes('/') && !ipaddr.isValidCIDR(bare)) throw new ConfigError('INTAKE_OUTBOUND_ALLOW', `not a valid CIDR range: "${entry}"`);
+  }
+  return entries;
+}
+
+function smtpConfig(env: Env): Config['delivery']['smtp'] {
+  const smtpUrl = url(env, 'INTAKE_SMTP_URL', ['smtp:', 'smtps:']);
+  if (!smtpUrl) return null;
+  const from = read(env, 'INTAKE_MAIL_FROM');
+  if (!from) throw new ConfigError('INTAKE_MAIL_FROM', 'is required when INTAKE_SMTP_URL is set');
+  return { url: smtpUrl, from };
 }
 
 /** Builds the configuration from an environment (process.env by default). Throws ConfigError naming the variable. */
@@ -99,6 +181,26 @@ export function loadConfig(env: Env = process.env): Config {
     freeAiCredits: integer(env, 'INTAKE_FREE_AI_CREDITS', 50, 0, 1_000_000_000),
     proMonthlyAiCredits: integer(env, 'INTAKE_PRO_MONTHLY_AI_CREDITS', 500, 0, 1_000_000_000),
     billingUrl: url(env, 'INTAKE_BILLING_URL', ['http:', 'https:']) ?? 'https://intake.example/billing',
+    ai: aiConfig(env),
+    translation: {
+      libreTranslate: libreTranslateConfig(env),
+      deepl: deeplConfig(env),
+      timeoutMs: integer(env, 'INTAKE_TRANSLATE_TIMEOUT_MS', 15_000, 100, 600_000),
+    },
+    pipeline: {
+      embeddedWorker: boolean(env, 'INTAKE_EMBEDDED_WORKER', true),
+      concurrency: integer(env, 'INTAKE_WORKER_CONCURRENCY', 8, 1, 256),
+      maxAttempts: integer(env, 'INTAKE_PIPELINE_MAX_ATTEMPTS', 5, 1, 50),
+      retryBaseMs: integer(env, 'INTAKE_PIPELINE_RETRY_BASE_MS', 2_000, 1, 3_600_000),
+      retryMaxMs: integer(env, 'INTAKE_PIPELINE_RETRY_MAX_MS', 300_000, 1, 86_400_000),
+      leaseMs: integer(env, 'INTAKE_WORKER_LEASE_MS', 30_000, 500, 3_600_000),
+      pollMs: integer(env, 'INTAKE_WORKER_POLL_MS', 50, 5, 60_000),
+      jobsSchema: identifier(env, 'INTAKE_PG_JOBS_SCHEMA', 'graphile_worker'),
+    },
+    delivery: {
+      outboundAllow: outboundAllow(env),
+      smtp: smtpConfig(env),
+    },
     logLevel: logLevel(env),
   };
 }

@@ -1,0 +1,196 @@
+// Sending mail over SMTP with nodemailer, and the two messages Intake sends: a submission for the
+// form's owner, and the alert that a destination was turned off. Every submitted value is
+// HTML-escaped in the HTML part; the text part is plain text and needs no escaping.
+import nodemailer from 'nodemailer';
+import escapeHtml from 'escape-html';
+import type { FieldDefinition } from '../forms/field-schema.ts';
+import type { SubmissionEvent } from './event.ts';
+import { contextLine, submissionContent, translationHeading, type ContentEntry } from './formats/content.ts';
+
+export interface OutgoingMail {
+  to: string[];
+  subject: string;
+  text: string;
+  html: string;
+  replyTo?: string;
+}
+
+export interface SentMail {
+  messageId: string;
+  accepted: string[];
+  rejected: string[];
+}
+
+export interface Mailer {
+  /** Resolves when the server took the message for at least one recipient; throws MailError otherwise. */
+  send(message: OutgoingMail): Promise<SentMail>;
+  close(): void;
+}
+
+/** `transient`: worth sending again later (connection trouble, 4xx replies); not for 5xx replies or bad input. */
+export class MailError extends Error {
+  readonly transient: boolean;
+  /** The SMTP reply code, when the server gave one. */
+  readonly responseCode: number | null;
+
+  constructor(message: string, options: { transient: boolean; responseCode?: number | null; cause?: unknown }) {
+    super(message, { cause: options.cause });
+    this.name = 'MailError';
+    this.transient = options.transient;
+    this.responseCode = options.responseCode ?? null;
+  }
+}
+
+const CONNECTION_CODES = new Set(['ECONNECTION', 'ESOCKET', 'ETIMEDOUT', 'EDNS', 'EPROXY']);
+// nodemailer waits two minutes for a connection and ten for a quiet socket; a delivery job
+// should learn sooner that the server is not answering and try again later.
+const CONNECTION_TIMEOUT_MS = 15_000;
+const GREETING_TIMEOUT_MS = 15_000;
+const SOCKET_TIMEOUT_MS = 60_000;
+
+interface SmtpFailure { code?: string; responseCode?: number; permanent?: boolean; response?: string; message?: string }
+
+function toMailError(error: unknown): MailError {
+  const failure: SmtpFailure = typeof error === 'object' && error !== null ? error : {};
+  const responseCode = typeof failure.responseCode === 'number' ? failure.responseCode : null;
+  // nodemailer sets `permanent` from the reply class (5xx but 503); without a reply, only a
+  // connection that failed is worth another try: bad credentials or addresses stay bad.
+  const transient = responseCode !== null
+    ? failure.permanent !== undefined ? !failure.permanent : responseCode < 500
+    : CONNECTION_CODES.has(failure.code ?? '');
+  const message = failure.response ?? failure.message ?? String(error);
+  return new MailError(`SMTP: ${message}`, { transient, responseCode, cause: error });
+}
+
+export function createMailer(smtp: { url: string; from: string }): Mailer {
+  const transport = nodemailer.createTransport({
+    url: smtp.url,
+    connectionTimeout: CONNECTION_TIMEOUT_MS,
+    greetingTimeout: GREETING_TIMEOUT_MS,
+    socketTimeout: SOCKET_TIMEOUT_MS,
+    // Messages are built from text we made; nothing in them may make nodemailer read files or URLs.
+    disableFileAccess: true,
+    disableUrlAccess: true,
+  });
+  return {
+    async send(message) {
+      try {
+        const info = await transport.sendMail({
+          from: smtp.from,
+          to: message.to,
+          subject: message.subject,
+          text: message.text,
+          html: message.html,
+          ...(message.replyTo ? { replyTo: message.replyTo } : {}),
+          // RFC 3834: tells auto-responders (vacation replies) not to answer these.
+          headers: { 'Auto-Submitted': 'auto-generated' },
+        });
+        return { messageId: info.messageId, accepted: addresses(info.accepted), rejected: addresses(info.rejected) };
+      } catch (error) {
+        throw toMailError(error);
+      }
+    },
+    close() {
+      transport.close();
+    },
+  };
+}
+
+function addresses(list: unknown): string[] {
+  if (!Array.isArray(list)) return [];
+  return list.map((item) => (typeof item === 'string' ? item : typeof item === 'object' && item !== null && 'address' in item ? String(item.address) : String(item)));
+}
+
+export interface RenderedMail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** Header text on one line, so a name with a line break cannot end the Subject header early. */
+function headerText(text: string, max = 150): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+// One address and nothing else: the validator checked the format, but an address list or a
+// display name here would send the owner's replies somewhere the submitter did not type.
+const SINGLE_ADDRESS = /^[^\s@,;<>"()]+@[^\s@,;<>"()]+$/;
+
+function replyAddress(data: Record<string, unknown>, fields: FieldDefinition[]): string | undefined {
+  for (const field of fields) {
+    if (field.type !== 'email') continue;
+    const value = Object.hasOwn(data, field.name) ? data[field.name] : undefined;
+    if (typeof value === 'string' && value.trim() !== '') return SINGLE_ADDRESS.test(value.trim()) ? value.trim() : undefined;
+  }
+  return undefined;
+}
+
+function textEntries(entries: ContentEntry[]): string {
+  // Continuation lines are indented so a multi-line answer stays under its name.
+  return entries.map((entry) => `${entry.name}: ${entry.value.replace(/\n/g, '\n  ')}`).join('\n');
+}
+
+function htmlEntries(entries: ContentEntry[]): string {
+  const rows = entries.map((entry) =>
+    `<tr><th align="left" valign="top" style="padding:4px 12px 4px 0">${escapeHtml(entry.name)}</th>`
+    + `<td style="padding:4px 0;white-space:pre-wrap">${escapeHtml(entry.value)}</td></tr>`);
+  return `<table cellspacing="0" cellpadding="0" style="border-collapse:collapse">${rows.join('')}</table>`;
+}
+
+function htmlDocument(title: string, body: string): string {
+  return `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>`
+    + `<body style="font-family:sans-serif;line-height:1.4">${body}</body></html>`;
+}
+
+/** The owner's copy of a submission. `fields` (the form's schema) name the submitter's address for Reply-To. */
+export function notificationEmail(event: SubmissionEvent, fields: FieldDefinition[], link: string): RenderedMail & { replyTo?: string } {
+  const content = submissionContent(event, link);
+  const heading = `New submission to ${content.formName}`;
+  const subject = headerText(`${content.spam ? '[Spam] ' : ''}${heading}`);
+  const spamLine = content.spam ? `Flagged as spam${content.spam.reason ? `: ${content.spam.reason}` : ''}` : null;
+
+  const text = [heading, spamLine, textEntries(content.entries)];
+  const html = [`<h2>${escapeHtml(heading)}</h2>`];
+  if (spamLine) html.push(`<p style="color:#b3261e"><strong>${escapeHtml(spamLine)}</strong></p>`);
+  html.push(htmlEntries(content.entries));
+  if (content.translated) {
+    const title = translationHeading(content.language);
+    text.push(`${title}:\n${textEntries(content.translated)}`);
+    html.push(`<h3>${escapeHtml(title)}</h3>`, htmlEntries(content.translated));
+  }
+  text.push(contextLine(content), `View the submission: ${link}`);
+  html.push(`<p style="color:#5f6368">${escapeHtml(contextLine(content))}</p>`, `<p><a href="${escapeHtml(link)}">View the submission</a></p>`);
+
+  const replyTo = replyAddress(event.data.submission.data, fields);
+  return {
+    subject,
+    text: `${text.filter((part) => part !== null).join('\n\n')}\n`,
+    html: htmlDocument(subject, html.join('\n')),
+    ...(replyTo ? { replyTo } : {}),
+  };
+}
+
+export interface DisabledDestination {
+  formName: string;
+  destinationName: string;
+  lastError: string;
+  /** Where the owner can look at the destination and turn it back on. */
+  link: string;
+}
+
+/** Tells the owner that a destination stopped receiving submissions after failing again and again. */
+export function ownerAlertEmail(alert: DisabledDestination): RenderedMail {
+  const subject = headerText(`Delivery to ${alert.destinationName} was turned off for ${alert.formName}`);
+  const intro = `Intake could not deliver submissions of the form "${alert.formName}" to "${alert.destinationName}" `
+    + 'after repeated attempts, so it stopped sending to it. New submissions are still stored and shown in the dashboard.';
+  const advice = 'Check the destination\'s settings, then turn it back on to resume delivery.';
+  const text = [intro, `Last error: ${alert.lastError}`, advice, `Open the destination: ${alert.link}`].join('\n\n');
+  const html = [
+    `<p>${escapeHtml(intro)}</p>`,
+    `<p><strong>Last error:</strong></p><pre style="white-space:pre-wrap">${escapeHtml(alert.lastError)}</pre>`,
+    `<p>${escapeHtml(advice)}</p>`,
+    `<p><a href="${escapeHtml(alert.link)}">Open the destination</a></p>`,
+  ].join('\n');
+  return { subject, text: `${text}\n`, html: htmlDocument(subject, html) };
+}

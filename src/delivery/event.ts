@@ -1,0 +1,14 @@
+// The event every destination is told about, in the shape webhooks receive it. Chat and email
+// destinations render the same event in their own formats.
+import type { Submission } from '../submissions/store.ts';
+
+export interface SubmissionEvent {
+  /** `evt_…`: the same on every attempt, so receivers can drop duplicates. */
+  id: string;
+  type: 'submission.created';
+  created_at: string;
+  data: {
+    form: { id: string; name: string; slug: string; visibility: 'public' | 'private'; version: number };
+    submission: Submission;
+  };
+}

@@ -1,0 +1,54 @@
+// The local text classifier: loads the committed model (model.json, written by
+// scripts/train-spam.ts) and scores text as a spam probability. Pure and deterministic.
+
+import { readFileSync } from 'node:fs';
+import { featureBuckets, featureValue, HASH_BITS } from './text.ts';
+import { decodeWeights, MODEL_FORMAT, type SpamModelFile } from './model-file.ts';
+
+export interface SpamClassifier {
+  /** 0..1: how spam-like the text reads to the model. */
+  probability(text: string): number;
+  readonly decision: SpamModelFile['decision'];
+}
+
+export const DEFAULT_MODEL_URL = new URL('./model.json', import.meta.url);
+
+let committedModel: SpamClassifier | undefined;
+
+/** The committed model, read once: it is a constant of the code, not configuration. */
+export function defaultClassifier(): SpamClassifier {
+  committedModel ??= loadClassifier(DEFAULT_MODEL_URL);
+  return committedModel;
+}
+
+export function loadClassifier(file: string | URL): SpamClassifier {
+  return classifierFromModel(JSON.parse(readFileSync(file, 'utf8')) as SpamModelFile);
+}
+
+export function classifierFromModel(model: SpamModelFile): SpamClassifier {
+  if (model.format !== MODEL_FORMAT || model.hashBits !== HASH_BITS) {
+    throw new Error(`spam model: expected ${MODEL_FORMAT} with ${HASH_BITS} hash bits, got ${model.format} with ${model.hashBits}`);
+  }
+  const weights = decodeWeights(model.weights, 2 ** model.hashBits);
+  const { decision } = model;
+  return {
+    decision,
+    probability: (text) => sigmoid(linearScore(weights, featureBuckets(text))),
+  };
+}
+
+/** No intercept: a text without known features scores 0.5, since the corpus' share of spam says nothing about a form's. */
+export function linearScore(weights: ArrayLike<number>, buckets: readonly number[]): number {
+  let sum = 0;
+  for (const bucket of buckets) sum += weights[bucket]!;
+  return sum * featureValue(buckets.length);
+}
+
+export function sigmoid(x: number): number {
+  return 1 / (1 + Math.exp(-x));
+}
+
+export function logit(p: number): number {
+  const clamped = Math.min(1 - 1e-9, Math.max(1e-9, p));
+  return Math.log(clamped / (1 - clamped));
+}

@@ -1,0 +1,40 @@
+// Spam detection for the processing pipeline: pure, offline checks (plus an optional
+// language model for `intelligent`). The pipeline decides what to do with the verdict.
+
+import type { ChatModel } from '../../ai/chat-model.ts';
+import type { IntelligentVerdict, SpamInput, SpamVerdict } from './types.ts';
+import { standardSignals, standardVerdict } from './standard.ts';
+import { honeypotSignal } from './signals/honeypot.ts';
+import { defaultClassifier, type SpamClassifier } from './classifier.ts';
+import { classifierVerdict } from './classifier-verdict.ts';
+import { askModel } from './model-verdict.ts';
+
+export type { IntelligentVerdict, SpamInput, SpamVerdict } from './types.ts';
+export type { SpamClassifier } from './classifier.ts';
+
+/** A filled honeypot field (rule op 'honeypot') is spam even when spam protection is off. Null when no honeypot is filled. */
+export function checkHoneypot(input: SpamInput): SpamVerdict | null {
+  const hit = honeypotSignal(input);
+  return hit ? standardVerdict([hit]) : null;
+}
+
+/** Strategy `standard`: explainable weighted heuristics; no network, no credits. Includes the honeypot. */
+export function checkStandard(input: SpamInput): SpamVerdict {
+  return standardVerdict(standardSignals(input));
+}
+
+/**
+ * Strategy `intelligent`: the standard checks plus the trained local classifier. With a model, the model's
+ * JSON verdict decides; when the call throws a ProviderError or the answer is unusable, the local classifier does.
+ * A filled honeypot is decided locally without spending a model call.
+ */
+export async function checkIntelligent(input: SpamInput, model: ChatModel | null, classifier: SpamClassifier = defaultClassifier()): Promise<IntelligentVerdict> {
+  const hits = standardSignals(input);
+  if (hits.some((hit) => hit.id === 'honeypot')) return { ...standardVerdict(hits), source: 'classifier' };
+  if (model) {
+    const answer = await askModel(model, input, hits);
+    if (answer.ok) return { ...answer.verdict, source: 'model' };
+    return { ...classifierVerdict(input, hits, classifier, answer.problem), source: 'classifier' };
+  }
+  return { ...classifierVerdict(input, hits, classifier), source: 'classifier' };
+}

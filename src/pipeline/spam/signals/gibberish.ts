@@ -1,0 +1,99 @@
+// Random strings: what bots type into name and message fields to get past "required".
+// A word-like token is gibberish when it has no vowel at all, a long consonant run in a
+// vowel-poor word, near-random capitalisation, a keyboard-row mash, or nearly all-distinct
+// letters with few vowels (high entropy). Tokens with digits (order numbers, codes) are left alone.
+
+import type { SignalHit } from '../types.ts';
+import type { SubmissionText } from '../submission-text.ts';
+import { removeUrls } from '../urls.ts';
+
+const LETTER_TOKEN = /\p{L}{6,40}/gu;
+const VOWELS = new Set('aeiouyàáâãäåæèéêëìíîïòóôõöøùúûüýÿœ');
+const KEYBOARD_ROWS = ['qwertyuiop', 'asdfghjkl', 'zxcvbnm', 'qwertzuiop', 'azertyuiop', 'qsdfghjklm'];
+const KEYBOARD_RUN = 5;
+const MAX_EXAMPLES = 3;
+const MIN_LENGTH = 6;
+const WHITESPACE = /\s+/u;
+const REPEATED_LETTER = /(.)\1+/gu;
+const LATIN_WORD = /^[a-zà-ÿœ]+$/u;
+
+export function gibberishSignal(text: SubmissionText): SignalHit | null {
+  const found = new Set<string>();
+  for (const field of text.prose) {
+    for (const chunk of removeUrls(field.value).split(WHITESPACE)) {
+      if (chunk.includes('@') || isEncodedBlock(chunk)) continue;
+      for (const match of chunk.matchAll(LETTER_TOKEN)) {
+        if (isGibberish(match[0])) found.add(match[0]);
+      }
+    }
+  }
+  if (found.size === 0) return null;
+  const weight = found.size >= 3 ? 1 : found.size === 2 ? 0.7 : 0.4;
+  const examples = [...found].slice(0, MAX_EXAMPLES).map((token) => `"${token}"`).join(', ');
+  const noun = found.size === 1 ? 'string' : 'strings';
+  return { id: 'gibberish', weight, detail: `${found.size} random-looking ${noun} (${examples})` };
+}
+
+export function isGibberish(token: string): boolean {
+  // Stretched words ("Hmmmmm", "ARRRGHHH") are emphasis, not noise: judge them with runs collapsed.
+  const lower = token.toLowerCase().replace(REPEATED_LETTER, '$1');
+  // Only Latin-alphabet words have the vowel structure these tests rely on.
+  if (lower.length < MIN_LENGTH || !LATIN_WORD.test(lower)) return false;
+  let vowels = 0;
+  const distinct = new Set<string>();
+  for (const char of lower) {
+    distinct.add(char);
+    if (VOWELS.has(char)) vowels++;
+  }
+  const vowelRatio = vowels / lower.length;
+  if (vowels === 0) return true;
+  if (vowelRatio < 0.2 && longestConsonantRun(token) >= 6) return true;
+  if (lower.length >= 12 && distinct.size >= lower.length - 1 && vowelRatio < 0.2) return true;
+  return (token.length >= 8 && hasRandomCase(token)) || hasKeyboardRun(lower);
+}
+
+/** Within each CamelCase part, so "FindMsgs" is two short words rather than one six-consonant run. */
+function longestConsonantRun(token: string): number {
+  let longest = 0;
+  let run = 0;
+  for (let i = 0; i < token.length; i++) {
+    const char = token[i]!;
+    const startsPart = i > 0 && isUpperCase(char) && !isUpperCase(token[i - 1]!);
+    if (startsPart || VOWELS.has(char.toLowerCase())) run = 0;
+    if (!VOWELS.has(char.toLowerCase())) run++;
+    if (run > longest) longest = run;
+  }
+  return longest;
+}
+
+/** Base64 and PGP lines: long unbroken chunks with digits or slashes are encodings, not words. */
+function isEncodedBlock(chunk: string): boolean {
+  return chunk.length >= 40 && /[\d+/=]/u.test(chunk);
+}
+
+/** "xKqLmPzW": many case changes with lone lower-case letters, unlike "JavaScript", "iPhone" or "McDonald". */
+function hasRandomCase(token: string): boolean {
+  let runs = 0;
+  let loneLowerCase = 0;
+  let runStart = 0;
+  for (let i = 1; i <= token.length; i++) {
+    if (i < token.length && isUpperCase(token[i]!) === isUpperCase(token[i - 1]!)) continue;
+    runs++;
+    if (i - runStart === 1 && !isUpperCase(token[runStart]!)) loneLowerCase++;
+    runStart = i;
+  }
+  return runs >= 5 && loneLowerCase >= 2;
+}
+
+function isUpperCase(char: string): boolean {
+  return char !== char.toLowerCase();
+}
+
+function hasKeyboardRun(lower: string): boolean {
+  for (let start = 0; start + KEYBOARD_RUN <= lower.length; start++) {
+    const piece = lower.slice(start, start + KEYBOARD_RUN);
+    const reversed = [...piece].reverse().join('');
+    if (KEYBOARD_ROWS.some((row) => row.includes(piece) || row.includes(reversed))) return true;
+  }
+  return false;
+}

@@ -1,0 +1,44 @@
+// A short, curated list of what web-form spam says. Strong phrases name a spam trade
+// (SEO, casino, pharma, crypto schemes); weak ones are sales talk that honest people use
+// too ("guaranteed", "dear sir/madam"), so one weak phrase alone never flags a message.
+// Matched against lower-cased prose with look-alike letters folded to Latin.
+
+import type { SignalHit } from '../types.ts';
+import type { SubmissionText } from '../submission-text.ts';
+
+interface Phrase { label: string; pattern: RegExp; weight: number }
+
+const STRONG = 0.5;
+const WEAK = 0.25;
+const MAX_WEIGHT = 1.2;
+
+const phrase = (label: string, pattern: RegExp, weight: number): Phrase => ({ label, pattern, weight });
+
+export const SPAM_PHRASES: readonly Phrase[] = [
+  phrase('SEO services', /\bseo\s+(?:services?|agency|expert|packages?|company|optimi[sz]ation)\b|\bsearch engine optimi[sz]ation\b/u, STRONG),
+  phrase('first page of Google', /\b(?:first|1st|top)\s+page\s+(?:of|on|in)\s+(?:google|search)/u, STRONG),
+  phrase('backlinks', /\bback-?links?\b|\bdomain authority\b|\bguest posts?\b/u, STRONG),
+  phrase('more traffic/leads', /\b(?:increase|boost|drive|grow|skyrocket)\s+(?:your\s+)?(?:website\s+)?(?:traffic|leads|sales|rankings?)\b/u, WEAK),
+  phrase('crypto investment', /\b(?:crypto(?:currency)?|bitcoin|btc|forex|binary options?)\b[^.\n]{0,40}\b(?:invest\w*|trading|profits?|returns?|earn\w*)\b/u, STRONG),
+  phrase('get-rich offer', /\b(?:make|earn)\s+(?:up to\s+)?(?:\$\s?\d|money\b|extra\s+(?:cash|income)\b)|\bpassive income\b|\bwork from home\b|\bfinancial freedom\b/u, STRONG),
+  phrase('casino', /\b(?:casinos?|online betting|sports betting|slot machines?|jackpot|poker online)\b/u, STRONG),
+  phrase('pharma', /\b(?:viagra|cialis|levitra|tramadol|xanax|valium|phentermine|pharmacy online|online pharmacy|weight loss pills?)\b/u, STRONG),
+  phrase('adult content', /\b(?:porn\w*|xxx|sexy (?:girls|singles)|adult dating|hot singles|escort services?)\b/u, STRONG),
+  phrase('loans', /\b(?:payday loans?|instant loans?|loan offer|credit repair)\b/u, STRONG),
+  phrase('dear sir/madam', /\bdear\s+(?:sir|madam|sir\s*(?:\/|or|and)\s*madam|friend|beloved|website owner)\b/u, WEAK),
+  phrase('guaranteed', /\bguarantee[ds]?\b/u, WEAK),
+  phrase('click here', /\bclick\s+(?:here|(?:on\s+)?the\s+link|below)\b/u, WEAK),
+  phrase('limited-time offer', /\b(?:limited time|act now|order now|buy now|special promotion|exclusive (?:deal|offer)|don'?t miss (?:out|this))\b/u, WEAK),
+  phrase('free offer', /\b100%\s*free\b|\brisk[- ]free\b|\bno obligation\b|\bfree (?:trial|quote|consultation)\b/u, WEAK),
+  phrase('prize', /\b(?:you(?:'ve| have)? (?:won|been selected)|congratulations,? you|claim your (?:prize|reward))\b/u, STRONG),
+  phrase('web design pitch', /\b(?:web(?:site)? (?:design|development) (?:services?|company|agency)|redesign your website|mobile[- ]friendly website)\b/u, WEAK),
+  phrase('cheap prices', /\b(?:cheap(?:est)?|lowest price|best prices?|discount(?:ed)?)\b/u, WEAK),
+];
+
+export function spamPhraseSignal(text: SubmissionText): SignalHit | null {
+  const matched = SPAM_PHRASES.filter((candidate) => candidate.pattern.test(text.foldedProse));
+  if (matched.length === 0) return null;
+  const weight = Math.min(MAX_WEIGHT, matched.reduce((sum, candidate) => sum + candidate.weight, 0));
+  const noun = matched.length === 1 ? 'phrase' : 'phrases';
+  return { id: 'spam_phrases', weight, detail: `spam ${noun}: ${matched.map((candidate) => candidate.label).join(', ')}` };
+}

@@ -1,0 +1,67 @@
+// Strategy `standard`: explainable weighted heuristics. Each signal that fires adds its
+// weight to a score; the submission is spam when the score reaches SPAM_SCORE_THRESHOLD.
+// Weights are set so that no single weak sign (two links, "guaranteed", a throwaway address)
+// is enough, while bot-typical combinations are.
+
+import type { SignalHit, SpamInput, SpamVerdict } from './types.ts';
+import { prepareText, type SubmissionText } from './submission-text.ts';
+import { honeypotSignal } from './signals/honeypot.ts';
+import { ipLinkSignal, linkCountSignal, linkMarkupSignal, linkShortenerSignal, onlyLinksSignal } from './signals/links.ts';
+import { disposableEmailSignal } from './signals/disposable-email.ts';
+import { gibberishSignal } from './signals/gibberish.ts';
+import { spamPhraseSignal } from './signals/phrases.ts';
+import { allCapsSignal, exclamationSignal, repeatedSubmissionSignal, repeatedWordsSignal } from './signals/repetition.ts';
+import { mixedScriptSignal, scriptMismatchSignal } from './signals/scripts.ts';
+
+export const SPAM_SCORE_THRESHOLD = 1;
+/** How steeply confidence rises around the threshold: a score of 0 gives ~0.7%, 1.5 gives ~92%. */
+const CONFIDENCE_SLOPE = 5;
+export const NO_SIGNALS_REASON = 'No spam signals';
+
+const TEXT_SIGNALS: ReadonlyArray<(text: SubmissionText) => SignalHit | null> = [
+  linkCountSignal, linkShortenerSignal, ipLinkSignal, onlyLinksSignal, linkMarkupSignal, disposableEmailSignal,
+  gibberishSignal, spamPhraseSignal, allCapsSignal, exclamationSignal, repeatedWordsSignal, mixedScriptSignal, scriptMismatchSignal,
+];
+
+/** Every heuristic that fires on the submission, honeypot first. */
+export function standardSignals(input: SpamInput): SignalHit[] {
+  const hits: SignalHit[] = [];
+  const honeypot = honeypotSignal(input);
+  if (honeypot) hits.push(honeypot);
+  const repeated = repeatedSubmissionSignal(input.repeatsFromSender);
+  if (repeated) hits.push(repeated);
+  const text = prepareText(input);
+  for (const signal of TEXT_SIGNALS) {
+    const hit = signal(text);
+    if (hit) hits.push(hit);
+  }
+  return hits;
+}
+
+export function scoreOf(hits: readonly SignalHit[]): number {
+  return hits.reduce((sum, hit) => sum + hit.weight, 0);
+}
+
+export function standardVerdict(hits: readonly SignalHit[]): SpamVerdict {
+  const score = scoreOf(hits);
+  return {
+    spam: score >= SPAM_SCORE_THRESHOLD,
+    confidence: roundConfidence(1 / (1 + Math.exp(-CONFIDENCE_SLOPE * (score - SPAM_SCORE_THRESHOLD)))),
+    reason: describeHits(hits),
+    signals: hits.map((hit) => hit.id),
+  };
+}
+
+export function describeHits(hits: readonly SignalHit[]): string {
+  if (hits.length === 0) return NO_SIGNALS_REASON;
+  return capitalise(hits.map((hit) => hit.detail).join('; '));
+}
+
+/** Three decimals, and never a flat 0 or 1: no heuristic or model is certain. */
+export function roundConfidence(value: number): number {
+  return Math.min(0.999, Math.max(0.001, Math.round(value * 1000) / 1000));
+}
+
+export function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

@@ -1,0 +1,44 @@
+// What the heuristics look at: the text values of a submission, prepared once per check.
+// Only string- and email-typed values are text; numbers, booleans and dates say nothing about spam.
+
+import { isHoneypot } from '../../forms/field-schema.ts';
+import type { SpamInput, TextField } from './types.ts';
+import { findUrls, type FoundUrl } from './urls.ts';
+import { foldHomoglyphs } from './unicode-scripts.ts';
+
+export interface SubmissionText {
+  input: SpamInput;
+  /** Every non-empty text value, email fields included. */
+  fields: TextField[];
+  /** The string-typed values (the prose a person typed), in schema order. */
+  prose: TextField[];
+  /** Prose values joined by newlines, look-alike letters folded to Latin, lower-cased: what phrase lists match. */
+  foldedProse: string;
+  urls: FoundUrl[];
+}
+
+/** Bounds the work per submission; spam past the first 20,000 characters of a value adds nothing new. */
+const MAX_VALUE_LENGTH = 20_000;
+
+export function textFieldsOf(input: SpamInput): TextField[] {
+  const fields: TextField[] = [];
+  for (const field of input.fields) {
+    if ((field.type !== 'string' && field.type !== 'email') || isHoneypot(field)) continue;
+    const value = Object.hasOwn(input.data, field.name) ? input.data[field.name] : undefined;
+    if (typeof value !== 'string' || value.trim() === '') continue;
+    fields.push({ name: field.name, type: field.type, value: value.length > MAX_VALUE_LENGTH ? value.slice(0, MAX_VALUE_LENGTH) : value });
+  }
+  return fields;
+}
+
+export function prepareText(input: SpamInput): SubmissionText {
+  const fields = textFieldsOf(input);
+  const prose = fields.filter((field) => field.type === 'string');
+  const joined = prose.map((field) => field.value).join('\n');
+  return { input, fields, prose, foldedProse: foldHomoglyphs(joined).toLowerCase(), urls: findUrls(joined) };
+}
+
+/** The text the classifier reads: the prose values, one per line. */
+export function classifierText(input: SpamInput): string {
+  return textFieldsOf(input).filter((field) => field.type === 'string').map((field) => field.value).join('\n');
+}

@@ -1,0 +1,69 @@
+// Writing systems of free text: which script dominates a value, and words that mix Latin
+// with Cyrillic or Greek look-alikes ("vіagra" with a Cyrillic "і"), a trick to slip past filters.
+
+const SCRIPTS: ReadonlyArray<readonly [string, RegExp]> = [
+  ['Latin', /\p{Script=Latin}/gu],
+  ['Cyrillic', /\p{Script=Cyrillic}/gu],
+  ['Greek', /\p{Script=Greek}/gu],
+  ['Arabic', /\p{Script=Arabic}/gu],
+  ['Hebrew', /\p{Script=Hebrew}/gu],
+  ['Han', /\p{Script=Han}/gu],
+  ['Japanese kana', /[\p{Script=Hiragana}\p{Script=Katakana}]/gu],
+  ['Hangul', /\p{Script=Hangul}/gu],
+  ['Thai', /\p{Script=Thai}/gu],
+  ['Devanagari', /\p{Script=Devanagari}/gu],
+];
+const ONLY_ASCII = /^[\x00-\x7f]*$/u;
+const ASCII_LETTER = /[A-Za-z]/u;
+const CYRILLIC_OR_GREEK = /[\u0370-\u03ff\u0400-\u052f]/u;
+const WORD = /[\p{L}\p{M}]+/gu;
+const LATIN_LETTER = /\p{Script=Latin}/u;
+
+// Cyrillic and Greek letters that render like Latin ones in common fonts.
+const HOMOGLYPHS: Record<string, string> = {
+  а: 'a', в: 'b', е: 'e', ё: 'e', к: 'k', м: 'm', н: 'h', о: 'o', р: 'p', с: 'c', т: 't', у: 'y', х: 'x', і: 'i', ї: 'i', ј: 'j', ѕ: 's',
+  ԁ: 'd', ԛ: 'q', ԝ: 'w', һ: 'h', ӏ: 'l', А: 'A', В: 'B', Е: 'E', К: 'K', М: 'M', Н: 'H', О: 'O', Р: 'P', С: 'C', Т: 'T', У: 'Y',
+  Х: 'X', І: 'I', Ј: 'J', Ѕ: 'S', α: 'a', ο: 'o', ρ: 'p', ν: 'v', ι: 'i', κ: 'k', υ: 'u', ε: 'e', Α: 'A', Β: 'B', Ε: 'E', Ζ: 'Z',
+  Η: 'H', Ι: 'I', Κ: 'K', Μ: 'M', Ν: 'N', Ο: 'O', Ρ: 'P', Τ: 'T', Υ: 'Y', Χ: 'X',
+};
+const HOMOGLYPH_CHARACTER = new RegExp(`[${Object.keys(HOMOGLYPHS).join('')}]`, 'gu');
+
+/** The script most of the letters are written in, or null when there are fewer than `minLetters`. */
+export function dominantScript(text: string, minLetters = 1): string | null {
+  if (ONLY_ASCII.test(text)) return countAsciiLetters(text) >= minLetters ? 'Latin' : null;
+  let best: string | null = null;
+  let bestCount = 0;
+  let total = 0;
+  for (const [name, pattern] of SCRIPTS) {
+    const count = text.match(pattern)?.length ?? 0;
+    total += count;
+    if (count > bestCount) [best, bestCount] = [name, count];
+  }
+  return total >= minLetters ? best : null;
+}
+
+/** The first word that mixes Latin letters with Cyrillic or Greek ones, if any. */
+export function findMixedScriptWord(text: string): string | null {
+  if (!CYRILLIC_OR_GREEK.test(text)) return null;
+  for (const match of text.matchAll(WORD)) {
+    const word = match[0];
+    if (CYRILLIC_OR_GREEK.test(word) && LATIN_LETTER.test(word)) return word;
+  }
+  return null;
+}
+
+/** Replaces look-alike Cyrillic and Greek letters inside mixed words with their Latin twins. */
+export function foldHomoglyphs(text: string): string {
+  if (!CYRILLIC_OR_GREEK.test(text)) return text;
+  return text.replace(WORD, (word) => (LATIN_LETTER.test(word) ? word.replace(HOMOGLYPH_CHARACTER, (c) => HOMOGLYPHS[c] ?? c) : word));
+}
+
+function countAsciiLetters(text: string): number {
+  if (!ASCII_LETTER.test(text)) return 0;
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i) | 0x20;
+    if (code >= 97 && code <= 122) count++;
+  }
+  return count;
+}

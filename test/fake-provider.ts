@@ -1,0 +1,69 @@
+// A real HTTP server on 127.0.0.1 standing in for an outside service (a language model, a
+// translation server): it records every request it receives and answers as the test says.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ReceivedRequest {
+  method: string;
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  /** The parsed JSON body (the raw text when it is not JSON). */
+  body: unknown;
+}
+
+export interface Reply {
+  status?: number;
+  headers?: Record<string, string>;
+  /** Sent as JSON, unless it is a string (sent as is). */
+  body?: unknown;
+  /** Never answer: for timeouts. */
+  hang?: boolean;
+}
+
+export interface FakeProvider {
+  /** http://127.0.0.1:<port>, without a trailing slash. */
+  url: string;
+  requests: ReceivedRequest[];
+  close(): Promise<void>;
+}
+
+export async function startFakeProvider(answer: (request: ReceivedRequest) => Reply): Promise<FakeProvider> {
+  const requests: ReceivedRequest[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      let body: unknown = text;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // kept as text
+      }
+      const request = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body };
+      requests.push(request);
+      const reply = answer(request);
+      if (reply.hang) return;
+      const payload = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body ?? {});
+      res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
+      res.end(payload);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+    },
+  };
+}
+
+/** A URL where nothing listens: a port that was free a moment ago. */
+export async function unusedUrl(): Promise<string> {
+  const provider = await startFakeProvider(() => ({}));
+  await provider.close();
+  return provider.url;
+}
