@@ -8,6 +8,7 @@ import { accountService } from './accounts/service.ts';
 import { accountStore } from './accounts/store.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
+import { jobQueueFor } from './jobs/index.ts';
 import { formRoutes } from './forms/routes.ts';
 import { formService } from './forms/service.ts';
 import { formStore } from './forms/store.ts';
@@ -26,27 +27,33 @@ export interface AppOptions {
   database: Database;
   /** Fastify logger options; tests pass false. */
   logger?: boolean | object;
+  /** Shared with a worker in the same process, whose queue the submit path wakes; built here when absent. */
+  services?: Services;
 }
 
 export function buildServices(config: Config, database: Database) {
+  const queue = jobQueueFor(database, config.pipeline);
   const accounts = accountService(accountStore(database.db), config);
   const forms = formService(formStore(database.db));
   const submissions = submissionService({
     store: submissionStore(database.db),
     forms,
     config,
+    queue,
     writeConcurrency: database.engine === 'postgres' ? 4 : 1,
   });
-  return { accounts, forms, submissions };
+  return { queue, accounts, forms, submissions };
 }
 
-export async function buildApp({ config, database, logger }: AppOptions): Promise<FastifyInstance> {
+export type Services = ReturnType<typeof buildServices>;
+
+export async function buildApp({ config, database, logger, services: given }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? { level: config.logLevel },
     trustProxy: config.trustProxy,
     bodyLimit: config.maxBodyBytes,
   });
-  const services = buildServices(config, database);
+  const services = given ?? buildServices(config, database);
 
   app.setValidatorCompiler(routeValidatorCompiler);
   app.setErrorHandler(errorHandlerFor('public', config.maxBodyBytes));

@@ -6,15 +6,17 @@ import { accountStore } from './accounts/store.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
-import { serve } from './server.ts';
 
 const USAGE = `Usage: intake <command>
-  serve                                   run the API server (migrates first)
+  serve                                   run the API server and a pipeline worker (migrates first)
+  worker                                  run a pipeline worker alone
   migrate                                 apply pending database migrations
   keys create --email E --name N          create an API key (and the owner account if missing)
   keys list [--email E]                   list API keys
   keys revoke <key-id>                    revoke an API key
-  users set-plan --email E --plan free|pro`;
+  users set-plan --email E --plan free|pro
+  users set-language --email E --language LL   translate submissions into LL (ISO 639-1)
+  users show --email E                    plan, language and AI credits`;
 
 class UsageError extends Error {}
 
@@ -58,8 +60,31 @@ async function keysCommand(config: Config, sub: string | undefined, args: string
 }
 
 async function usersCommand(config: Config, sub: string | undefined, args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { email: { type: 'string' }, plan: { type: 'string' }, language: { type: 'string' } } });
+  if (sub === 'set-language') {
+    const language = option(values, 'language');
+    if (!(await withAccounts(config, (a) => a.setLanguage(option(values, 'email'), language)))) {
+      throw new InputError(`no account with email ${values.email}`);
+    }
+    process.stderr.write(`Submissions of ${values.email} are now translated into "${language}".\n`);
+    return;
+  }
+  if (sub === 'show') {
+    const email = option(values, 'email');
+    const shown = await withAccounts(config, async (a) => {
+      const account = await a.find(email);
+      return account ? { account, credits: await a.credits(account) } : null;
+    });
+    if (!shown) throw new InputError(`no account with email ${email}`);
+    const { account, credits } = shown;
+    process.stdout.write(
+      `${account.email}  plan ${account.plan}  language ${account.language}  submissions ${account.submissionsTotal}\n` +
+        `credits ${credits.period}: ${credits.used} used of ${credits.allowance}, ${credits.remaining} remaining` +
+        `${credits.plan === 'pro' ? `, metered ${credits.meteredUsage}` : ''}\n`,
+    );
+    return;
+  }
   if (sub !== 'set-plan') throw new UsageError(`unknown users command "${sub ?? ''}"`);
-  const { values } = parseArgs({ args, options: { email: { type: 'string' }, plan: { type: 'string' } } });
   const plan = option(values, 'plan');
   if (plan !== 'free' && plan !== 'pro') throw new UsageError('--plan must be free or pro');
   if (!(await withAccounts(config, (a) => a.setPlan(option(values, 'email'), plan)))) {
@@ -72,8 +97,11 @@ async function main(argv: string[]): Promise<void> {
   const [command, sub, ...rest] = argv;
   const config = loadConfig();
   switch (command) {
+    // Loaded only here: the pipeline's language and spam models take a moment to load.
     case 'serve':
-      return serve(config);
+      return (await import('./server.ts')).serve(config);
+    case 'worker':
+      return (await import('./server.ts')).work(config);
     case 'migrate': {
       const database = openDatabase(config);
       try {

@@ -1,27 +1,57 @@
-// `intake serve`: migrate, listen, and shut down cleanly so no accepted write is cut off.
-import { buildApp } from './app.ts';
+// `intake serve` and `intake worker`: migrate, run, and shut down cleanly so no accepted write
+// is cut off and no job is left half-held.
+import pino from 'pino';
+import { buildApp, buildServices } from './app.ts';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import type { RunningWorker } from './jobs/queue.ts';
+import { startPipelineWorker } from './pipeline/worker.ts';
+
+function onSignal(shutdown: (signal: string) => Promise<void>): void {
+  let closing = false;
+  const handle = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    void shutdown(signal).then(() => process.exit(0));
+  };
+  process.on('SIGTERM', () => handle('SIGTERM'));
+  process.on('SIGINT', () => handle('SIGINT'));
+}
 
 export async function serve(config: Config): Promise<void> {
   const database = openDatabase(config);
   await migrateToLatest(database);
-  const app = await buildApp({ config, database });
+  const services = buildServices(config, database);
+  const app = await buildApp({ config, database, services });
+  let worker: RunningWorker | null = null;
 
-  let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
+  onSignal(async (signal) => {
     app.log.info({ signal }, 'shutting down');
     // close() stops accepting connections and waits for in-flight requests (and their commits).
     await app.close();
+    await worker?.stop();
     await database.close();
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  });
 
   await app.listen({ port: config.port, host: config.host });
-  app.log.info({ engine: database.engine }, 'Intake is ready');
+  if (config.pipeline.embeddedWorker) {
+    worker = await startPipelineWorker({ config, database, queue: services.queue, log: app.log });
+  }
+  app.log.info({ engine: database.engine, worker: config.pipeline.embeddedWorker }, 'Intake is ready');
+}
+
+/** A worker process alone: several can run beside the API processes, on PostgreSQL on several machines. */
+export async function work(config: Config): Promise<void> {
+  const log = pino({ level: config.logLevel });
+  const database = openDatabase(config);
+  await migrateToLatest(database);
+  const { queue } = buildServices(config, database);
+  const worker = await startPipelineWorker({ config, database, queue, log });
+  onSignal(async (signal) => {
+    log.info({ signal }, 'worker shutting down');
+    await worker.stop();
+    await database.close();
+  });
+  log.info({ engine: database.engine, concurrency: config.pipeline.concurrency }, 'Intake worker is ready');
 }

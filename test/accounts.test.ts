@@ -17,6 +17,7 @@ describe('account API and keys', () => {
     assert.deepEqual(response.json(), {
       email: 'acct@example.com',
       plan: 'free',
+      language: 'en',
       submissions: { total: 0, limit: 5000 },
       credits: { period: 'lifetime', allowance: 7, used: 0, remaining: 7, metered: false, metered_usage: 0 },
     });
@@ -106,6 +107,22 @@ describe('CLI', () => {
     const badPlan = await runCli(['users', 'set-plan', '--email', 'plan@example.com', '--plan', 'gold'], store.env);
     assert.equal(badPlan.code, 2);
     assert.match(badPlan.stderr, /--plan must be free or pro/);
+  });
+
+  it('sets the language submissions are translated into, and shows plan, language and credits', async () => {
+    await runCli(['keys', 'create', '--email', 'lang@example.com', '--name', 'k'], store.env);
+    const ok = await runCli(['users', 'set-language', '--email', 'lang@example.com', '--language', 'fr'], store.env);
+    assert.equal(ok.code, 0, ok.stderr);
+    const shown = await runCli(['users', 'show', '--email', 'lang@example.com'], store.env);
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.match(shown.stdout, /lang@example\.com {2}plan free {2}language fr {2}submissions 0/);
+    assert.match(shown.stdout, /credits lifetime: 0 used of \d+, \d+ remaining/);
+    const bad = await runCli(['users', 'set-language', '--email', 'lang@example.com', '--language', 'French'], store.env);
+    assert.equal(bad.code, 1);
+    assert.match(bad.stderr, /not an ISO 639-1 language code/);
+    const unknown = await runCli(['users', 'show', '--email', 'nobody@example.com'], store.env);
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.stderr, /no account/);
   });
 
   it('explains usage errors and bad configuration, naming the variable', async () => {

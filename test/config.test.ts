@@ -48,11 +48,38 @@ describe('configuration', () => {
     assert.equal(loadConfig({ DATABASE_URL: '' }).databaseUrl, null);
   });
 
+  it('reads the pipeline, AI, translation and delivery settings, with offline defaults', () => {
+    const defaults = loadConfig({});
+    assert.equal(defaults.ai, null);
+    assert.deepEqual(defaults.translation, { libreTranslate: null, deepl: null, timeoutMs: 15_000 });
+    assert.equal(defaults.pipeline.embeddedWorker, true);
+    assert.equal(defaults.pipeline.jobsSchema, 'graphile_worker');
+    assert.deepEqual(defaults.delivery, { outboundAllow: [], smtp: null });
+    const config = loadConfig({
+      INTAKE_AI_BASE_URL: 'http://127.0.0.1:11434/v1/', INTAKE_AI_MODEL: 'llama3.2', INTAKE_DEEPL_API_KEY: 'k:fx',
+      INTAKE_TRANSLATE_URL: 'http://lt:5000', INTAKE_EMBEDDED_WORKER: 'false', INTAKE_WORKER_CONCURRENCY: '4',
+      INTAKE_OUTBOUND_ALLOW: '127.0.0.1, 10.0.0.0/8,hooks.internal', INTAKE_SMTP_URL: 'smtp://mail:25', INTAKE_MAIL_FROM: 'Intake <no-reply@x.example>',
+    });
+    assert.deepEqual(config.ai, { baseUrl: 'http://127.0.0.1:11434/v1', apiKey: null, model: 'llama3.2', timeoutMs: 30_000 });
+    assert.deepEqual(config.translation.libreTranslate, { url: 'http://lt:5000', apiKey: null });
+    assert.deepEqual(config.translation.deepl, { apiKey: 'k:fx', url: 'https://api-free.deepl.com' });
+    assert.equal(config.pipeline.embeddedWorker, false);
+    assert.equal(config.pipeline.concurrency, 4);
+    assert.deepEqual(config.delivery.outboundAllow, ['127.0.0.1', '10.0.0.0/8', 'hooks.internal']);
+    assert.deepEqual(config.delivery.smtp, { url: 'smtp://mail:25', from: 'Intake <no-reply@x.example>' });
+    assert.throws(() => loadConfig({ INTAKE_SMTP_URL: 'smtp://mail' }), /INTAKE_MAIL_FROM/);
+    assert.throws(() => loadConfig({ INTAKE_AI_BASE_URL: 'http://ai/v1' }), /INTAKE_AI_MODEL: is required/);
+    assert.throws(() => loadConfig({ INTAKE_AI_MODEL: 'llama3' }), /INTAKE_AI_BASE_URL: is required/);
+  });
+
   it('refuses a bad value with an error that names the variable', () => {
     const bad: Array<[string, string]> = [
       ['PORT', 'abc'], ['PORT', '70000'], ['INTAKE_TRUST_PROXY', 'maybe'], ['DATABASE_URL', 'mysql://x/db'],
       ['INTAKE_PUBLIC_URL', 'not a url'], ['INTAKE_SUBMIT_RATE_LIMIT', '0'], ['INTAKE_LOG_LEVEL', 'loud'],
       ['INTAKE_MAX_BODY_BYTES', '12'], ['INTAKE_FREE_SUBMISSION_LIMIT', '-1'], ['INTAKE_BILLING_URL', 'ftp://x'],
+      ['INTAKE_AI_BASE_URL', 'localhost:11434'], ['INTAKE_TRANSLATE_URL', 'ftp://lt'],
+      ['INTAKE_WORKER_CONCURRENCY', '0'], ['INTAKE_PG_JOBS_SCHEMA', 'jobs; drop table x'], ['INTAKE_OUTBOUND_ALLOW', '10.0.0.0/33'],
+      ['INTAKE_SMTP_URL', 'http://mail'], ['INTAKE_EMBEDDED_WORKER', 'sometimes'],
     ];
     for (const [variable, value] of bad) {
       assert.throws(

@@ -1,41 +1,11 @@
 // A 201 means stored: kill the server with SIGKILL while submissions pour in, restart it, and
 // find every submission that was answered 201.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CLI, runCli } from './cli.ts';
+import { runCli } from './cli.ts';
+import { exited, startServer } from './processes.ts';
 import { CONTACT_SCHEMA, createTestStore, type TestStore, RELAXED_ENV } from './helpers.ts';
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-const exited = (child: ChildProcess) => new Promise((resolve) => child.once('exit', resolve));
-
-async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; base: string }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [CLI, 'serve'], {
-    env: { PATH: process.env.PATH ?? '', ...env, PORT: String(port), HOST: '127.0.0.1', INTAKE_LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) return { child, base };
-    } catch {
-      // not listening yet
-    }
-    await sleep(50);
-  }
-  child.kill('SIGKILL');
-  throw new Error('server did not start');
-}
 
 describe('durability', () => {
   let store: TestStore;

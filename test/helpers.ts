@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { buildApp, buildServices } from '../src/app.ts';
+import { buildApp, buildServices, type Services } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { openDatabase, type Database } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
@@ -39,11 +39,13 @@ export async function createTestStore(): Promise<TestStore> {
   return {
     databaseUrl: url.toString(),
     dataDir,
-    env: { INTAKE_DATA_DIR: dataDir, DATABASE_URL: url.toString() },
+    // Each test store gets its own job tables too: workers of one test must never take another's jobs.
+    env: { INTAKE_DATA_DIR: dataDir, DATABASE_URL: url.toString(), INTAKE_PG_JOBS_SCHEMA: `${schema}_jobs` },
     cleanup: async () => {
       const client = new pg.Client({ connectionString: POSTGRES_URL });
       await client.connect();
       await client.query(`drop schema if exists ${schema} cascade`);
+      await client.query(`drop schema if exists ${schema}_jobs cascade`);
       await client.end();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
@@ -54,6 +56,7 @@ export interface TestApp {
   app: FastifyInstance;
   config: Config;
   database: Database;
+  services: Services;
   /** Creates an owner (if new) and returns a fresh API key for it. */
   createKey(email?: string): Promise<string>;
   request(options: InjectOptions): Promise<LightMyRequestResponse>;
@@ -72,13 +75,15 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   const config = loadConfig({ ...RELAXED_ENV, ...store.env, ...env });
   const database = openDatabase(config);
   await migrateToLatest(database);
-  const app = await buildApp({ config, database, logger: false });
-  const { accounts } = buildServices(config, database);
+  const services = buildServices(config, database);
+  const app = await buildApp({ config, database, logger: false, services });
+  const { accounts } = services;
   let n = 0;
   return {
     app,
     config,
     database,
+    services,
     async createKey(email = `owner${++n}-${randomBytes(3).toString('hex')}@example.com`) {
       return (await accounts.createKey({ email, name: 'test' })).key;
     },

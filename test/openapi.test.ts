@@ -21,9 +21,9 @@ describe('OpenAPI, docs and health', () => {
       '/api/forms': ['get', 'post'],
       '/api/forms/{id}': ['delete', 'get', 'put'],
       '/api/forms/{form_id}/submissions': ['get'],
-      '/api/forms/{form_id}/submissions/{id}': ['delete', 'get'],
+      '/api/forms/{form_id}/submissions/{id}': ['delete', 'get', 'patch'],
       '/api/{segment}/f/{slug}': ['get', 'post'],
-      '/api/account': ['get'],
+      '/api/account': ['get', 'patch'],
     };
     for (const [path, methods] of Object.entries(expected)) {
       assert.ok(doc.paths[path], `${path} is documented`);

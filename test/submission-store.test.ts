@@ -24,6 +24,7 @@ describe('submission store', () => {
     data: { name: 'Ada' },
     metadata: { ip: '127.0.0.1', user_agent: null, referer: null, origin: null, utm: {} },
     idempotencyKey: null,
+    fingerprint: 'f',
     createdAt: new Date().toISOString(),
     submissionCap: null,
     ...overrides,
@@ -34,8 +35,12 @@ describe('submission store', () => {
     const kept = item();
     const orphan = item({ formId: randomUUID() });
     const alsoKept = item();
-    const outcomes = await store.insertBatch([kept, orphan, alsoKept]);
+    const enqueued: string[] = [];
+    const outcomes = await store.insertBatch([kept, orphan, alsoKept], async (_tx, created) => {
+      enqueued.push(...created.map((c) => c.id));
+    });
     assert.deepEqual(outcomes.map((o) => o.kind), ['created', 'form_gone', 'created']);
+    assert.deepEqual(enqueued, [kept.id, alsoKept.id], 'only stored submissions get a processing job');
     assert.ok(await store.get(formId, kept.id));
     assert.ok(await store.get(formId, alsoKept.id));
     const form = await t.database.db.selectFrom('forms').select('submission_count').where('id', '=', formId).executeTakeFirstOrThrow();
@@ -54,7 +59,7 @@ describe('submission store', () => {
       item({ idempotencyKey: 'same' }),
       item({ idempotencyKey: 'same' }),
       item({ submissionCap: 0 }),
-    ]);
+    ], async () => {});
     assert.deepEqual(outcomes.map((o) => o.kind), ['created', 'duplicate', 'plan_limit']);
     assert.deepEqual(await countOf(), [formBefore! + 1, accountBefore! + 1]);
   });

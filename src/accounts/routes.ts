@@ -5,10 +5,18 @@ import type { Config } from '../config.ts';
 import { ownerOf, requireApiKey } from '../http/auth.ts';
 import { errorHandlerFor } from '../http/error-replies.ts';
 import type { AccountService } from './service.ts';
+import type { Account } from './store.ts';
+
+const LanguageCode = Type.String({
+  pattern: '^[a-z]{2}$',
+  'x-message': 'must be a two-letter ISO 639-1 code such as en or de',
+  description: 'ISO 639-1 code: submissions of forms with localisation on are translated into it',
+});
 
 const AccountOutput = Type.Object({
   email: Type.String(),
   plan: Type.Enum(['free', 'pro']),
+  language: LanguageCode,
   submissions: Type.Object({
     total: Type.Integer({ description: 'Submissions received over the life of the account' }),
     limit: Type.Unsafe<number | null>({ type: ['integer', 'null'], description: 'Lifetime cap of the free plan; null on pro' }),
@@ -27,14 +35,12 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ config: Config; accounts
   app.setErrorHandler(errorHandlerFor('account', config.maxBodyBytes));
   app.addHook('preHandler', requireApiKey(accounts));
 
-  app.get('/api/account', {
-    schema: { tags: ['Account'], security: [{ apiKey: [] }], summary: 'Plan, allowance and AI credits', response: { 200: AccountOutput } },
-  }, async (request) => {
-    const { account } = ownerOf(request);
+  async function present(account: Account) {
     const credits = await accounts.credits(account);
     return {
       email: account.email,
       plan: account.plan,
+      language: account.language,
       submissions: { total: account.submissionsTotal, limit: account.plan === 'pro' ? null : config.freeSubmissionLimit },
       credits: {
         period: credits.period,
@@ -45,5 +51,22 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ config: Config; accounts
         metered_usage: credits.meteredUsage,
       },
     };
+  }
+
+  app.get('/api/account', {
+    schema: { tags: ['Account'], security: [{ apiKey: [] }], summary: 'Plan, language, allowance and AI credits', response: { 200: AccountOutput } },
+  }, async (request) => present(ownerOf(request).account));
+
+  app.patch('/api/account', {
+    schema: {
+      tags: ['Account'], security: [{ apiKey: [] }], summary: "Change the account's settings",
+      body: Type.Object({ language: Type.Optional(LanguageCode) }, { additionalProperties: false }),
+      response: { 200: AccountOutput },
+    },
+  }, async (request) => {
+    const { account } = ownerOf(request);
+    const { language } = request.body;
+    if (language !== undefined) await accounts.setAccountLanguage(account.id, language);
+    return present({ ...account, language: language ?? account.language });
   });
 };

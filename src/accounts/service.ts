@@ -1,6 +1,7 @@
 // Owner accounts, their API keys and their AI-credit figures.
 import type { Config, Plan } from '../config.ts';
 import type { Account, AccountStore, ApiKeyRecord } from './store.ts';
+import { creditPeriod } from './credits.ts';
 import { hashSecret, newSecret } from './secrets.ts';
 
 export interface Owner {
@@ -26,6 +27,7 @@ const KEY_PREFIX = 'ik_';
 /** Writing last_used_at on every request would make every read a write; a minute's precision is enough. */
 const TOUCH_INTERVAL_MS = 60_000;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const LANGUAGE = /^[a-z]{2}$/;
 
 export function accountService(store: AccountStore, config: Config, clock: () => Date = () => new Date()) {
   return {
@@ -53,6 +55,21 @@ export function accountService(store: AccountStore, config: Config, clock: () =>
       return store.setPlan(email.trim().toLowerCase(), plan);
     },
 
+    find(email: string): Promise<Account | null> {
+      return store.findByEmail(email.trim().toLowerCase());
+    },
+
+    /** The language submissions are translated into, for the account of that email. */
+    async setLanguage(email: string, language: string): Promise<boolean> {
+      if (!LANGUAGE.test(language)) throw new InputError(`not an ISO 639-1 language code: "${language}"`);
+      const account = await store.findByEmail(email.trim().toLowerCase());
+      return account ? store.setLanguage(account.id, language) : false;
+    },
+
+    setAccountLanguage(accountId: string, language: string): Promise<boolean> {
+      return store.setLanguage(accountId, language);
+    },
+
     /** The owner of an active key, or null for an unknown or revoked one. */
     async authenticate(token: string): Promise<Owner | null> {
       const found = await store.findActiveKeyOwner(hashSecret(token));
@@ -66,8 +83,7 @@ export function accountService(store: AccountStore, config: Config, clock: () =>
 
     async credits(account: Account): Promise<CreditStatus> {
       const pro = account.plan === 'pro';
-      const period = pro ? clock().toISOString().slice(0, 7) : 'lifetime';
-      const allowance = pro ? config.proMonthlyAiCredits : config.freeAiCredits;
+      const { period, allowance } = creditPeriod(account.plan, config, clock());
       const used = await store.creditsUsed(account.id, period);
       return {
         plan: account.plan,

@@ -8,6 +8,8 @@ export interface Account {
   id: string;
   email: string;
   plan: Plan;
+  /** ISO 639-1; submissions are translated into it. */
+  language: string;
   submissionsTotal: number;
   createdAt: string;
 }
@@ -29,13 +31,14 @@ export interface KeyOwner {
   account: Account;
 }
 
-type AccountRow = { id: string; email: string; plan: Plan; submissions_total: number | string; created_at: string | Date };
+type AccountRow = { id: string; email: string; plan: Plan; language: string; submissions_total: number | string; created_at: string | Date };
 
 function toAccount(row: AccountRow): Account {
   return {
     id: row.id,
     email: row.email,
     plan: row.plan,
+    language: row.language,
     submissionsTotal: toCount(row.submissions_total),
     createdAt: toIso(row.created_at),
   };
@@ -67,6 +70,11 @@ export function accountStore(db: Db) {
 
     async setPlan(email: string, plan: Plan): Promise<boolean> {
       const result = await db.updateTable('accounts').set({ plan }).where('email', '=', email).executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
+    async setLanguage(id: string, language: string): Promise<boolean> {
+      const result = await db.updateTable('accounts').set({ language }).where('id', '=', id).executeTakeFirst();
       return result.numUpdatedRows > 0n;
     },
 
@@ -117,7 +125,7 @@ export function accountStore(db: Db) {
         .selectFrom('api_keys')
         .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
         .select([
-          'api_keys.id as key_id', 'api_keys.last_used_at', 'accounts.id', 'accounts.email', 'accounts.plan',
+          'api_keys.id as key_id', 'api_keys.last_used_at', 'accounts.id', 'accounts.email', 'accounts.plan', 'accounts.language',
           'accounts.submissions_total', 'accounts.created_at',
         ])
         .where('api_keys.key_hash', '=', hash)

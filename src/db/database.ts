@@ -12,6 +12,10 @@ export type Db = Kysely<Tables>;
 export interface Database {
   db: Db;
   engine: Engine;
+  /** The pool behind `db` on PostgreSQL, for graphile-worker, which speaks to pg itself. */
+  pgPool: pg.Pool | null;
+  /** PostgreSQL schema of the job tables. */
+  jobsSchema: string;
   close(): Promise<void>;
 }
 
@@ -19,6 +23,7 @@ export interface DatabaseOptions {
   databaseUrl: string | null;
   dataDir: string;
   poolSize?: number;
+  pipeline?: { jobsSchema: string };
 }
 
 export function sqliteFile(dataDir: string): string {
@@ -30,10 +35,11 @@ export function openDatabase(options: DatabaseOptions): Database {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
     // An idle client that loses its server must not crash the process; the next query reconnects.
     pool.on('error', () => {});
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
-    return { db, engine: 'postgres', close: () => db.destroy() };
+    return { db, engine: 'postgres', pgPool: pool, jobsSchema: options.pipeline?.jobsSchema ?? 'graphile_worker', close: () => db.destroy() };
   }
   fs.mkdirSync(options.dataDir, { recursive: true });
   const db = new Kysely<Tables>({ dialect: openSqlite(sqliteFile(options.dataDir)) });
-  return { db, engine: 'sqlite', close: () => db.destroy() };
+  return { db, engine: 'sqlite', pgPool: null, jobsSchema: '', close: () => db.destroy() };
 }

@@ -1,15 +1,19 @@
 // Migrations live in code and run on start. Kysely's migrator serialises concurrent runs:
 // PostgreSQL through an advisory lock, SQLite through the write lock its `begin immediate` takes.
-import type { Kysely } from 'kysely';
+// On PostgreSQL, graphile-worker's own migrations follow (they take their own lock).
+import { sql, type Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
+import { migrateGraphileSchema } from '../jobs/graphile-queue.ts';
 import type { Database } from './database.ts';
 import { columnTypes, type ColumnTypes } from './migrations/column-types.ts';
 import * as core from './migrations/0001_core.ts';
+import * as pipeline from './migrations/0002_pipeline.ts';
 
 type CodeMigration = { up(db: Kysely<any>, t: ColumnTypes): Promise<void> };
 
 const MIGRATIONS: Record<string, CodeMigration> = {
   '0001_core': core,
+  '0002_pipeline': pipeline,
 };
 
 class CodeMigrationProvider implements MigrationProvider {
@@ -25,13 +29,23 @@ class CodeMigrationProvider implements MigrationProvider {
   }
 }
 
+async function currentSchema(database: Database): Promise<string> {
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db);
+  if (!rows[0]?.schema) throw new Error('PostgreSQL has no current schema: check the search_path of DATABASE_URL');
+  return rows[0].schema;
+}
+
 /** Applies every pending migration; returns the names applied by this call. */
 export async function migrateToLatest(database: Database): Promise<string[]> {
   const migrator = new Migrator({
     db: database.db,
     provider: new CodeMigrationProvider(columnTypes(database.engine)),
+    // Unless told, Kysely looks for its bookkeeping tables in every schema and may find another
+    // database's (another tenant's, another test's) and skip creating its own.
+    ...(database.engine === 'postgres' && { migrationTableSchema: await currentSchema(database) }),
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error;
+  if (database.pgPool) await migrateGraphileSchema(database.pgPool, database.jobsSchema);
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

@@ -15,6 +15,8 @@ export interface AccountsTable {
   id: string;
   email: string;
   plan: 'free' | 'pro';
+  /** ISO 639-1: submissions are translated into it. */
+  language: Generated<string>;
   submissions_total: Count;
   created_at: Timestamp;
 }
@@ -54,6 +56,7 @@ export interface FormsTable {
   webhook_enabled: Bool;
   webhook_url: string | null;
   webhook_secret: string | null;
+  intent: string | null;
   submission_count: Count;
   spam_count: Count;
   created_at: Timestamp;
@@ -73,7 +76,7 @@ export interface FormVersionsTable {
 
 export interface SubmissionsTable {
   /** Insertion order: newest-first listing and stable paging. */
-  seq: Generated<Count>;
+  seq: Generated<number | string>;
   id: string;
   form_id: string;
   version_id: string;
@@ -92,6 +95,42 @@ export interface SubmissionsTable {
   reply_reason: string | null;
   replied_at: NullableTimestamp;
   created_at: Timestamp;
+  /** Names of the pipeline steps already finished, as a JSON array; null before the first. */
+  pipeline_steps: NullableJson;
+  fingerprint: string | null;
+  processed_at: NullableTimestamp;
+  spam_corrected_at: NullableTimestamp;
+  /** The API key that corrected the verdict. */
+  spam_corrected_by: string | null;
+}
+
+export interface CreditChargesTable {
+  submission_id: string;
+  step: string;
+  account_id: string;
+  period: string;
+  cost: number;
+  created_at: Timestamp;
+}
+
+/** SQLite's job queue; PostgreSQL uses graphile-worker's. */
+export interface JobsTable {
+  id: Generated<number>;
+  task: string;
+  payload: string;
+  run_at: string;
+  attempts: number;
+  max_attempts: number;
+  locked_by: string | null;
+  locked_until: string | null;
+  last_error: string | null;
+  failed_at: string | null;
+  created_at: string;
+}
+
+export interface WorkerLeasesTable {
+  worker_id: string;
+  renewed_at: Timestamp;
 }
 
 export interface Tables {
@@ -101,4 +140,7 @@ export interface Tables {
   forms: FormsTable;
   form_versions: FormVersionsTable;
   submissions: SubmissionsTable;
+  credit_charges: CreditChargesTable;
+  jobs: JobsTable;
+  worker_leases: WorkerLeasesTable;
 }

@@ -41,6 +41,7 @@ const settings = {
   knowledge_base_id: NULLABLE_UUID,
   webhook_enabled: Type.Boolean({ default: false }),
   webhook_url: NULLABLE_STRING({ maxLength: 2048, description: 'HTTPS URL; required when webhook_enabled is true' }),
+  intent: NULLABLE_STRING({ maxLength: 1000, description: "Plain-text purpose of the form; intelligent spam detection judges submissions against it" }),
 };
 
 const writable = {

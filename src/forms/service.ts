@@ -24,6 +24,7 @@ const DEFAULT_SETTINGS: FormSettings = {
   webhook_enabled: false,
   webhook_url: null,
   webhook_secret: null,
+  intent: null,
 };
 
 const SETTING_KEYS = Object.keys(DEFAULT_SETTINGS) as Array<keyof FormSettings>;

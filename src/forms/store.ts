@@ -16,6 +16,8 @@ export interface FormSettings {
   webhook_enabled: boolean;
   webhook_url: string | null;
   webhook_secret: string | null;
+  /** Plain-text purpose of the form; intelligent spam detection judges submissions against it. */
+  intent: string | null;
 }
 
 export interface FormVersion {
@@ -96,6 +98,7 @@ function toForm(row: FormRow): FormRecord {
       webhook_enabled: toBool(row.webhook_enabled),
       webhook_url: row.webhook_url,
       webhook_secret: row.webhook_secret,
+      intent: row.intent,
     },
     submissionCount: toCount(row.submission_count),
     spamCount: toCount(row.spam_count),

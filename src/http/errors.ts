@@ -15,6 +15,7 @@ export type ErrorCode =
   | 'unsupported_media_type'
   | 'invalid_parameters'
   | 'cannot_delete'
+  | 'cannot_update'
   | 'internal_error';
 
 /** Field name → messages, the shape every validation failure reports. */
@@ -70,5 +71,6 @@ export const fail = {
     new AppError('unsupported_media_type', 415, 'Only JSON bodies are accepted: send Content-Type: application/json.'),
   invalidParameters: (message: string, details?: FieldErrors) => new AppError('invalid_parameters', 400, message, details),
   cannotDelete: (message: string) => new AppError('cannot_delete', 422, message),
+  cannotUpdate: (message: string) => new AppError('cannot_update', 422, message),
   internal: () => new AppError('internal_error', 500, 'Something went wrong on our side. Please retry later.'),
 };

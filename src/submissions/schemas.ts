@@ -61,8 +61,15 @@ export const SubmissionOutput = Type.Object({
   reply_content: nullable({ type: 'string' }),
   reply_reason: nullable({ type: 'string' }),
   replied_at: nullable({ type: 'string', format: 'date-time' }),
+  processed_at: nullable({ type: 'string', format: 'date-time' }),
+  spam_corrected_at: nullable({ type: 'string', format: 'date-time' }),
   metadata: Type.Object({}, { additionalProperties: true, description: 'ip, user_agent, referer, origin, utm' }),
 });
+
+export const SpamCorrectionBody = Type.Object(
+  { spam_flag: Type.Boolean({ description: 'true: this is spam; false: this is not spam' }) },
+  { additionalProperties: false },
+);
 
 export const SubmissionParams = Type.Object({ form_id: Type.String(), id: Type.String() });
 export const FormParams = Type.Object({ form_id: Type.String() });

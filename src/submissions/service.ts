@@ -8,6 +8,9 @@ import { fail } from '../http/errors.ts';
 import type { FormService } from '../forms/service.ts';
 import type { FormRecord, FormVersion } from '../forms/store.ts';
 import { compileValidator, type SubmissionValidator } from './validator.ts';
+import type { JobQueue } from '../jobs/queue.ts';
+import { PROCESS_SUBMISSION } from '../pipeline/tasks.ts';
+import { contentFingerprint } from './fingerprint.ts';
 import type { InsertOutcome, NewSubmission, SpamFilter, Submission, SubmissionMetadata, SubmissionStore } from './store.ts';
 
 export interface SubmitRequest {
@@ -41,16 +44,25 @@ export function submissionService(deps: {
   store: SubmissionStore;
   forms: FormService;
   config: Config;
+  /** Every stored submission gets its processing job in the transaction that stores it. */
+  queue: JobQueue;
   /** Concurrent batches: 1 for SQLite (one writer), more for PostgreSQL. */
   writeConcurrency: number;
   clock?: () => Date;
 }) {
   const { store, forms, config } = deps;
   const clock = deps.clock ?? (() => new Date());
-  const writer = new GroupCommit<NewSubmission, InsertOutcome>((items) => store.insertBatch(items), {
-    maxBatch: 256,
-    maxConcurrent: deps.writeConcurrency,
-  });
+  const { queue } = deps;
+  const enqueueProcessing = (tx: Parameters<typeof queue.enqueueInTransaction>[0], created: NewSubmission[]) =>
+    queue.enqueueInTransaction(tx, created.map((item) => ({ task: PROCESS_SUBMISSION, payload: { submissionId: item.id } })));
+  const writer = new GroupCommit<NewSubmission, InsertOutcome>(
+    async (items) => {
+      const outcomes = await store.insertBatch(items, enqueueProcessing);
+      queue.wake();
+      return outcomes;
+    },
+    { maxBatch: 256, maxConcurrent: deps.writeConcurrency },
+  );
   // Compiled once per schema version; versions are immutable, so entries never go stale.
   const validators = new Map<string, SubmissionValidator>();
 
@@ -96,6 +108,7 @@ export function submissionService(deps: {
         data: result.data,
         metadata: request.metadata,
         idempotencyKey: request.idempotencyKey,
+        fingerprint: contentFingerprint(result.data, endpointVersion.schema.fields, request.metadata.ip),
         createdAt: clock().toISOString(),
         submissionCap: form.ownerPlan === 'pro' ? null : config.freeSubmissionLimit,
       };
@@ -130,6 +143,15 @@ export function submissionService(deps: {
       const submission = await store.get(form.id, id);
       if (!submission) throw fail.submissionNotFound();
       return submission;
+    },
+
+    /** The owner marks a submission spam or not spam; the correction is recorded on it. */
+    async correctSpam(owner: { accountId: string; keyId: string }, formId: string, id: string, spam: boolean): Promise<Submission> {
+      const form = await forms.get(owner.accountId, formId);
+      const result = await store.correctSpam(form.id, id, spam, owner.keyId, clock().toISOString());
+      if (result === 'missing') throw fail.submissionNotFound();
+      if (result === 'unprocessed') throw fail.cannotUpdate('The submission has not been processed yet; correct its spam flag once it has.');
+      return this.get(owner.accountId, formId, id);
     },
 
     async delete(accountId: string, formId: string, id: string): Promise<Submission> {

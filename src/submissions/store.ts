@@ -23,6 +23,7 @@ export interface NewSubmission {
   data: Record<string, unknown>;
   metadata: SubmissionMetadata;
   idempotencyKey: string | null;
+  fingerprint: string;
   createdAt: string;
   /** Free-plan lifetime cap for the owner, or null when the owner may submit without limit. */
   submissionCap: number | null;
@@ -51,8 +52,13 @@ export interface Submission {
   reply_content: string | null;
   reply_reason: string | null;
   replied_at: string | null;
+  processed_at: string | null;
+  /** When the owner last corrected spam_flag; null while it is the pipeline's verdict. */
+  spam_corrected_at: string | null;
   metadata: SubmissionMetadata;
 }
+
+export type SpamCorrection = 'corrected' | 'unchanged' | 'missing' | 'unprocessed';
 
 function toSubmission(row: Selectable<SubmissionsTable>): Submission {
   return {
@@ -70,6 +76,8 @@ function toSubmission(row: Selectable<SubmissionsTable>): Submission {
     reply_content: row.reply_content,
     reply_reason: row.reply_reason,
     replied_at: toIsoOrNull(row.replied_at),
+    processed_at: toIsoOrNull(row.processed_at),
+    spam_corrected_at: toIsoOrNull(row.spam_corrected_at),
     metadata: fromJson(row.metadata) as SubmissionMetadata,
   };
 }
@@ -123,6 +131,7 @@ async function insertOne(tx: Transaction<Tables>, item: NewSubmission): Promise<
       data: JSON.stringify(item.data),
       metadata: JSON.stringify(item.metadata),
       idempotency_key: item.idempotencyKey,
+      fingerprint: item.fingerprint,
       processing_status: 'pending',
       spam_flag: false,
       reply_status: 'pending',
@@ -140,13 +149,18 @@ async function insertOne(tx: Transaction<Tables>, item: NewSubmission): Promise<
   return { kind: 'duplicate', existing };
 }
 
+/** Called inside the insert transaction with the submissions it created, to enqueue their processing. */
+export type OnCreated = (tx: Transaction<Tables>, created: NewSubmission[]) => Promise<void>;
+
 export function submissionStore(db: Db) {
   return {
-    /** Stores a batch in one transaction: one commit makes all of it durable. */
-    async insertBatch(items: NewSubmission[]): Promise<InsertOutcome[]> {
+    /** Stores a batch in one transaction: one commit makes all of it, and its processing jobs, durable. */
+    async insertBatch(items: NewSubmission[], onCreated: OnCreated): Promise<InsertOutcome[]> {
       return db.transaction().execute(async (tx) => {
         const outcomes: InsertOutcome[] = [];
         for (const item of items) outcomes.push(await insertOne(tx, item));
+        const created = items.filter((_, i) => outcomes[i]?.kind === 'created');
+        if (created.length > 0) await onCreated(tx, created);
         return outcomes;
       });
     },
@@ -184,6 +198,41 @@ export function submissionStore(db: Db) {
           .where('id', '=', formId)
           .execute();
         return 'deleted';
+      });
+    },
+
+    /**
+     * The owner's verdict replaces the pipeline's, with who and when recorded; the form's spam
+     * counter moves with the flag. Only processed submissions: the pipeline would overwrite it.
+     */
+    async correctSpam(formId: string, id: string, spam: boolean, by: string, at: string): Promise<SpamCorrection> {
+      return db.transaction().execute(async (tx) => {
+        const row = await tx
+          .selectFrom('submissions')
+          .select(['spam_flag', 'spam_reason', 'processing_status'])
+          .where('form_id', '=', formId)
+          .where('id', '=', id)
+          .executeTakeFirst();
+        if (!row) return 'missing';
+        if (row.processing_status === 'pending' || row.processing_status === 'processing') return 'unprocessed';
+        if (toBool(row.spam_flag) === spam) return 'unchanged';
+        const verdict = spam ? 'Marked as spam by the owner' : 'Marked as not spam by the owner';
+        await tx
+          .updateTable('submissions')
+          .set({
+            spam_flag: spam,
+            spam_reason: row.spam_reason ? `${verdict} (automatic verdict: ${row.spam_reason})`.slice(0, 2000) : verdict,
+            spam_corrected_at: at,
+            spam_corrected_by: by,
+          })
+          .where('id', '=', id)
+          .execute();
+        await tx
+          .updateTable('forms')
+          .set((eb) => ({ spam_count: eb('spam_count', '+', spam ? 1 : -1) }))
+          .where('id', '=', formId)
+          .execute();
+        return 'corrected';
       });
     },
   };

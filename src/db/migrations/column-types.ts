@@ -4,6 +4,7 @@ import type { CreateTableBuilder } from 'kysely';
 export type Engine = 'sqlite' | 'postgres';
 
 export interface ColumnTypes {
+  engine: Engine;
   timestamp: 'text' | 'timestamptz';
   json: 'text' | 'jsonb';
   boolean: 'integer' | 'boolean';
@@ -14,6 +15,7 @@ export interface ColumnTypes {
 export function columnTypes(engine: Engine): ColumnTypes {
   const postgres = engine === 'postgres';
   return {
+    engine,
     timestamp: postgres ? 'timestamptz' : 'text',
     json: postgres ? 'jsonb' : 'text',
     boolean: postgres ? 'boolean' : 'integer',

@@ -1,0 +1,115 @@
+// PostgreSQL's job queue is graphile-worker: jobs are rows in its schema, added by its own SQL
+// function inside our transaction, and workers on any machine hear of them through LISTEN/NOTIFY.
+// graphile-worker frees a crashed worker's jobs only after four hours; leases close that gap:
+// every worker process renews a lease for its worker ids, and any process unlocks the jobs of
+// workers whose lease has run out.
+import { EventEmitter } from 'node:events';
+import { run, runMigrations, type Logger as GraphileLogger } from 'graphile-worker';
+import { Logger } from 'graphile-worker';
+import { sql, type Transaction } from 'kysely';
+import type pg from 'pg';
+import type { Db } from '../db/database.ts';
+import type { Tables } from '../db/tables.ts';
+import type { JobHandler, JobLog, JobQueue, JobSpec, RunningWorker, WorkerOptions } from './queue.ts';
+
+export interface GraphileQueueOptions {
+  schema: string;
+  leaseMs: number;
+  pollMs: number;
+  /** Runs of a job whose handler keeps throwing (graphile-worker's own backoff between them). */
+  maxAttempts: number;
+}
+
+export async function migrateGraphileSchema(pool: pg.Pool, schema: string): Promise<void> {
+  await runMigrations({ pgPool: pool, schema, logger: quietLogger });
+}
+
+const quietLogger: GraphileLogger = new Logger(() => () => {});
+
+function loggerFor(log: JobLog): GraphileLogger {
+  return new Logger(() => (level, message, meta) => {
+    if (level === 'error') log.error({ ...meta }, message);
+  });
+}
+
+export function graphileJobQueue(db: Db, pool: pg.Pool, options: GraphileQueueOptions): JobQueue {
+  const fn = (name: string) => sql.id(options.schema, name);
+
+  async function add(executor: Db | Transaction<Tables>, jobs: JobSpec[]): Promise<void> {
+    if (jobs.length === 0) return;
+    const tasks = jobs.map((j) => j.task);
+    const payloads = jobs.map((j) => JSON.stringify(j.payload));
+    const runAts = jobs.map((j) => j.runAt?.toISOString() ?? null);
+    await sql`
+      select count(*) from ${fn('add_jobs')}(array(
+        select (t.task, t.payload::json, null, t.run_at, ${options.maxAttempts}::smallint, null, null, null)::${fn('job_spec')}
+        from unnest(${tasks}::text[], ${payloads}::text[], ${runAts}::timestamptz[]) as t(task, payload, run_at)
+      ))`.execute(executor);
+  }
+
+  return {
+    enqueueInTransaction: (tx, jobs) => add(tx, jobs),
+    enqueue: (jobs) => add(db, jobs),
+    // Committed jobs reach every worker through NOTIFY.
+    wake() {},
+
+    async startWorker(handlers: Record<string, JobHandler>, worker: WorkerOptions): Promise<RunningWorker> {
+      const ownIds = new Set<string>();
+      const events = new EventEmitter();
+      events.on('pool:create', ({ workerPool }: { workerPool: { id: string } }) => ownIds.add(workerPool.id));
+      events.on('worker:create', ({ worker: w }: { worker: { workerId: string } }) => ownIds.add(w.workerId));
+
+      const taskList = Object.fromEntries(
+        Object.entries(handlers).map(([task, handler]) => [
+          task,
+          (payload: unknown, helpers: { job: { id: string; attempts: number } }) =>
+            handler(payload as Record<string, unknown>, { jobId: helpers.job.id, attempt: helpers.job.attempts }),
+        ]),
+      );
+      const runner = await run({
+        pgPool: pool,
+        schema: options.schema,
+        taskList,
+        concurrency: worker.concurrency,
+        pollInterval: options.pollMs,
+        noHandleSignals: true,
+        logger: loggerFor(worker.log),
+        events: events as never,
+      });
+
+      const leaseSeconds = options.leaseMs / 1000;
+      async function renew(): Promise<void> {
+        if (ownIds.size === 0) return;
+        await sql`
+          insert into worker_leases (worker_id, renewed_at) select id, now() from unnest(${[...ownIds]}::text[]) as id
+          on conflict (worker_id) do update set renewed_at = excluded.renewed_at`.execute(db);
+      }
+      async function unlockAbandoned(): Promise<void> {
+        const { rows } = await sql<{ locked_by: string }>`
+          select distinct j.locked_by from ${fn('jobs')} j
+          where j.locked_by is not null and j.locked_at < now() - make_interval(secs => ${leaseSeconds})
+            and not exists (select 1 from worker_leases l where l.worker_id = j.locked_by and l.renewed_at > now() - make_interval(secs => ${leaseSeconds}))`
+          .execute(db);
+        if (rows.length === 0) return;
+        const ids = rows.map((r) => r.locked_by);
+        await sql`select ${fn('force_unlock_workers')}(${ids}::text[])`.execute(db);
+        await sql`delete from worker_leases where worker_id = any(${ids}::text[])`.execute(db);
+        worker.log.info({ workers: ids }, 'released the jobs of workers whose lease expired');
+      }
+      const tick = () =>
+        renew()
+          .then(unlockAbandoned)
+          .catch((error: unknown) => worker.log.error({ err: error }, 'could not renew or sweep worker leases'));
+      await tick();
+      const timer = setInterval(tick, Math.max(100, Math.floor(options.leaseMs / 3)));
+
+      return {
+        async stop() {
+          clearInterval(timer);
+          await runner.stop();
+          if (ownIds.size > 0) await sql`delete from worker_leases where worker_id = any(${[...ownIds]}::text[])`.execute(db);
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,175 @@
+// The embedded engine's job queue: a table in the same SQLite file as the data, so a job commits
+// with the submission it belongs to. Workers in any process lease due jobs in one `begin immediate`
+// transaction (SQLite has one writer, so two workers never lease the same job) and renew their
+// leases while they work; a lease left to expire (a crashed process) makes the job due again.
+import { randomBytes } from 'node:crypto';
+import type { Transaction } from 'kysely';
+import type { Db } from '../db/database.ts';
+import { GroupCommit } from '../db/group-commit.ts';
+import type { Tables } from '../db/tables.ts';
+import { backoffDelay, type BackoffPolicy } from './backoff.ts';
+import type { JobHandler, JobQueue, JobSpec, RunningWorker, WorkerOptions } from './queue.ts';
+
+export interface SqliteQueueOptions {
+  leaseMs: number;
+  pollMs: number;
+  /** Runs of a job whose handler keeps throwing before it is set aside as failed. */
+  maxAttempts: number;
+  backoff: BackoffPolicy;
+}
+
+interface LeasedJob {
+  id: number;
+  task: string;
+  payload: string;
+  attempts: number;
+  max_attempts: number;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function rows(jobs: JobSpec[], maxAttempts: number) {
+  const now = Date.now();
+  return jobs.map((job) => ({
+    task: job.task,
+    payload: JSON.stringify(job.payload),
+    run_at: iso(job.runAt?.getTime() ?? now),
+    attempts: 0,
+    max_attempts: maxAttempts,
+    created_at: iso(now),
+  }));
+}
+
+export function sqliteJobQueue(db: Db, options: SqliteQueueOptions): JobQueue {
+  const wakers = new Set<() => void>();
+
+  return {
+    async enqueueInTransaction(tx: Transaction<Tables>, jobs: JobSpec[]) {
+      if (jobs.length > 0) await tx.insertInto('jobs').values(rows(jobs, options.maxAttempts)).execute();
+    },
+
+    async enqueue(jobs: JobSpec[]) {
+      if (jobs.length > 0) await db.insertInto('jobs').values(rows(jobs, options.maxAttempts)).execute();
+      for (const wake of wakers) wake();
+    },
+
+    wake() {
+      for (const wake of wakers) wake();
+    },
+
+    async startWorker(handlers: Record<string, JobHandler>, worker: WorkerOptions): Promise<RunningWorker> {
+      const workerId = `${process.pid}-${randomBytes(6).toString('hex')}`;
+      let stopping = false;
+      let running = 0;
+      let wakeUp: (() => void) | null = null;
+      const wake = () => wakeUp?.();
+      wakers.add(wake);
+
+      // Finished jobs of one turn are deleted together: one commit instead of one per job.
+      const completions = new GroupCommit<number, void>(
+        async (ids) => {
+          await db.deleteFrom('jobs').where('id', 'in', ids).where('locked_by', '=', workerId).execute();
+          return ids.map(() => undefined);
+        },
+        { maxBatch: 500, maxConcurrent: 1 },
+      );
+
+      async function lease(limit: number): Promise<LeasedJob[]> {
+        const now = Date.now();
+        return db.transaction().execute((tx) =>
+          tx
+            .updateTable('jobs')
+            .set((eb) => ({ locked_by: workerId, locked_until: iso(now + options.leaseMs), attempts: eb('attempts', '+', 1) }))
+            .where('id', 'in', (eb) =>
+              eb
+                .selectFrom('jobs')
+                .select('id')
+                .where('failed_at', 'is', null)
+                .where('run_at', '<=', iso(now))
+                .where((w) => w.or([w('locked_until', 'is', null), w('locked_until', '<', iso(now))]))
+                .orderBy('run_at')
+                .limit(limit),
+            )
+            .returning(['id', 'task', 'payload', 'attempts', 'max_attempts'])
+            .execute(),
+        );
+      }
+
+      async function settleFailure(job: LeasedJob, error: unknown): Promise<void> {
+        const message = error instanceof Error ? error.message : String(error);
+        const final = job.attempts >= job.max_attempts;
+        worker.log.error({ err: error, jobId: job.id, task: job.task, attempt: job.attempts, final }, 'job failed');
+        await db
+          .updateTable('jobs')
+          .set({
+            locked_by: null,
+            locked_until: null,
+            last_error: message.slice(0, 2000),
+            ...(final ? { failed_at: iso(Date.now()) } : { run_at: iso(Date.now() + backoffDelay(job.attempts, options.backoff)) }),
+          })
+          .where('id', '=', job.id)
+          .where('locked_by', '=', workerId)
+          .execute();
+      }
+
+      async function run(job: LeasedJob): Promise<void> {
+        try {
+          const handler = handlers[job.task];
+          if (!handler) throw new Error(`no handler for task "${job.task}"`);
+          await handler(JSON.parse(job.payload) as Record<string, unknown>, { jobId: String(job.id), attempt: job.attempts });
+          await completions.write(job.id);
+        } catch (error) {
+          await settleFailure(job, error).catch((e: unknown) => worker.log.error({ err: e, jobId: job.id }, 'could not record a job failure'));
+        }
+      }
+
+      // While a handler runs its lease is renewed, so a slow provider call never looks like a crash.
+      const renewal = setInterval(() => {
+        if (running === 0) return;
+        db.updateTable('jobs').set({ locked_until: iso(Date.now() + options.leaseMs) }).where('locked_by', '=', workerId).execute()
+          .catch((error: unknown) => worker.log.error({ err: error }, 'could not renew job leases'));
+      }, Math.max(100, Math.floor(options.leaseMs / 3)));
+
+      const loop = (async () => {
+        while (!stopping) {
+          const free = worker.concurrency - running;
+          let leased: LeasedJob[] = [];
+          if (free > 0) {
+            try {
+              leased = await lease(free);
+            } catch (error) {
+              worker.log.error({ err: error }, 'could not lease jobs');
+            }
+          }
+          for (const job of leased) {
+            running++;
+            void run(job).finally(() => {
+              running--;
+              wake();
+            });
+          }
+          if (leased.length === free && free > 0) continue;
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, options.pollMs);
+            wakeUp = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          });
+          wakeUp = null;
+        }
+      })();
+
+      return {
+        async stop() {
+          stopping = true;
+          wake();
+          await loop;
+          while (running > 0) await new Promise((resolve) => setTimeout(resolve, 10));
+          clearInterval(renewal);
+          wakers.delete(wake);
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,107 @@
+// Processes one submission: spam check, language detection, translation, then the final status.
+// Local steps run in memory and their results are written once, with the final status. A step
+// that waits on an outside service (a language model, a translation server) first marks the
+// submission `processing` and records its result as soon as it has it, so a retried job never
+// repeats it, and credits are charged once per step, whatever happens to the job.
+import type { CreditCharger } from '../accounts/credits.ts';
+import type { ChatModel } from '../ai/chat-model.ts';
+import type { Config } from '../config.ts';
+import { backoffDelay } from '../jobs/backoff.ts';
+import type { JobLog, JobQueue } from '../jobs/queue.ts';
+import { detectSubmissionLanguage } from './language.ts';
+import { ProviderError } from './provider-error.ts';
+import { spamStep, type SpamStepOutcome } from './spam-step.ts';
+import { StepFailure } from './step-failure.ts';
+import { Superseded } from './superseded.ts';
+import type { Outcome, PipelineStore, StepResult, Work, OnFinished } from './store.ts';
+import { PROCESS_SUBMISSION, type ProcessSubmissionPayload } from './tasks.ts';
+import { translationStep } from './translation-step.ts';
+import type { Translator } from './translation/index.ts';
+
+export interface ProcessorDeps {
+  store: PipelineStore;
+  credits: CreditCharger;
+  queue: JobQueue;
+  model: ChatModel | null;
+  translator: Translator | null;
+  pipeline: Config['pipeline'];
+  log: JobLog;
+  /** Runs in the transaction that records the final status (notifications are enqueued there). */
+  onFinished?: OnFinished;
+  clock?: () => Date;
+}
+
+export function submissionProcessor(deps: ProcessorDeps) {
+  const { store, log } = deps;
+  const clock = deps.clock ?? (() => new Date());
+
+  async function finish(work: Work, result: StepResult, outcome: Outcome): Promise<void> {
+    await store.transaction(async (tx) => {
+      const finished = await store.finish(tx, work, result, outcome, clock().toISOString());
+      if (finished && deps.onFinished) await deps.onFinished(tx, work.submission.id, outcome);
+    });
+  }
+
+  /** Marks the submission `processing` before the first step that waits on a provider. */
+  async function beginRemote(work: Work): Promise<boolean> {
+    if (work.submission.status === 'processing') return true;
+    if (!(await store.markProcessing(work.submission.id))) return false;
+    work.submission.status = 'processing';
+    return true;
+  }
+
+  /** `soFar`: what the earlier steps found; a failed submission keeps it (its spam verdict, its language). */
+  async function retryOrFail(work: Work, soFar: StepResult, failure: StepFailure, attempt: number): Promise<void> {
+    const cause = failure.cause;
+    const transient = cause instanceof ProviderError && cause.transient;
+    if (transient && attempt < deps.pipeline.maxAttempts) {
+      const backoff = backoffDelay(attempt, { baseMs: deps.pipeline.retryBaseMs, maxMs: deps.pipeline.retryMaxMs });
+      const delay = Math.max(backoff, (cause.retryAfterSeconds ?? 0) * 1000);
+      const runAt = new Date(clock().getTime() + delay);
+      const reason = `${failure.step}_retrying: ${failure.message} (attempt ${attempt} of ${deps.pipeline.maxAttempts})`;
+      log.info({ submissionId: work.submission.id, step: failure.step, attempt, runAt }, 'step failed; retrying later');
+      const payload: ProcessSubmissionPayload = { submissionId: work.submission.id, attempt: attempt + 1 };
+      await store.retryLater(work.submission.id, reason, (tx) =>
+        deps.queue.enqueueInTransaction(tx, [{ task: PROCESS_SUBMISSION, payload: { ...payload }, runAt }]));
+      return;
+    }
+    log.error({ err: cause, submissionId: work.submission.id, step: failure.step, attempt }, 'processing failed');
+    await deps.credits.refund(work.submission.id, failure.step);
+    await finish(work, soFar, { status: 'failed', reason: `${failure.step}_failed: ${failure.message}`.slice(0, 500) });
+  }
+
+  async function run(work: Work, result: StepResult): Promise<void> {
+    const spam: SpamStepOutcome = await spamStep(work, { ...deps, beginRemote });
+    Object.assign(result, spam.result);
+    if (spam.result.spam_flag) return finish(work, result, { status: 'completed', reason: 'spam_detected' });
+
+    if (!work.submission.steps.includes('language')) {
+      result.original_language = detectSubmissionLanguage(work.submission.data, work.fields);
+      work.submission.steps.push('language');
+    }
+    const translation = await translationStep(work, result, { ...deps, beginRemote });
+    Object.assign(result, translation.result);
+
+    const exhausted = spam.creditsExhausted || translation.creditsExhausted;
+    const outcome: Outcome = exhausted
+      ? { status: 'skipped', reason: 'ai_credits_exhausted' }
+      : { status: 'completed', reason: translation.reason };
+    await finish(work, result, outcome);
+  }
+
+  return async function processSubmission(payload: ProcessSubmissionPayload): Promise<void> {
+    const work = await store.load(payload.submissionId);
+    // Deleted since, or finished by an earlier run of a job that ran twice: nothing to do.
+    if (!work || ['completed', 'skipped', 'failed'].includes(work.submission.status)) return;
+    const result: StepResult = {};
+    try {
+      await run(work, result);
+    } catch (error) {
+      if (error instanceof Superseded) return;
+      if (!(error instanceof StepFailure)) throw error;
+      await retryOrFail(work, result, error, payload.attempt ?? 1);
+    }
+  };
+}
+
+export type SubmissionProcessor = ReturnType<typeof submissionProcessor>;

@@ -1,0 +1,202 @@
+// The only code that reads and writes the pipeline's view of submissions: what a job needs to
+// process one (the submission, its form's settings, the schema it was validated against, the
+// owner's plan and language) and the results of each step.
+import type { Transaction } from 'kysely';
+import type { Plan } from '../config.ts';
+import type { Db } from '../db/database.ts';
+import type { SubmissionsTable, Tables } from '../db/tables.ts';
+import { fromJson, toBool, toCount } from '../db/values.ts';
+import type { FieldsSchema } from '../forms/field-schema.ts';
+import type { SubmissionMetadata } from '../submissions/store.ts';
+
+export type ProcessingStatus = SubmissionsTable['processing_status'];
+export const FINAL_STATUSES: readonly ProcessingStatus[] = ['completed', 'skipped', 'failed'];
+
+export interface Work {
+  submission: {
+    id: string;
+    seq: number;
+    data: Record<string, unknown>;
+    metadata: SubmissionMetadata;
+    fingerprint: string | null;
+    status: ProcessingStatus;
+    steps: string[];
+    /** Results already stored by earlier runs of this submission's job. */
+    stored: { spam_flag: boolean; original_language: string | null };
+  };
+  form: {
+    id: string;
+    name: string;
+    intent: string | null;
+    spamProtection: boolean;
+    strategy: 'standard' | 'intelligent';
+    localisation: boolean;
+  };
+  fields: FieldsSchema['fields'];
+  owner: { id: string; plan: Plan; language: string };
+}
+
+/** Column values a step produced. */
+export interface StepResult {
+  spam_flag?: boolean;
+  spam_confidence?: number | null;
+  spam_reason?: string | null;
+  original_language?: string | null;
+  translated_data?: Record<string, string> | null;
+}
+
+export interface Outcome {
+  status: 'completed' | 'skipped' | 'failed';
+  reason: string | null;
+}
+
+/** Runs inside the transaction that records a final status, e.g. to enqueue notifications. */
+export type OnFinished = (tx: Transaction<Tables>, submissionId: string, outcome: Outcome) => Promise<void>;
+
+function columns(result: StepResult) {
+  const { translated_data, ...rest } = result;
+  return { ...rest, ...(translated_data !== undefined && { translated_data: translated_data === null ? null : JSON.stringify(translated_data) }) };
+}
+
+/** Sets the spam flag and moves the form's spam counter (which the listing's totals read), once. */
+async function flagSpam(tx: Transaction<Tables>, work: Work): Promise<void> {
+  const flagged = await tx
+    .updateTable('submissions')
+    .set({ spam_flag: true })
+    .where('id', '=', work.submission.id)
+    .where('spam_flag', '=', false)
+    .where('processing_status', 'not in', FINAL_STATUSES)
+    .executeTakeFirst();
+  if (flagged.numUpdatedRows === 0n) return;
+  await tx.updateTable('forms').set((eb) => ({ spam_count: eb('spam_count', '+', 1) })).where('id', '=', work.form.id).execute();
+}
+
+export function pipelineStore(db: Db) {
+  return {
+    async load(submissionId: string): Promise<Work | null> {
+      const row = await db
+        .selectFrom('submissions as s')
+        .innerJoin('forms as f', 'f.id', 's.form_id')
+        .innerJoin('form_versions as v', 'v.id', 's.version_id')
+        .innerJoin('accounts as a', 'a.id', 'f.account_id')
+        .select([
+          's.id', 's.seq', 's.data', 's.metadata', 's.fingerprint', 's.processing_status', 's.pipeline_steps', 's.spam_flag',
+          's.original_language',
+          'f.id as form_id', 'f.name as form_name', 'f.intent', 'f.spam_protection_enabled', 'f.spam_protection_strategy',
+          'f.localisation_enabled', 'v.fields_schema', 'a.id as account_id', 'a.plan', 'a.language',
+        ])
+        .where('s.id', '=', submissionId)
+        .executeTakeFirst();
+      if (!row) return null;
+      return {
+        submission: {
+          id: row.id,
+          seq: toCount(row.seq),
+          data: fromJson(row.data) as Record<string, unknown>,
+          metadata: fromJson(row.metadata) as SubmissionMetadata,
+          fingerprint: row.fingerprint,
+          status: row.processing_status,
+          steps: (fromJson(row.pipeline_steps) as string[] | null) ?? [],
+          stored: { spam_flag: toBool(row.spam_flag), original_language: row.original_language },
+        },
+        form: {
+          id: row.form_id,
+          name: row.form_name,
+          intent: row.intent,
+          spamProtection: toBool(row.spam_protection_enabled),
+          strategy: row.spam_protection_strategy,
+          localisation: toBool(row.localisation_enabled),
+        },
+        fields: (fromJson(row.fields_schema) as FieldsSchema).fields,
+        owner: { id: row.account_id, plan: row.plan, language: row.language },
+      };
+    },
+
+    /** Earlier submissions to the form with the same content from the same sender. */
+    async countRepeats(formId: string, fingerprint: string, beforeSeq: number): Promise<number> {
+      const row = await db
+        .selectFrom('submissions')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('form_id', '=', formId)
+        .where('fingerprint', '=', fingerprint)
+        .where('seq', '<', beforeSeq)
+        .executeTakeFirstOrThrow();
+      return toCount(row.n as number | string);
+    },
+
+    /** pending → processing; false when the submission is gone or already final. */
+    async markProcessing(id: string): Promise<boolean> {
+      const result = await db
+        .updateTable('submissions')
+        .set({ processing_status: 'processing', processing_reason: null })
+        .where('id', '=', id)
+        .where('processing_status', 'in', ['pending', 'processing'])
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
+    /** Records the steps finished so far (work.submission.steps) with their results, so that a retry does not do them again. */
+    async saveSteps(work: Work, result: StepResult): Promise<void> {
+      const steps = work.submission.steps;
+      await db.transaction().execute(async (tx) => {
+        const updated = await tx
+          .updateTable('submissions')
+          .set({ ...columns(result), pipeline_steps: JSON.stringify(steps) })
+          .where('id', '=', work.submission.id)
+          .where('processing_status', 'not in', FINAL_STATUSES)
+          .executeTakeFirst();
+        if (updated.numUpdatedRows > 0n && result.spam_flag) await flagSpam(tx, work);
+      });
+    },
+
+    /** Back to pending until a retry job, enqueued in the same transaction, runs. */
+    async retryLater(id: string, reason: string, enqueue: (tx: Transaction<Tables>) => Promise<void>): Promise<void> {
+      await db.transaction().execute(async (tx) => {
+        await tx
+          .updateTable('submissions')
+          .set({ processing_status: 'pending', processing_reason: reason })
+          .where('id', '=', id)
+          .where('processing_status', 'not in', FINAL_STATUSES)
+          .execute();
+        await enqueue(tx);
+      });
+    },
+
+    /**
+     * Records the final status with the results not yet saved, once: a submission that is already
+     * final (a job that ran twice) is left as it is. Returns whether this call finished it.
+     */
+    async finish(tx: Transaction<Tables>, work: Work, result: StepResult, outcome: Outcome, processedAt: string): Promise<boolean> {
+      if (result.spam_flag) await flagSpam(tx, work);
+      const updated = await tx
+        .updateTable('submissions')
+        .set({
+          ...columns(result),
+          processing_status: outcome.status,
+          processing_reason: outcome.reason,
+          processed_at: processedAt,
+          pipeline_steps: JSON.stringify(work.submission.steps),
+        })
+        .where('id', '=', work.submission.id)
+        .where('processing_status', 'not in', FINAL_STATUSES)
+        .executeTakeFirst();
+      return updated.numUpdatedRows > 0n;
+    },
+
+    /** The last resort when a job keeps throwing: the submission must not stay `processing` for ever. */
+    async markFailed(id: string, reason: string, processedAt: string): Promise<void> {
+      await db
+        .updateTable('submissions')
+        .set({ processing_status: 'failed', processing_reason: reason, processed_at: processedAt })
+        .where('id', '=', id)
+        .where('processing_status', 'not in', FINAL_STATUSES)
+        .execute();
+    },
+
+    transaction<T>(run: (tx: Transaction<Tables>) => Promise<T>): Promise<T> {
+      return db.transaction().execute(run);
+    },
+  };
+}
+
+export type PipelineStore = ReturnType<typeof pipelineStore>;

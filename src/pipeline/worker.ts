@@ -1,0 +1,54 @@
+// The pipeline's worker: takes processing jobs from the engine's queue and runs the processor.
+// It runs inside `intake serve` by default and as its own process with `intake worker`.
+import { creditCharger } from '../accounts/credits.ts';
+import { creditStore } from '../accounts/credit-store.ts';
+import { openAiChatModel } from '../ai/openai-chat.ts';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import type { JobLog, JobQueue, RunningWorker } from '../jobs/queue.ts';
+import { submissionProcessor, type ProcessorDeps } from './processor.ts';
+import { pipelineStore } from './store.ts';
+import { PROCESS_SUBMISSION, type ProcessSubmissionPayload } from './tasks.ts';
+import { translatorFromConfig } from './translation/index.ts';
+
+export interface PipelineWorkerOptions {
+  config: Config;
+  database: Database;
+  /** The queue the submit path enqueues on, so that a worker in the same process is woken at once. */
+  queue: JobQueue;
+  log: JobLog;
+  onFinished?: ProcessorDeps['onFinished'];
+}
+
+export function startPipelineWorker({ config, database, queue, log, onFinished }: PipelineWorkerOptions): Promise<RunningWorker> {
+  const model = config.ai ? openAiChatModel(config.ai) : null;
+  const store = pipelineStore(database.db);
+  const process = submissionProcessor({
+    store,
+    credits: creditCharger(creditStore(database.db), config),
+    queue,
+    model,
+    translator: translatorFromConfig(config.translation, model),
+    pipeline: config.pipeline,
+    log,
+    onFinished,
+  });
+
+  return queue.startWorker(
+    {
+      async [PROCESS_SUBMISSION](payload, context) {
+        const job = payload as unknown as ProcessSubmissionPayload;
+        try {
+          await process(job);
+        } catch (error) {
+          // The engine retries a job that throws (the database was away, say); past the last
+          // attempt the submission is failed rather than left `processing`.
+          if (context.attempt < config.pipeline.maxAttempts) throw error;
+          log.error({ err: error, submissionId: job.submissionId }, 'processing failed for good');
+          await store.markFailed(job.submissionId, 'processing_error: the submission could not be processed', new Date().toISOString());
+        }
+      },
+    },
+    { concurrency: config.pipeline.concurrency, log },
+  );
+}

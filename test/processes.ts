@@ -1,0 +1,49 @@
+// Real Intake processes (the CLI's `serve` and `worker`) for tests that kill and restart them.
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { CLI } from './cli.ts';
+
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+export const exited = (child: ChildProcess) => new Promise((resolve) => child.once('exit', resolve));
+
+function spawnCli(args: string[], env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, [CLI, ...args], {
+    env: { PATH: process.env.PATH ?? '', INTAKE_LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
+export async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; base: string }> {
+  const port = await freePort();
+  const child = spawnCli(['serve'], { ...env, PORT: String(port), HOST: '127.0.0.1' });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 200; i++) {
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) return { child, base };
+    } catch {
+      // not listening yet
+    }
+    await sleep(50);
+  }
+  child.kill('SIGKILL');
+  throw new Error('server did not start');
+}
+
+export function startWorker(env: Record<string, string>): ChildProcess {
+  return spawnCli(['worker'], env);
+}
+
+export async function stop(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const done = exited(child);
+  child.kill(signal);
+  await done;
+}
