@@ -8,12 +8,14 @@ import type { Database } from './database.ts';
 import { columnTypes, type ColumnTypes } from './migrations/column-types.ts';
 import * as core from './migrations/0001_core.ts';
 import * as pipeline from './migrations/0002_pipeline.ts';
+import * as listing from './migrations/0003_listing.ts';
 
 type CodeMigration = { up(db: Kysely<any>, t: ColumnTypes): Promise<void> };
 
 const MIGRATIONS: Record<string, CodeMigration> = {
   '0001_core': core,
   '0002_pipeline': pipeline,
+  '0003_listing': listing,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

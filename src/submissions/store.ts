@@ -4,6 +4,8 @@ import type { Db } from '../db/database.ts';
 import type { SubmissionsTable, Tables } from '../db/tables.ts';
 import { fromJson, toBool, toIso, toIsoOrNull } from '../db/values.ts';
 import type { Selectable } from 'kysely';
+import { sql } from 'kysely';
+import { LISTING_BLOCK_SIZE } from '../db/migrations/0003_listing.ts';
 
 export type SpamFilter = 'inbox' | 'spam' | 'all';
 
@@ -149,6 +151,23 @@ async function insertOne(tx: Transaction<Tables>, item: NewSubmission): Promise<
   return { kind: 'duplicate', existing };
 }
 
+/**
+ * Where a deep page starts, from the per-block counts that migration 0003 keeps: the newest block
+ * whose running count (newest first) passes the offset holds the page's first row. Null past the end.
+ */
+async function deepPageStart(db: Db, formId: string, filter: SpamFilter, offset: number): Promise<{ belowSeq: number; skip: number } | null> {
+  const counted = filter === 'all' ? sql`total` : filter === 'spam' ? sql`spam` : sql`total - spam`;
+  const { rows } = await sql<{ block: number | string; newer: number | string }>`
+    select block, running - counted as newer from (
+      select block, ${counted} as counted,
+        sum(${counted}) over (order by block desc rows between unbounded preceding and current row) as running
+      from submission_blocks where form_id = ${formId}
+    ) as blocks where running > ${offset} order by block desc limit 1`.execute(db);
+  const found = rows[0];
+  if (!found) return null;
+  return { belowSeq: (Number(found.block) + 1) * LISTING_BLOCK_SIZE, skip: offset - Number(found.newer) };
+}
+
 /** Called inside the insert transaction with the submissions it created, to enqueue their processing. */
 export type OnCreated = (tx: Transaction<Tables>, created: NewSubmission[]) => Promise<void>;
 
@@ -168,7 +187,15 @@ export function submissionStore(db: Db) {
     async list(formId: string, filter: SpamFilter, limit: number, offset: number): Promise<Submission[]> {
       let query = db.selectFrom('submissions').selectAll().where('form_id', '=', formId);
       if (filter !== 'all') query = query.where('spam_flag', '=', filter === 'spam');
-      const rows = await query.orderBy('seq', 'desc').limit(limit).offset(offset).execute();
+      // A shallow page skips fewer index entries than a block holds; a deep one seeks to its block first.
+      let skip = offset;
+      if (offset >= LISTING_BLOCK_SIZE) {
+        const start = await deepPageStart(db, formId, filter, offset);
+        if (!start) return [];
+        query = query.where('seq', '<', start.belowSeq);
+        skip = start.skip;
+      }
+      const rows = await query.orderBy('seq', 'desc').limit(limit).offset(skip).execute();
       return rows.map(toSubmission);
     },
 

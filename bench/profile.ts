@@ -1,0 +1,99 @@
+// `node bench/profile.ts [--engine sqlite|postgres] [--seconds 10]`: the submit benchmark's (b) or (c)
+// run with the server under `node --cpu-prof`, summarised: where the server's time went, by package and
+// by function. Not part of `npm run bench`; the README's performance section quotes it.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { fixed, table, whole } from './stats.ts';
+import { runIntake } from './submit-targets.ts';
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+interface CpuProfile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+const { values } = parseArgs({ options: { engine: { type: 'string', default: 'sqlite' }, seconds: { type: 'string', default: '10' } } });
+const engine = values.engine === 'postgres' ? 'postgres' : 'sqlite';
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'intake-profile-'));
+
+const isIntake = (url: string) => url.includes('/src/') && !url.includes('/node_modules/');
+
+/** Where a frame's code lives: a package, a directory of src/, Node's internals, or the engine itself. */
+function owner(url: string, name: string): string {
+  if (!url) return name.startsWith('(') ? name : `native: ${name || '(anonymous)'}`;
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
+  if (pkg) return pkg[1] as string;
+  const src = /\/src\/([^/]+)\//.exec(url);
+  if (src) return `src/${src[1]}`;
+  if (isIntake(url)) return 'src';
+  if (url.startsWith('node:')) return 'node: internals';
+  return url;
+}
+
+function frameName(node: ProfileNode): string {
+  const { functionName, url, lineNumber } = node.callFrame;
+  const file = url ? `${url.replace(/^.*?\/(node_modules|src)\//, '$1/')}:${lineNumber + 1}` : '';
+  return `${functionName || '(anonymous)'}${file ? ` ${file}` : ''}`;
+}
+
+function summarise(profile: CpuProfile): string {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const self = new Map<string, number>();
+  const inclusive = new Map<string, number>();
+  const byOwner = new Map<string, number>();
+  let total = 0;
+  profile.samples.forEach((id, i) => {
+    const dt = profile.timeDeltas[i] ?? 0;
+    const node = byId.get(id);
+    if (!node) return;
+    total += dt;
+    const name = frameName(node);
+    self.set(name, (self.get(name) ?? 0) + dt);
+    const who = owner(node.callFrame.url, node.callFrame.functionName);
+    byOwner.set(who, (byOwner.get(who) ?? 0) + dt);
+    const seen = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const frame = byId.get(at);
+      if (!frame || !isIntake(frame.callFrame.url)) continue;
+      const key = frameName(frame);
+      if (!seen.has(key)) inclusive.set(key, (inclusive.get(key) ?? 0) + dt);
+      seen.add(key);
+    }
+  });
+  const share = (us: number) => `${fixed((100 * us) / total, 1)} %`;
+  const top = (m: Map<string, number>, n: number) => [...m].sort((a, b) => b[1] - a[1]).slice(0, n);
+  return [
+    `Sampled ${whole(total / 1000)} ms of the server's main thread.`,
+    '',
+    '**Self time by where the code lives**',
+    '',
+    table(['Owner', 'Self time'], top(byOwner, 15).map(([k, v]) => [k, share(v)])),
+    '',
+    '**Functions with the most self time**',
+    '',
+    table(['Function', 'Self time'], top(self, 25).map(([k, v]) => [`\`${k}\``, share(v)])),
+    '',
+    "**Intake's own functions by inclusive time** (themselves and what they call, while on the stack)",
+    '',
+    table(['Function', 'Inclusive time'], top(inclusive, 20).map(([k, v]) => [`\`${k}\``, share(v)])),
+  ].join('\n');
+}
+
+const run = await runIntake(engine, engine === 'postgres' ? process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test' : null, Number(values.seconds), [
+  '--cpu-prof',
+  '--cpu-prof-dir',
+  dir,
+]);
+const file = fs.readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
+if (!file) throw new Error(`no profile written in ${dir}`);
+process.stdout.write(`${whole(run.load.requestsPerSecond)} req/s, p99 ${fixed(run.load.p99, 1)} ms under the profiler (${engine}); profile: ${path.join(dir, file)}\n\n`);
+process.stdout.write(`${summarise(JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as CpuProfile)}\n`);
