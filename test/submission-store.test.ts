@@ -63,4 +63,19 @@ describe('submission store', () => {
     assert.deepEqual(outcomes.map((o) => o.kind), ['created', 'duplicate', 'plan_limit']);
     assert.deepEqual(await countOf(), [formBefore! + 1, accountBefore! + 1]);
   });
+
+  it('admits as many of a batch as the free cap leaves room for, in order, and counts exactly those', async () => {
+    const store = submissionStore(t.database.db);
+    const account = await t.database.db.selectFrom('accounts').select('submissions_total').where('id', '=', accountId).executeTakeFirstOrThrow();
+    const cap = Number(account.submissions_total) + 2;
+    const form = await t.database.db.selectFrom('forms').select('submission_count').where('id', '=', formId).executeTakeFirstOrThrow();
+    const batch = [item({ submissionCap: cap }), item({ submissionCap: cap }), item({ submissionCap: cap }), item({ submissionCap: cap })];
+    const outcomes = await store.insertBatch(batch, async () => {});
+    assert.deepEqual(outcomes.map((o) => o.kind), ['created', 'created', 'plan_limit', 'plan_limit']);
+    const after = await t.database.db.selectFrom('accounts').select('submissions_total').where('id', '=', accountId).executeTakeFirstOrThrow();
+    assert.equal(Number(after.submissions_total), cap);
+    const formAfter = await t.database.db.selectFrom('forms').select('submission_count').where('id', '=', formId).executeTakeFirstOrThrow();
+    assert.equal(Number(formAfter.submission_count), Number(form.submission_count) + 2);
+    assert.equal(await store.get(formId, batch[2]!.id), null);
+  });
 });

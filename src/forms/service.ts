@@ -30,6 +30,12 @@ const DEFAULT_SETTINGS: FormSettings = {
 const SETTING_KEYS = Object.keys(DEFAULT_SETTINGS) as Array<keyof FormSettings>;
 const TOKEN_PREFIX = 'st_';
 const ENDPOINT_CACHE_LIMIT = 10_000;
+/**
+ * How long the submit path trusts a form it read. This process forgets a form at once when it
+ * changes it; another process (several API servers) sees a change within this time. A form deleted
+ * meanwhile still answers 404: the insert finds it gone.
+ */
+const FORM_CACHE_MS = 1_000;
 
 function addError(errors: FieldErrors, field: string, message: string): void {
   (errors[field] ??= []).push(message);
@@ -75,6 +81,18 @@ function newVersion(slug: string, schema: FieldsSchema, now: string): Omit<NewVe
 export function formService(store: FormStore, clock: () => Date = () => new Date()) {
   // Versions never change once minted, so an endpoint's version is cached for the life of the process.
   const endpoints = new Map<string, { formId: string; version: FormVersion }>();
+  const recentForms = new Map<string, { form: FormRecord; until: number }>();
+
+  async function recentForm(id: string): Promise<FormRecord | null> {
+    const now = Date.now();
+    const cached = recentForms.get(id);
+    if (cached && cached.until > now) return cached.form;
+    const form = await store.findById(id);
+    if (recentForms.size >= ENDPOINT_CACHE_LIMIT) recentForms.clear();
+    if (form) recentForms.set(id, { form, until: now + FORM_CACHE_MS });
+    else recentForms.delete(id);
+    return form;
+  }
 
   async function requireOwned(accountId: string, id: string): Promise<FormRecord> {
     const form = await store.findOwned(accountId, id);
@@ -143,6 +161,7 @@ export function formService(store: FormStore, clock: () => Date = () => new Date
       const schemaChanged = JSON.stringify(schema) !== JSON.stringify(current.version.schema);
       const version = schemaChanged || slug !== current.slug ? newVersion(slug, schema, now) : undefined;
       const found = await store.update(id, changes, now, version).catch(rethrowSlugRace);
+      recentForms.delete(id);
       if (!found) throw fail.formNotFound();
       return { form: await requireOwned(accountId, id), submissionToken };
     },
@@ -150,18 +169,19 @@ export function formService(store: FormStore, clock: () => Date = () => new Date
     async delete(accountId: string, id: string): Promise<FormRecord> {
       const form = await requireOwned(accountId, id);
       await store.delete(id);
+      recentForms.delete(id);
       return form;
     },
 
     /**
      * The form behind `/api/<segment>/f/<slug>` and the schema version that endpoint was minted for.
-     * The form itself is read fresh every time: it may have been deleted or made private meanwhile.
+     * The form itself is re-read after at most FORM_CACHE_MS: it may have been changed meanwhile.
      */
     async resolveEndpoint(segment: string, slug: string): Promise<{ form: FormRecord; endpointVersion: FormVersion } | null> {
       const cached = endpoints.get(segment);
       let found: { form: FormRecord; endpointVersion: FormVersion } | null = null;
       if (cached) {
-        const form = await store.findById(cached.formId);
+        const form = await recentForm(cached.formId);
         if (form) found = { form, endpointVersion: cached.version };
       } else {
         found = await store.findEndpoint(segment);

@@ -4,7 +4,6 @@ import type { Db } from '../db/database.ts';
 import type { Tables } from '../db/tables.ts';
 import { fromJson, toBool, toCount, toIso } from '../db/values.ts';
 import type { FieldsSchema } from './field-schema.ts';
-import type { Plan } from '../config.ts';
 
 export interface FormSettings {
   spam_protection_enabled: boolean;
@@ -31,8 +30,6 @@ export interface FormVersion {
 export interface FormRecord {
   id: string;
   accountId: string;
-  /** The owner's plan, read with the form because submitting needs it. */
-  ownerPlan: Plan;
   name: string;
   slug: string;
   visibility: 'public' | 'private';
@@ -66,10 +63,8 @@ function formQuery(db: Db | Transaction<Tables>) {
   return db
     .selectFrom('forms')
     .innerJoin('form_versions', 'form_versions.id', 'forms.current_version_id')
-    .innerJoin('accounts', 'accounts.id', 'forms.account_id')
     .selectAll('forms')
     .select([
-      'accounts.plan as owner_plan',
       'form_versions.version as version_number',
       'form_versions.segment as version_segment',
       'form_versions.slug as version_slug',
@@ -83,7 +78,6 @@ function toForm(row: FormRow): FormRecord {
   return {
     id: row.id,
     accountId: row.account_id,
-    ownerPlan: row.owner_plan,
     name: row.name,
     slug: row.slug,
     visibility: row.visibility,
@@ -131,7 +125,7 @@ async function insertVersion(tx: Transaction<Tables>, formId: string, v: NewVers
 
 export function formStore(db: Db) {
   return {
-    async insert(form: Omit<FormRecord, 'version' | 'submissionCount' | 'spamCount' | 'ownerPlan'>, version: NewVersion): Promise<void> {
+    async insert(form: Omit<FormRecord, 'version' | 'submissionCount' | 'spamCount'>, version: NewVersion): Promise<void> {
       await db.transaction().execute(async (tx) => {
         await tx
           .insertInto('forms')

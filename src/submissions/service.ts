@@ -110,7 +110,7 @@ export function submissionService(deps: {
         idempotencyKey: request.idempotencyKey,
         fingerprint: contentFingerprint(result.data, endpointVersion.schema.fields, request.metadata.ip),
         createdAt: clock().toISOString(),
-        submissionCap: form.ownerPlan === 'pro' ? null : config.freeSubmissionLimit,
+        submissionCap: config.freeSubmissionLimit,
       };
       const outcome = await writer.write(item);
       if (outcome.kind === 'plan_limit') throw fail.planLimitExhausted(config.billingUrl);

@@ -4,6 +4,7 @@ import type { Db } from '../db/database.ts';
 import type { SubmissionsTable, Tables } from '../db/tables.ts';
 import { fromJson, toBool, toIso, toIsoOrNull } from '../db/values.ts';
 import type { Selectable } from 'kysely';
+import { insertBatch } from './insert-batch.ts';
 import { sql } from 'kysely';
 import { LISTING_BLOCK_SIZE } from '../db/migrations/0003_listing.ts';
 
@@ -27,7 +28,7 @@ export interface NewSubmission {
   idempotencyKey: string | null;
   fingerprint: string;
   createdAt: string;
-  /** Free-plan lifetime cap for the owner, or null when the owner may submit without limit. */
+  /** The free plan's lifetime cap (a pro owner has none), or null for no cap at all. */
   submissionCap: number | null;
 }
 
@@ -84,71 +85,15 @@ function toSubmission(row: Selectable<SubmissionsTable>): Submission {
   };
 }
 
-async function findByIdempotencyKey(tx: Transaction<Tables>, formId: string, key: string): Promise<Submission | null> {
-  const row = await tx.selectFrom('submissions').selectAll().where('form_id', '=', formId).where('idempotency_key', '=', key).executeTakeFirst();
+/** One submission as the management API shows it, read with the caller's transaction or connection. */
+export async function readSubmission(executor: Db | Transaction<Tables>, id: string): Promise<Submission | null> {
+  const row = await executor.selectFrom('submissions').selectAll().where('id', '=', id).executeTakeFirst();
   return row ? toSubmission(row) : null;
 }
 
-/**
- * Counts the submission on its form. Writing the form row first also locks it, so a concurrent
- * delete waits for this transaction or has already happened (0 rows): never a foreign-key error
- * that would fail every other submission of the batch.
- */
-async function countOnForm(tx: Transaction<Tables>, formId: string, delta: 1 | -1): Promise<boolean> {
-  const result = await tx
-    .updateTable('forms')
-    .set((eb) => ({ submission_count: eb('submission_count', '+', delta) }))
-    .where('id', '=', formId)
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
-}
-
-/** Counts the submission against the owner's lifetime total; false when the free cap is reached. */
-async function countOnAccount(tx: Transaction<Tables>, item: NewSubmission, delta: 1 | -1): Promise<boolean> {
-  let update = tx
-    .updateTable('accounts')
-    .set((eb) => ({ submissions_total: eb('submissions_total', '+', delta) }))
-    .where('id', '=', item.accountId);
-  if (delta > 0 && item.submissionCap !== null) update = update.where('submissions_total', '<', item.submissionCap);
-  const result = await update.executeTakeFirst();
-  return result.numUpdatedRows > 0n;
-}
-
-async function insertOne(tx: Transaction<Tables>, item: NewSubmission): Promise<InsertOutcome> {
-  if (item.idempotencyKey) {
-    const existing = await findByIdempotencyKey(tx, item.formId, item.idempotencyKey);
-    if (existing) return { kind: 'duplicate', existing };
-  }
-  if (!(await countOnForm(tx, item.formId, 1))) return { kind: 'form_gone' };
-  if (!(await countOnAccount(tx, item, 1))) {
-    await countOnForm(tx, item.formId, -1);
-    return { kind: 'plan_limit' };
-  }
-  const inserted = await tx
-    .insertInto('submissions')
-    .values({
-      id: item.id,
-      form_id: item.formId,
-      version_id: item.versionId,
-      data: JSON.stringify(item.data),
-      metadata: JSON.stringify(item.metadata),
-      idempotency_key: item.idempotencyKey,
-      fingerprint: item.fingerprint,
-      processing_status: 'pending',
-      spam_flag: false,
-      reply_status: 'pending',
-      created_at: item.createdAt,
-    })
-    .onConflict((oc) => oc.columns(['form_id', 'idempotency_key']).doNothing())
-    .returning('id')
-    .executeTakeFirst();
-  if (inserted) return { kind: 'created' };
-  // Another transaction stored the same idempotency key between our check and our insert.
-  await countOnForm(tx, item.formId, -1);
-  await countOnAccount(tx, item, -1);
-  const existing = await findByIdempotencyKey(tx, item.formId, item.idempotencyKey as string);
-  if (!existing) throw new Error('idempotency conflict without a stored submission');
-  return { kind: 'duplicate', existing };
+async function findByIdempotencyKey(tx: Transaction<Tables>, formId: string, key: string): Promise<Submission | null> {
+  const row = await tx.selectFrom('submissions').selectAll().where('form_id', '=', formId).where('idempotency_key', '=', key).executeTakeFirst();
+  return row ? toSubmission(row) : null;
 }
 
 /**
@@ -176,8 +121,7 @@ export function submissionStore(db: Db) {
     /** Stores a batch in one transaction: one commit makes all of it, and its processing jobs, durable. */
     async insertBatch(items: NewSubmission[], onCreated: OnCreated): Promise<InsertOutcome[]> {
       return db.transaction().execute(async (tx) => {
-        const outcomes: InsertOutcome[] = [];
-        for (const item of items) outcomes.push(await insertOne(tx, item));
+        const outcomes = await insertBatch(tx, items, findByIdempotencyKey);
         const created = items.filter((_, i) => outcomes[i]?.kind === 'created');
         if (created.length > 0) await onCreated(tx, created);
         return outcomes;

@@ -1,0 +1,122 @@
+// Stores a batch of submissions in one transaction with a handful of statements, whatever its
+// size: the counters move once per form and once per owner, the rows go in one multi-row insert.
+// Rows are locked in one order (forms, then owners, each sorted by id), so concurrent batches on
+// PostgreSQL never deadlock, and a form deleted meanwhile fails only its own submissions.
+import type { Transaction } from 'kysely';
+import type { Tables } from '../db/tables.ts';
+import type { InsertOutcome, NewSubmission, Submission } from './store.ts';
+
+type Tx = Transaction<Tables>;
+type FindByKey = (tx: Tx, formId: string, key: string) => Promise<Submission | null>;
+
+/** Rows per INSERT: well under SQLite's limit of bound parameters. */
+const ROWS_PER_INSERT = 200;
+
+function groupBy<K>(indexes: number[], key: (i: number) => K): Map<K, number[]> {
+  const groups = new Map<K, number[]>();
+  for (const i of indexes) {
+    const k = key(i);
+    const group = groups.get(k) ?? [];
+    group.push(i);
+    groups.set(k, group);
+  }
+  return new Map([...groups].sort(([a], [b]) => String(a).localeCompare(String(b))));
+}
+
+async function moveFormCount(tx: Tx, formId: string, delta: number): Promise<boolean> {
+  const result = await tx
+    .updateTable('forms')
+    .set((eb) => ({ submission_count: eb('submission_count', '+', delta) }))
+    .where('id', '=', formId)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+async function moveAccountCount(tx: Tx, accountId: string, delta: number): Promise<void> {
+  await tx.updateTable('accounts').set((eb) => ({ submissions_total: eb('submissions_total', '+', delta) })).where('id', '=', accountId).execute();
+}
+
+/**
+ * Admits as many of an owner's submissions as the free plan's cap leaves room for; returns how many.
+ * The plan is read here, in the transaction, not from what the request saw: an upgrade counts at once.
+ */
+async function admitOnAccount(tx: Tx, accountId: string, wanted: number, freeCap: number | null): Promise<number> {
+  let update = tx.updateTable('accounts').set((eb) => ({ submissions_total: eb('submissions_total', '+', wanted) })).where('id', '=', accountId);
+  if (freeCap !== null) update = update.where((eb) => eb.or([eb('plan', '=', 'pro'), eb('submissions_total', '<=', freeCap - wanted)]));
+  if ((await update.executeTakeFirst()).numUpdatedRows > 0n || freeCap === null) return wanted;
+  const row = await tx.selectFrom('accounts').select('submissions_total').where('id', '=', accountId).executeTakeFirst();
+  const room = Math.max(0, Math.min(wanted, freeCap - Number(row?.submissions_total ?? freeCap)));
+  if (room > 0) await moveAccountCount(tx, accountId, room);
+  return room;
+}
+
+function row(item: NewSubmission) {
+  return {
+    id: item.id,
+    form_id: item.formId,
+    version_id: item.versionId,
+    data: JSON.stringify(item.data),
+    metadata: JSON.stringify(item.metadata),
+    idempotency_key: item.idempotencyKey,
+    fingerprint: item.fingerprint,
+    processing_status: 'pending' as const,
+    spam_flag: false,
+    reply_status: 'pending' as const,
+    created_at: item.createdAt,
+  };
+}
+
+export async function insertBatch(tx: Tx, items: NewSubmission[], findByKey: FindByKey): Promise<InsertOutcome[]> {
+  const outcomes: Array<InsertOutcome | undefined> = new Array(items.length);
+  let candidates = items.map((_, i) => i);
+
+  // A replayed Idempotency-Key answers with the submission stored first.
+  for (const i of candidates) {
+    const { formId, idempotencyKey } = items[i]!;
+    const existing = idempotencyKey ? await findByKey(tx, formId, idempotencyKey) : null;
+    if (existing) outcomes[i] = { kind: 'duplicate', existing };
+  }
+  candidates = candidates.filter((i) => !outcomes[i]);
+
+  for (const [formId, group] of groupBy(candidates, (i) => items[i]!.formId)) {
+    if (!(await moveFormCount(tx, formId, group.length))) for (const i of group) outcomes[i] = { kind: 'form_gone' };
+  }
+  candidates = candidates.filter((i) => !outcomes[i]);
+
+  // By owner and cap: a plan changed while the batch gathered gives its items two caps.
+  for (const group of groupBy(candidates, (i) => `${items[i]!.accountId}\n${items[i]!.submissionCap}`).values()) {
+    const first = items[group[0]!]!;
+    const admitted = await admitOnAccount(tx, first.accountId, group.length, first.submissionCap);
+    for (const i of group.slice(admitted)) {
+      outcomes[i] = { kind: 'plan_limit' };
+      await moveFormCount(tx, items[i]!.formId, -1);
+    }
+  }
+  candidates = candidates.filter((i) => !outcomes[i]);
+
+  const inserted = new Set<string>();
+  for (let start = 0; start < candidates.length; start += ROWS_PER_INSERT) {
+    const chunk = candidates.slice(start, start + ROWS_PER_INSERT).map((i) => row(items[i]!));
+    const rows = await tx
+      .insertInto('submissions')
+      .values(chunk)
+      .onConflict((oc) => oc.columns(['form_id', 'idempotency_key']).doNothing())
+      .returning('id')
+      .execute();
+    for (const r of rows) inserted.add(r.id);
+  }
+  for (const i of candidates) {
+    const item = items[i]!;
+    if (inserted.has(item.id)) {
+      outcomes[i] = { kind: 'created' };
+      continue;
+    }
+    // The same Idempotency-Key was stored meanwhile, by another transaction or earlier in this batch.
+    await moveFormCount(tx, item.formId, -1);
+    await moveAccountCount(tx, item.accountId, -1);
+    const existing = await findByKey(tx, item.formId, item.idempotencyKey as string);
+    if (!existing) throw new Error('idempotency conflict without a stored submission');
+    outcomes[i] = { kind: 'duplicate', existing };
+  }
+  return outcomes as InsertOutcome[];
+}
