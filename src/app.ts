@@ -8,6 +8,16 @@ import { accountService } from './accounts/service.ts';
 import { accountStore } from './accounts/store.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
+import { randomUUID } from 'node:crypto';
+import { enqueueDeliveries } from './delivery/deliveries/enqueue.ts';
+import type { SenderDeps } from './delivery/deliveries/sender.ts';
+import { deliveryService } from './delivery/deliveries/service.ts';
+import { deliveryStore } from './delivery/deliveries/store.ts';
+import { destinationService } from './delivery/destinations/service.ts';
+import { destinationStore } from './delivery/destinations/store.ts';
+import { createMailer } from './delivery/email.ts';
+import { checkUrl, outboundPolicy, type SendOptions } from './delivery/outbound/index.ts';
+import { destinationRoutes } from './delivery/routes.ts';
 import { jobQueueFor } from './jobs/index.ts';
 import { formRoutes } from './forms/routes.ts';
 import { formService } from './forms/service.ts';
@@ -31,10 +41,36 @@ export interface AppOptions {
   services?: Services;
 }
 
-export function buildServices(config: Config, database: Database) {
+export interface ServiceOptions {
+  /** Test seams of the outbound HTTP client (a resolver, a certificate authority). */
+  outbound?: SendOptions;
+}
+
+/** Where links to the dashboard point: the configured public URL, else this server. */
+export function publicBaseUrl(config: Config): string {
+  return config.publicUrl ?? `http://localhost:${config.port}`;
+}
+
+export function buildServices(config: Config, database: Database, options: ServiceOptions = {}) {
   const queue = jobQueueFor(database, config.pipeline);
+  const baseUrl = publicBaseUrl(config);
+  const policy = outboundPolicy(config.delivery);
+  const mailer = config.delivery.smtp ? createMailer(config.delivery.smtp) : null;
+  const sender: SenderDeps = { policy, timeoutMs: config.delivery.timeoutMs, mailer, outbound: options.outbound };
+  const destinationRows = destinationStore(database.db);
+  const deliveryRows = deliveryStore(database.db);
   const accounts = accountService(accountStore(database.db), config);
-  const forms = formService(formStore(database.db));
+  const forms = formService(formStore(database.db), {
+    urlProblem: (url) => checkUrl(url, policy)?.message ?? null,
+    saved: (form) =>
+      destinationRows.syncFormWebhook(
+        { id: form.id, enabled: form.settings.webhook_enabled, url: form.settings.webhook_url, secret: form.settings.webhook_secret },
+        randomUUID(),
+        new Date().toISOString(),
+      ),
+  });
+  const destinations = destinationService({ store: destinationRows, forms, policy });
+  const deliveries = deliveryService({ store: deliveryRows, destinations, forms, queue, sender, baseUrl });
   const submissions = submissionService({
     store: submissionStore(database.db),
     forms,
@@ -42,7 +78,11 @@ export function buildServices(config: Config, database: Database) {
     queue,
     writeConcurrency: database.engine === 'postgres' ? 4 : 1,
   });
-  return { queue, accounts, forms, submissions };
+  const delivery = {
+    store: deliveryRows, sender, mailer, baseUrl,
+    onFinished: enqueueDeliveries({ destinations: destinationRows, deliveries: deliveryRows, queue, baseUrl }),
+  };
+  return { queue, accounts, forms, submissions, destinations, deliveries, delivery };
 }
 
 export type Services = ReturnType<typeof buildServices>;
@@ -92,6 +132,7 @@ export async function buildApp({ config, database, logger, services: given }: Ap
     await zone.register(formRoutes, { config, accounts: services.accounts, forms: services.forms });
     await zone.register(submissionRoutes, { config, accounts: services.accounts, submissions: services.submissions });
     await zone.register(accountRoutes, { config, accounts: services.accounts });
+    await zone.register(destinationRoutes, { config, accounts: services.accounts, destinations: services.destinations, deliveries: services.deliveries });
   });
 
   return app;

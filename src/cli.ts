@@ -8,8 +8,8 @@ import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 
 const USAGE = `Usage: intake <command>
-  serve                                   run the API server and a pipeline worker (migrates first)
-  worker                                  run a pipeline worker alone
+  serve                                   run the API server with its workers (migrates first)
+  worker                                  run the workers alone (processing and deliveries)
   migrate                                 apply pending database migrations
   keys create --email E --name N          create an API key (and the owner account if missing)
   keys list [--email E]                   list API keys

@@ -47,6 +47,14 @@ export interface Config {
     /** Hosts and CIDR ranges that outbound requests may reach although they are private or local. */
     outboundAllow: string[];
     smtp: { url: string; from: string } | null;
+    timeoutMs: number;
+    /** Attempts of one delivery; after the last the destination is disabled. */
+    maxAttempts: number;
+    retryBaseMs: number;
+    retryMaxMs: number;
+    /** Consecutive failed attempts, across submissions, that disable a destination. */
+    disableAfter: number;
+    concurrency: number;
   };
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
@@ -200,6 +208,13 @@ export function loadConfig(env: Env = process.env): Config {
     delivery: {
       outboundAllow: outboundAllow(env),
       smtp: smtpConfig(env),
+      timeoutMs: integer(env, 'INTAKE_DELIVERY_TIMEOUT_MS', 15_000, 100, 120_000),
+      maxAttempts: integer(env, 'INTAKE_DELIVERY_MAX_ATTEMPTS', 8, 1, 50),
+      // 10 min doubling to a 12 h cap: eight attempts span about a day.
+      retryBaseMs: integer(env, 'INTAKE_DELIVERY_RETRY_BASE_MS', 600_000, 1, 86_400_000),
+      retryMaxMs: integer(env, 'INTAKE_DELIVERY_RETRY_MAX_MS', 43_200_000, 1, 604_800_000),
+      disableAfter: integer(env, 'INTAKE_DELIVERY_DISABLE_AFTER', 15, 1, 10_000),
+      concurrency: integer(env, 'INTAKE_DELIVERY_CONCURRENCY', 16, 1, 256),
     },
     logLevel: logLevel(env),
   };

@@ -6,7 +6,6 @@ import type { Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import type { RunningWorker } from './jobs/queue.ts';
-import { startPipelineWorker } from './pipeline/worker.ts';
 
 function onSignal(shutdown: (signal: string) => Promise<void>): void {
   let closing = false;
@@ -36,18 +35,20 @@ export async function serve(config: Config): Promise<void> {
 
   await app.listen({ port: config.port, host: config.host });
   if (config.pipeline.embeddedWorker) {
-    worker = await startPipelineWorker({ config, database, queue: services.queue, log: app.log });
+    // Loaded only here: the language model alone takes about 150 MB, which an API-only process is spared.
+    const { startWorkers } = await import('./workers.ts');
+    worker = await startWorkers(config, database, services, app.log);
   }
   app.log.info({ engine: database.engine, worker: config.pipeline.embeddedWorker }, 'Intake is ready');
 }
 
-/** A worker process alone: several can run beside the API processes, on PostgreSQL on several machines. */
+/** Workers alone: several processes can run beside the API processes, on PostgreSQL on several machines. */
 export async function work(config: Config): Promise<void> {
   const log = pino({ level: config.logLevel });
   const database = openDatabase(config);
   await migrateToLatest(database);
-  const { queue } = buildServices(config, database);
-  const worker = await startPipelineWorker({ config, database, queue, log });
+  const { startWorkers } = await import('./workers.ts');
+  const worker = await startWorkers(config, database, buildServices(config, database), log);
   onSignal(async (signal) => {
     log.info({ signal }, 'worker shutting down');
     await worker.stop();

@@ -54,7 +54,9 @@ describe('configuration', () => {
     assert.deepEqual(defaults.translation, { libreTranslate: null, deepl: null, timeoutMs: 15_000 });
     assert.equal(defaults.pipeline.embeddedWorker, true);
     assert.equal(defaults.pipeline.jobsSchema, 'graphile_worker');
-    assert.deepEqual(defaults.delivery, { outboundAllow: [], smtp: null });
+    assert.deepEqual(defaults.delivery, {
+      outboundAllow: [], smtp: null, timeoutMs: 15_000, maxAttempts: 8, retryBaseMs: 600_000, retryMaxMs: 43_200_000, disableAfter: 15, concurrency: 16,
+    });
     const config = loadConfig({
       INTAKE_AI_BASE_URL: 'http://127.0.0.1:11434/v1/', INTAKE_AI_MODEL: 'llama3.2', INTAKE_DEEPL_API_KEY: 'k:fx',
       INTAKE_TRANSLATE_URL: 'http://lt:5000', INTAKE_EMBEDDED_WORKER: 'false', INTAKE_WORKER_CONCURRENCY: '4',

@@ -9,6 +9,8 @@ export interface ReceivedRequest {
   headers: http.IncomingHttpHeaders;
   /** The parsed JSON body (the raw text when it is not JSON). */
   body: unknown;
+  /** The body exactly as it arrived, for signature checks. */
+  raw: string;
 }
 
 export interface Reply {
@@ -40,7 +42,7 @@ export async function startFakeProvider(answer: (request: ReceivedRequest) => Re
       } catch {
         // kept as text
       }
-      const request = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body };
+      const request = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body, raw: text };
       requests.push(request);
       const reply = answer(request);
       if (reply.hang) return;

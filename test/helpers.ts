@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { buildApp, buildServices, type Services } from '../src/app.ts';
+import { buildApp, buildServices, type ServiceOptions, type Services } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { openDatabase, type Database } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
@@ -70,12 +70,12 @@ export const RELAXED_ENV = {
   INTAKE_MCP_RATE_LIMIT: '100000',
 };
 
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, options: ServiceOptions = {}): Promise<TestApp> {
   const store = await createTestStore();
   const config = loadConfig({ ...RELAXED_ENV, ...store.env, ...env });
   const database = openDatabase(config);
   await migrateToLatest(database);
-  const services = buildServices(config, database);
+  const services = buildServices(config, database, options);
   const app = await buildApp({ config, database, logger: false, services });
   const { accounts } = services;
   let n = 0;

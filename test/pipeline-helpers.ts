@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RunningWorker } from '../src/jobs/queue.ts';
-import { startPipelineWorker } from '../src/pipeline/worker.ts';
+import type { ServiceOptions } from '../src/app.ts';
+import { startWorkers } from '../src/workers.ts';
 import { bearer, createForm, pathOf, startTestApp, type TestApp } from './helpers.ts';
 
 export interface LoggedLine {
@@ -18,17 +19,13 @@ export interface PipelineApp extends TestApp {
 /** Retries are quick so that tests of backoff take milliseconds. */
 export const FAST_RETRY_ENV = { INTAKE_PIPELINE_RETRY_BASE_MS: '20', INTAKE_PIPELINE_RETRY_MAX_MS: '200' };
 
-export async function startPipelineApp(env: Record<string, string> = {}): Promise<PipelineApp> {
-  const t = await startTestApp({ ...FAST_RETRY_ENV, ...env });
+/** The app with both of its workers, the pipeline's and the deliveries'; what they log is kept in `log`. */
+export async function startPipelineApp(env: Record<string, string> = {}, options: ServiceOptions = {}): Promise<PipelineApp> {
+  const t = await startTestApp({ ...FAST_RETRY_ENV, ...env }, options);
   const log: LoggedLine[] = [];
-  const worker: RunningWorker = await startPipelineWorker({
-    config: t.config,
-    database: t.database,
-    queue: t.services.queue,
-    log: {
-      info: (object, message) => log.push({ level: 'info', object: object as Record<string, unknown>, message }),
-      error: (object, message) => log.push({ level: 'error', object: object as Record<string, unknown>, message }),
-    },
+  const worker: RunningWorker = await startWorkers(t.config, t.database, t.services, {
+    info: (object, message) => log.push({ level: 'info', object: object as Record<string, unknown>, message }),
+    error: (object, message) => log.push({ level: 'error', object: object as Record<string, unknown>, message }),
   });
   return {
     ...t,

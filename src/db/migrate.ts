@@ -9,6 +9,7 @@ import { columnTypes, type ColumnTypes } from './migrations/column-types.ts';
 import * as core from './migrations/0001_core.ts';
 import * as pipeline from './migrations/0002_pipeline.ts';
 import * as listing from './migrations/0003_listing.ts';
+import * as deliveries from './migrations/0004_deliveries.ts';
 
 type CodeMigration = { up(db: Kysely<any>, t: ColumnTypes): Promise<void> };
 
@@ -16,6 +17,7 @@ const MIGRATIONS: Record<string, CodeMigration> = {
   '0001_core': core,
   '0002_pipeline': pipeline,
   '0003_listing': listing,
+  '0004_deliveries': deliveries,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

@@ -48,7 +48,7 @@ function pickSettings(input: FormInput): Partial<FormSettings> {
 }
 
 /** The conditional requirements of the spec, checked on the form as it will be after the write. */
-function checkSettings(settings: FormSettings, errors: FieldErrors): void {
+function checkSettings(settings: FormSettings, errors: FieldErrors, urlProblem: FormHooks['urlProblem']): void {
   if (settings.smart_reply_enabled && !settings.knowledge_base_id) {
     addError(errors, 'knowledge_base_id', 'is required when smart_reply_enabled is true');
   }
@@ -57,13 +57,23 @@ function checkSettings(settings: FormSettings, errors: FieldErrors): void {
     addError(errors, 'webhook_secret', 'is required when webhook_enabled is true');
   }
   if (settings.webhook_url) {
-    let url: URL | null = null;
-    try {
-      url = new URL(settings.webhook_url);
-    } catch {
-      addError(errors, 'webhook_url', 'is not a valid URL');
-    }
-    if (url && url.protocol !== 'https:') addError(errors, 'webhook_url', 'must be an HTTPS URL');
+    const problem = urlProblem(settings.webhook_url);
+    if (problem) addError(errors, 'webhook_url', problem);
+  }
+}
+
+export interface FormHooks {
+  /** Why a webhook URL may not be called (not HTTPS, a private address …), or null. */
+  urlProblem(url: string): string | null;
+  /** After a form was created or changed: its webhook_* settings are its first destination. */
+  saved?(form: FormRecord): Promise<void>;
+}
+
+function httpsOnly(url: string): string | null {
+  try {
+    return new URL(url).protocol === 'https:' ? null : 'must be an HTTPS URL';
+  } catch {
+    return 'is not a valid URL';
   }
 }
 
@@ -78,7 +88,7 @@ function newVersion(slug: string, schema: FieldsSchema, now: string): Omit<NewVe
   return { id: randomUUID(), segment: randomBytes(16).toString('base64url'), slug, schema, createdAt: now };
 }
 
-export function formService(store: FormStore, clock: () => Date = () => new Date()) {
+export function formService(store: FormStore, hooks: FormHooks = { urlProblem: httpsOnly }, clock: () => Date = () => new Date()) {
   // Versions never change once minted, so an endpoint's version is cached for the life of the process.
   const endpoints = new Map<string, { formId: string; version: FormVersion }>();
   const recentForms = new Map<string, { form: FormRecord; until: number }>();
@@ -117,7 +127,7 @@ export function formService(store: FormStore, clock: () => Date = () => new Date
       const errors: FieldErrors = {};
       const schema = parseSchema(input.fields_schema, errors);
       const settings = { ...DEFAULT_SETTINGS, ...pickSettings(input) };
-      checkSettings(settings, errors);
+      checkSettings(settings, errors, hooks.urlProblem);
       const slug = input.slug as string;
       await slugError(accountId, slug, errors);
       if (Object.keys(errors).length > 0 || !schema) throw fail.validation(errors);
@@ -136,7 +146,9 @@ export function formService(store: FormStore, clock: () => Date = () => new Date
         updatedAt: now,
       };
       await store.insert(form, { ...newVersion(slug, schema, now), number: 1 }).catch(rethrowSlugRace);
-      return { form: await requireOwned(accountId, form.id), submissionToken };
+      const created = await requireOwned(accountId, form.id);
+      await hooks.saved?.(created);
+      return { form: created, submissionToken };
     },
 
     async update(accountId: string, id: string, input: FormInput): Promise<{ form: FormRecord; submissionToken: string | null }> {
@@ -144,7 +156,7 @@ export function formService(store: FormStore, clock: () => Date = () => new Date
       const errors: FieldErrors = {};
       const schema = input.fields_schema === undefined ? current.version.schema : parseSchema(input.fields_schema, errors);
       const settingsChange = pickSettings(input);
-      checkSettings({ ...current.settings, ...settingsChange }, errors);
+      checkSettings({ ...current.settings, ...settingsChange }, errors, hooks.urlProblem);
       const slug = input.slug ?? current.slug;
       if (slug !== current.slug) await slugError(accountId, slug, errors, id);
       if (Object.keys(errors).length > 0 || !schema) throw fail.validation(errors);
@@ -163,7 +175,9 @@ export function formService(store: FormStore, clock: () => Date = () => new Date
       const found = await store.update(id, changes, now, version).catch(rethrowSlugRace);
       recentForms.delete(id);
       if (!found) throw fail.formNotFound();
-      return { form: await requireOwned(accountId, id), submissionToken };
+      const updated = await requireOwned(accountId, id);
+      await hooks.saved?.(updated);
+      return { form: updated, submissionToken };
     },
 
     async delete(accountId: string, id: string): Promise<FormRecord> {

@@ -4,7 +4,7 @@
 // every worker process renews a lease for its worker ids, and any process unlocks the jobs of
 // workers whose lease has run out.
 import { EventEmitter } from 'node:events';
-import { run, runMigrations, type Logger as GraphileLogger } from 'graphile-worker';
+import { run, runMigrations, type Logger as GraphileLogger, type Runner } from 'graphile-worker';
 import { Logger } from 'graphile-worker';
 import { sql, type Transaction } from 'kysely';
 import type pg from 'pg';
@@ -19,6 +19,9 @@ export interface GraphileQueueOptions {
   /** Runs of a job whose handler keeps throwing (graphile-worker's own backoff between them). */
   maxAttempts: number;
 }
+
+/** What graphile-worker sets process.exitCode to when it stops over a breaking migration. */
+const BREAKING_MIGRATION_EXIT_CODE = 57;
 
 export async function migrateGraphileSchema(pool: pg.Pool, schema: string): Promise<void> {
   await runMigrations({ pgPool: pool, schema, logger: quietLogger });
@@ -66,7 +69,7 @@ export function graphileJobQueue(db: Db, pool: pg.Pool, options: GraphileQueueOp
             handler(payload as Record<string, unknown>, { jobId: helpers.job.id, attempt: helpers.job.attempts }),
         ]),
       );
-      const runner = await run({
+      const runnerOptions = {
         pgPool: pool,
         schema: options.schema,
         taskList,
@@ -75,7 +78,29 @@ export function graphileJobQueue(db: Db, pool: pg.Pool, options: GraphileQueueOp
         noHandleSignals: true,
         logger: loggerFor(worker.log),
         events: events as never,
-      });
+      };
+      let stopping = false;
+      let runner: Runner = await run(runnerOptions);
+      // graphile-worker stops every pool of the database when any schema in it is migrated across a
+      // breaking revision (its NOTIFY is not per schema), as a new Intake instance or test database
+      // does. Our own schema is checked by its migrations, which refuse one too new for this code;
+      // when they pass, working on is safe, so a pool that stopped unasked is started again.
+      const supervise = (current: Runner): void => {
+        void current.promise.catch(() => {}).then(async () => {
+          if (stopping) return;
+          worker.log.error({ schema: options.schema }, 'graphile-worker stopped unasked; starting it again');
+          try {
+            await migrateGraphileSchema(pool, options.schema);
+            if (process.exitCode === BREAKING_MIGRATION_EXIT_CODE) process.exitCode = undefined;
+            if (stopping) return;
+            runner = await run(runnerOptions);
+            supervise(runner);
+          } catch (error) {
+            worker.log.error({ err: error, schema: options.schema }, 'graphile-worker cannot start again');
+          }
+        });
+      };
+      supervise(runner);
 
       const leaseSeconds = options.leaseMs / 1000;
       async function renew(): Promise<void> {
@@ -105,8 +130,9 @@ export function graphileJobQueue(db: Db, pool: pg.Pool, options: GraphileQueueOp
 
       return {
         async stop() {
+          stopping = true;
           clearInterval(timer);
-          await runner.stop();
+          await runner.stop().catch(() => {}); // already stopped: nothing left to wait for
           if (ownIds.size > 0) await sql`delete from worker_leases where worker_id = any(${[...ownIds]}::text[])`.execute(db);
         },
       };

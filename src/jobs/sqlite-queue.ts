@@ -59,6 +59,8 @@ export function sqliteJobQueue(db: Db, options: SqliteQueueOptions): JobQueue {
 
     async startWorker(handlers: Record<string, JobHandler>, worker: WorkerOptions): Promise<RunningWorker> {
       const workerId = `${process.pid}-${randomBytes(6).toString('hex')}`;
+      // Each worker takes only its own tasks: a pool of slow deliveries never holds up processing.
+      const tasks = Object.keys(handlers);
       let stopping = false;
       let running = 0;
       let wakeUp: (() => void) | null = null;
@@ -85,6 +87,7 @@ export function sqliteJobQueue(db: Db, options: SqliteQueueOptions): JobQueue {
                 .selectFrom('jobs')
                 .select('id')
                 .where('failed_at', 'is', null)
+                .where('task', 'in', tasks)
                 .where('run_at', '<=', iso(now))
                 .where((w) => w.or([w('locked_until', 'is', null), w('locked_until', '<', iso(now))]))
                 .orderBy('run_at')

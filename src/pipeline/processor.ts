@@ -38,8 +38,10 @@ export function submissionProcessor(deps: ProcessorDeps) {
   async function finish(work: Work, result: StepResult, outcome: Outcome): Promise<void> {
     await store.transaction(async (tx) => {
       const finished = await store.finish(tx, work, result, outcome, clock().toISOString());
-      if (finished && deps.onFinished) await deps.onFinished(tx, work.submission.id, outcome);
+      if (finished && deps.onFinished) await deps.onFinished(tx, work, outcome);
     });
+    // Notifications enqueued with the final status start at once in this process.
+    deps.queue.wake();
   }
 
   /** Marks the submission `processing` before the first step that waits on a provider. */

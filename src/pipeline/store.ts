@@ -27,6 +27,10 @@ export interface Work {
   form: {
     id: string;
     name: string;
+    slug: string;
+    visibility: 'public' | 'private';
+    /** The schema version the submission was validated against. */
+    version: number;
     intent: string | null;
     spamProtection: boolean;
     strategy: 'standard' | 'intelligent';
@@ -51,7 +55,7 @@ export interface Outcome {
 }
 
 /** Runs inside the transaction that records a final status, e.g. to enqueue notifications. */
-export type OnFinished = (tx: Transaction<Tables>, submissionId: string, outcome: Outcome) => Promise<void>;
+export type OnFinished = (tx: Transaction<Tables>, work: Work, outcome: Outcome) => Promise<void>;
 
 function columns(result: StepResult) {
   const { translated_data, ...rest } = result;
@@ -82,7 +86,7 @@ export function pipelineStore(db: Db) {
         .select([
           's.id', 's.seq', 's.data', 's.metadata', 's.fingerprint', 's.processing_status', 's.pipeline_steps', 's.spam_flag',
           's.original_language',
-          'f.id as form_id', 'f.name as form_name', 'f.intent', 'f.spam_protection_enabled', 'f.spam_protection_strategy',
+          'f.id as form_id', 'f.name as form_name', 'f.slug as form_slug', 'f.visibility', 'v.version', 'f.intent', 'f.spam_protection_enabled', 'f.spam_protection_strategy',
           'f.localisation_enabled', 'v.fields_schema', 'a.id as account_id', 'a.plan', 'a.language',
         ])
         .where('s.id', '=', submissionId)
@@ -102,6 +106,9 @@ export function pipelineStore(db: Db) {
         form: {
           id: row.form_id,
           name: row.form_name,
+          slug: row.form_slug,
+          visibility: row.visibility,
+          version: row.version,
           intent: row.intent,
           spamProtection: toBool(row.spam_protection_enabled),
           strategy: row.spam_protection_strategy,

@@ -1,0 +1,109 @@
+// Sends a delivery and decides what follows: success; a retry with exponential backoff and jitter
+// (honouring Retry-After); or a logged final failure. The destination is turned off when the
+// receiver answers 410, when a delivery fails its last attempt, or after too many failed attempts
+// in a row across submissions; its owner is then told by email.
+import type { Config } from '../../config.ts';
+import { backoffDelay } from '../../jobs/backoff.ts';
+import type { JobLog, JobQueue } from '../../jobs/queue.ts';
+import { ownerAlertEmail, type Mailer } from '../email.ts';
+import { sendToDestination, type AttemptResult, type SenderDeps } from './sender.ts';
+import type { AttemptOutcome, DeliveryStore, DeliveryWork } from './store.ts';
+import { DELIVER, type DeliverPayload } from './tasks.ts';
+
+export interface DelivererDeps {
+  store: DeliveryStore;
+  queue: JobQueue;
+  sender: SenderDeps;
+  mailer: Mailer | null;
+  delivery: Config['delivery'];
+  /** Where links to the dashboard point. */
+  baseUrl: string;
+  log: JobLog;
+  clock?: () => Date;
+}
+
+/** Sends at once to one destination at most; a dead receiver cannot take every slot of the worker. */
+const MAX_IN_FLIGHT_PER_DESTINATION = 2;
+const BUSY_DESTINATION_DELAY_MS = 200;
+
+export function deliverer(deps: DelivererDeps) {
+  const { store, log, delivery: policy } = deps;
+  const clock = deps.clock ?? (() => new Date());
+  const inFlight = new Map<string, number>();
+
+  function decide(work: DeliveryWork, result: AttemptResult, attempt: number, at: Date): AttemptOutcome {
+    const record = {
+      attempt: work.delivery.attempts + 1, attemptedAt: at.toISOString(), statusCode: result.statusCode,
+      durationMs: result.durationMs, error: result.error, responseBody: result.responseBody,
+    };
+    if (result.ok) return { record, status: 'succeeded', nextAttemptAt: null, disable: null };
+    const failedInARow = work.destination.failureCount + 1;
+    const disable = result.gone
+      ? 'the receiver answered 410 Gone'
+      : attempt >= policy.maxAttempts
+        ? `a delivery failed all ${policy.maxAttempts} attempts (last: ${result.error})`
+        : failedInARow >= policy.disableAfter
+          ? `${failedInARow} failed attempts in a row (last: ${result.error})`
+          : null;
+    if (disable || result.permanent) return { record, status: 'failed', nextAttemptAt: null, disable };
+    const delay = Math.max(backoffDelay(attempt, { baseMs: policy.retryBaseMs, maxMs: policy.retryMaxMs }), (result.retryAfterSeconds ?? 0) * 1000);
+    return { record, status: 'pending', nextAttemptAt: new Date(at.getTime() + delay).toISOString(), disable: null };
+  }
+
+  async function alertOwner(work: DeliveryWork, reason: string): Promise<void> {
+    const context = { deliveryId: work.delivery.id, destinationId: work.destination.id, reason };
+    if (!deps.mailer) {
+      log.error(context, 'destination disabled; no SMTP server is configured to tell its owner');
+      return;
+    }
+    const mail = ownerAlertEmail({
+      formName: work.formName, destinationName: work.destination.name, lastError: reason,
+      link: `${deps.baseUrl}/dashboard/forms/${work.destination.formId}/destinations/${work.destination.id}`,
+    });
+    try {
+      await deps.mailer.send({ to: [work.ownerEmail], ...mail });
+      log.info(context, 'destination disabled; its owner was emailed');
+    } catch (error) {
+      log.error({ ...context, err: error }, 'destination disabled; the email to its owner failed');
+    }
+  }
+
+  return async function deliver(payload: DeliverPayload): Promise<void> {
+    const work = await store.load(payload.deliveryId);
+    if (!work || work.delivery.status !== 'pending') return;
+    const { destination } = work;
+    if (!destination.enabled) {
+      const reason = `not sent: the destination is disabled${destination.disabledReason ? ` (${destination.disabledReason})` : ''}`;
+      await store.abandon(work.delivery.id, reason, clock().toISOString());
+      log.error({ deliveryId: work.delivery.id, destinationId: destination.id, submissionId: work.delivery.submissionId }, reason);
+      return;
+    }
+    const busy = inFlight.get(destination.id) ?? 0;
+    if (busy >= MAX_IN_FLIGHT_PER_DESTINATION) {
+      await deps.queue.enqueue([{ task: DELIVER, payload: { ...payload }, runAt: new Date(clock().getTime() + BUSY_DESTINATION_DELAY_MS) }]);
+      return;
+    }
+
+    const attempt = payload.attempt ?? 1;
+    const at = clock();
+    inFlight.set(destination.id, busy + 1);
+    let result: AttemptResult;
+    try {
+      result = await sendToDestination(destination, work.delivery.payload, at, deps.sender);
+    } finally {
+      const left = (inFlight.get(destination.id) ?? 1) - 1;
+      if (left > 0) inFlight.set(destination.id, left);
+      else inFlight.delete(destination.id);
+    }
+    const outcome = decide(work, result, attempt, at);
+    const retry = outcome.nextAttemptAt
+      ? [{ task: DELIVER, payload: { deliveryId: work.delivery.id, attempt: attempt + 1 }, runAt: new Date(outcome.nextAttemptAt) }]
+      : [];
+    await store.recordAttempt(work, outcome, (tx) => deps.queue.enqueueInTransaction(tx, retry));
+
+    const context = { deliveryId: work.delivery.id, destinationId: destination.id, submissionId: work.delivery.submissionId, attempt, error: result.error };
+    if (outcome.status === 'failed') log.error(context, 'delivery failed for good');
+    else if (outcome.status === 'pending') log.info({ ...context, nextAttemptAt: outcome.nextAttemptAt }, 'delivery failed; retrying later');
+    if (outcome.disable) await alertOwner(work, outcome.disable);
+  };
+}

@@ -1,0 +1,40 @@
+// When the pipeline records a submission's final status, the deliveries to every destination that
+// wants it are created, and their jobs enqueued, in that same transaction: a crash can lose neither.
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { JobQueue } from '../../jobs/queue.ts';
+import type { OnFinished } from '../../pipeline/store.ts';
+import { readSubmission } from '../../submissions/store.ts';
+import type { DestinationStore } from '../destinations/store.ts';
+import type { SubmissionEvent } from '../event.ts';
+import type { DeliveryStore, NewDelivery } from './store.ts';
+import { DELIVER } from './tasks.ts';
+
+export function newEventId(): string {
+  return `evt_${randomBytes(16).toString('base64url')}`;
+}
+
+export function submissionLink(baseUrl: string, formId: string, submissionId: string): string {
+  return `${baseUrl}/dashboard/forms/${formId}/submissions/${submissionId}`;
+}
+
+export function enqueueDeliveries(deps: { destinations: DestinationStore; deliveries: DeliveryStore; queue: JobQueue; baseUrl: string; clock?: () => Date }): OnFinished {
+  const clock = deps.clock ?? (() => new Date());
+  return async (tx, work) => {
+    const submission = await readSubmission(tx, work.submission.id);
+    if (!submission) return;
+    const receivers = await deps.destinations.receiving(tx, work.form.id, submission.spam_flag);
+    if (receivers.length === 0) return;
+    const now = clock().toISOString();
+    const { form } = work;
+    const event: SubmissionEvent = {
+      id: newEventId(),
+      type: 'submission.created',
+      created_at: now,
+      data: { form: { id: form.id, name: form.name, slug: form.slug, visibility: form.visibility, version: form.version }, submission },
+    };
+    const payload = { event, fields: work.fields, link: submissionLink(deps.baseUrl, form.id, submission.id) };
+    const deliveries: NewDelivery[] = receivers.map((d) => ({ id: randomUUID(), destinationId: d.id, submissionId: submission.id, payload, createdAt: now }));
+    await deps.deliveries.insert(tx, deliveries);
+    await deps.queue.enqueueInTransaction(tx, deliveries.map((d) => ({ task: DELIVER, payload: { deliveryId: d.id } })));
+  };
+}

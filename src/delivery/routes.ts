@@ -1,0 +1,86 @@
+// /api/forms/{form_id}/destinations: thin handlers over the destination and delivery services.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { AccountService } from '../accounts/service.ts';
+import type { Config } from '../config.ts';
+import { FormErrors } from '../forms/schemas.ts';
+import { ownerOf, requireApiKey } from '../http/auth.ts';
+import { errorHandlerFor } from '../http/error-replies.ts';
+import type { DeliveryService } from './deliveries/service.ts';
+import type { DestinationService } from './destinations/service.ts';
+import { presentDelivery, presentDestination } from './present.ts';
+import {
+  CreateDestinationBody, DeliveryOutput, DeliveryPage, DeliveryParams, DestinationOutput, DestinationParams, DestinationWithSecret,
+  PageQuery, TestOutput, UpdateDestinationBody,
+} from './schemas.ts';
+
+const security = [{ apiKey: [] }];
+const tags = ['Destinations'];
+const FormParams = Type.Object({ form_id: Type.String() });
+
+export const destinationRoutes: FastifyPluginAsyncTypebox<{
+  config: Config; accounts: AccountService; destinations: DestinationService; deliveries: DeliveryService;
+}> = async (app, { config, accounts, destinations, deliveries }) => {
+  // Destinations live under /api/forms: they answer errors in the forms family's format.
+  app.setErrorHandler(errorHandlerFor('forms', config.maxBodyBytes));
+  app.addHook('preHandler', requireApiKey(accounts));
+  const owner = (request: Parameters<typeof ownerOf>[0]) => ownerOf(request).account.id;
+
+  app.get('/api/forms/:form_id/destinations', {
+    schema: { tags, security, summary: "List a form's destinations", params: FormParams, response: { 200: Type.Object({ destinations: Type.Array(DestinationOutput) }), ...FormErrors } },
+  }, async (request) => ({ destinations: (await destinations.list(owner(request), request.params.form_id)).map(presentDestination) }));
+
+  app.post('/api/forms/:form_id/destinations', {
+    schema: {
+      tags, security, summary: 'Add a destination', description: 'A webhook gets a signing secret, shown only in this response.',
+      params: FormParams, body: CreateDestinationBody, response: { 201: DestinationWithSecret, ...FormErrors },
+    },
+  }, async (request, reply) => {
+    const { destination, secret } = await destinations.create(owner(request), request.params.form_id, request.body);
+    return reply.code(201).send({ ...presentDestination(destination), ...(secret && { secret }) });
+  });
+
+  app.get('/api/forms/:form_id/destinations/:id', {
+    schema: { tags, security, summary: 'Get a destination', params: DestinationParams, response: { 200: DestinationOutput, ...FormErrors } },
+  }, async (request) => presentDestination(await destinations.get(owner(request), request.params.form_id, request.params.id)));
+
+  app.patch('/api/forms/:form_id/destinations/:id', {
+    schema: {
+      tags, security, summary: 'Change a destination, or enable or disable it', description: 'Enabling a destination starts its failure count afresh.',
+      params: DestinationParams, body: UpdateDestinationBody, response: { 200: DestinationOutput, ...FormErrors },
+    },
+  }, async (request) => presentDestination(await destinations.update(owner(request), request.params.form_id, request.params.id, request.body)));
+
+  app.delete('/api/forms/:form_id/destinations/:id', {
+    schema: { tags, security, summary: 'Delete a destination and its delivery log', params: DestinationParams, response: { 200: DestinationOutput, ...FormErrors } },
+  }, async (request) => presentDestination(await destinations.delete(owner(request), request.params.form_id, request.params.id)));
+
+  app.post('/api/forms/:form_id/destinations/:id/regenerate-secret', {
+    schema: { tags, security, summary: "Replace a webhook's signing secret", params: DestinationParams, response: { 200: DestinationWithSecret, ...FormErrors } },
+  }, async (request) => {
+    const { destination, secret } = await destinations.regenerateSecret(owner(request), request.params.form_id, request.params.id);
+    return { ...presentDestination(destination), secret };
+  });
+
+  app.post('/api/forms/:form_id/destinations/:id/test', {
+    schema: { tags, security, summary: 'Send a sample event now', params: DestinationParams, response: { 200: TestOutput, ...FormErrors } },
+  }, async (request) => {
+    const { delivered, delivery } = await deliveries.test(owner(request), request.params.form_id, request.params.id);
+    return { delivered, delivery: presentDelivery(delivery) };
+  });
+
+  app.get('/api/forms/:form_id/destinations/:id/deliveries', {
+    schema: { tags, security, summary: 'The delivery log, newest first, with every attempt', params: DestinationParams, querystring: PageQuery, response: { 200: DeliveryPage, ...FormErrors } },
+  }, async (request) => {
+    const { page, page_size: pageSize } = request.query;
+    const { deliveries: list, total } = await deliveries.list(owner(request), request.params.form_id, request.params.id, page, pageSize);
+    return { data: list.map(presentDelivery), meta: { current_page: page, total_pages: Math.ceil(total / pageSize), total_count: total, page_size: pageSize } };
+  });
+
+  app.post('/api/forms/:form_id/destinations/:id/deliveries/:delivery_id/retry', {
+    schema: { tags, security, summary: 'Send a failed delivery again', params: DeliveryParams, response: { 202: DeliveryOutput, ...FormErrors } },
+  }, async (request, reply) => {
+    const delivery = await deliveries.retry(owner(request), request.params.form_id, request.params.id, request.params.delivery_id);
+    return reply.code(202).send(presentDelivery(delivery));
+  });
+};

@@ -1,0 +1,84 @@
+// Route schemas for destinations and their delivery log.
+import { Type } from 'typebox';
+
+const nullable = (type: string, options: object = {}) => Type.Unsafe({ type: [type, 'null'], ...options });
+const DESTINATION_TYPES: ['webhook', 'slack', 'discord', 'teams', 'google_chat', 'telegram', 'email'] = ['webhook', 'slack', 'discord', 'teams', 'google_chat', 'telegram', 'email'];
+
+const writable = {
+  name: Type.String({ minLength: 1, maxLength: 100 }),
+  url: Type.String({ maxLength: 2048, description: 'webhook, slack, discord, teams, google_chat: the HTTPS URL to POST to' }),
+  bot_token: Type.String({ maxLength: 200, description: 'telegram: the bot token from @BotFather' }),
+  chat_id: Type.Union([Type.String({ maxLength: 64 }), Type.Integer()], { description: 'telegram: the chat id or @channel name' }),
+  recipients: Type.Array(Type.String({ format: 'email', 'x-message': 'must be an email address' }), { minItems: 1, maxItems: 20, description: 'email: who is notified' }),
+  deliver_spam: Type.Boolean({ description: 'Deliver submissions flagged as spam too (default false)' }),
+  enabled: Type.Boolean(),
+};
+const optional = Object.fromEntries(Object.entries(writable).map(([k, v]) => [k, Type.Optional(v)])) as {
+  [K in keyof typeof writable]: ReturnType<typeof Type.Optional<(typeof writable)[K]>>;
+};
+
+export const CreateDestinationBody = Type.Object({ type: Type.Enum(DESTINATION_TYPES), ...optional }, { additionalProperties: false });
+export const UpdateDestinationBody = Type.Object({ type: Type.Optional(Type.Enum(DESTINATION_TYPES)), ...optional }, { additionalProperties: false });
+
+export const DestinationOutput = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  form_id: Type.String({ format: 'uuid' }),
+  type: Type.Enum(DESTINATION_TYPES),
+  name: Type.String(),
+  source: Type.Enum(['api', 'form'], { description: "`form`: the form's own webhook_* settings, changed through the form" }),
+  url: Type.Optional(Type.String()),
+  chat_id: Type.Optional(Type.String()),
+  bot_token: Type.Optional(Type.String({ description: 'Shortened: the full token is never shown again' })),
+  recipients: Type.Optional(Type.Array(Type.String())),
+  deliver_spam: Type.Boolean(),
+  enabled: Type.Boolean(),
+  failure_count: Type.Integer({ description: 'Failed attempts in a row' }),
+  last_delivered_at: nullable('string', { format: 'date-time' }),
+  last_error: nullable('string'),
+  disabled_at: nullable('string', { format: 'date-time' }),
+  disabled_reason: nullable('string'),
+  created_at: Type.String({ format: 'date-time' }),
+  updated_at: Type.String({ format: 'date-time' }),
+});
+
+export const DestinationWithSecret = Type.Object({
+  ...DestinationOutput.properties,
+  secret: Type.Optional(Type.String({ description: 'Webhooks only: the signing secret, shown only now' })),
+});
+
+const Attempt = Type.Object({
+  attempt: Type.Integer(),
+  attempted_at: Type.String({ format: 'date-time' }),
+  status_code: nullable('integer'),
+  duration_ms: Type.Integer(),
+  error: nullable('string'),
+  response_body: nullable('string', { description: 'The first KiB of the answer' }),
+});
+
+export const DeliveryOutput = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  submission_id: nullable('string', { description: 'null for a test event' }),
+  event_id: Type.String(),
+  status: Type.Enum(['pending', 'succeeded', 'failed']),
+  attempts: Type.Integer(),
+  next_attempt_at: nullable('string', { format: 'date-time' }),
+  last_status_code: nullable('integer'),
+  last_error: nullable('string'),
+  created_at: Type.String({ format: 'date-time' }),
+  completed_at: nullable('string', { format: 'date-time' }),
+  log: Type.Array(Attempt),
+});
+
+export const DeliveryPage = Type.Object({
+  data: Type.Array(DeliveryOutput),
+  meta: Type.Object({ current_page: Type.Integer(), total_pages: Type.Integer(), total_count: Type.Integer(), page_size: Type.Integer() }),
+});
+
+export const TestOutput = Type.Object({ delivered: Type.Boolean(), delivery: DeliveryOutput });
+
+export const DestinationParams = Type.Object({ form_id: Type.String(), id: Type.String() });
+export const DeliveryParams = Type.Object({ form_id: Type.String(), id: Type.String(), delivery_id: Type.String() });
+export const PageQuery = Type.Object({
+  page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
+  page_size: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+}, { additionalProperties: true });

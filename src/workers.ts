@@ -1,0 +1,20 @@
+// The background workers of one process: the pipeline's and the deliveries', each with its own
+// jobs and slots. `intake serve` runs them beside the API; `intake worker` runs them alone.
+import type { Services } from './app.ts';
+import type { Config } from './config.ts';
+import type { Database } from './db/database.ts';
+import { startDeliveryWorker } from './delivery/worker.ts';
+import type { JobLog, RunningWorker } from './jobs/queue.ts';
+import { startPipelineWorker } from './pipeline/worker.ts';
+
+export async function startWorkers(config: Config, database: Database, services: Services, log: JobLog): Promise<RunningWorker> {
+  const { queue, delivery } = services;
+  const pipeline = await startPipelineWorker({ config, database, queue, log, onFinished: delivery.onFinished });
+  const deliveries = await startDeliveryWorker({ config, queue, store: delivery.store, sender: delivery.sender, mailer: delivery.mailer, baseUrl: delivery.baseUrl, log });
+  return {
+    async stop() {
+      await Promise.all([pipeline.stop(), deliveries.stop()]);
+      delivery.mailer?.close();
+    },
+  };
+}
