@@ -4,17 +4,14 @@
 // Telegram always posts to https://api.telegram.org: a test resolver sends that name to a local
 // HTTPS stand-in on port 443 with a self-signed certificate the client is told to trust.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
 import https from 'node:https';
-import os from 'node:os';
-import path from 'node:path';
 import type tls from 'node:tls';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Resolver } from '../src/delivery/outbound/index.ts';
 import { startFakeProvider, type FakeProvider, type ReceivedRequest } from './fake-provider.ts';
 import { bearer, createForm, startPipelineApp, submit, type PipelineApp } from './pipeline-helpers.ts';
+import { selfSignedCertificate } from './tls.ts';
 
 type Json = Record<string, any>;
 
@@ -24,23 +21,6 @@ const DATA = { name: 'Ada Lovelace', email: 'ada@example.com', message: HOSTILE 
 const BOT_TOKEN = '123456789:AAE_test-token_abcdefghijklmnopqrstuv';
 const CHAT_ID = -1001234567890;
 const TELEGRAM_HOST = 'api.telegram.org';
-
-function selfSignedCertificate(host: string): { key: string; cert: string } | null {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'intake-tls-'));
-  const keyFile = path.join(dir, 'key.pem');
-  const certFile = path.join(dir, 'cert.pem');
-  try {
-    execFileSync('openssl', [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-      '-keyout', keyFile, '-out', certFile, '-days', '1', '-subj', `/CN=${host}`, '-addext', `subjectAltName=DNS:${host}`,
-    ], { stdio: 'ignore' });
-    return { key: fs.readFileSync(keyFile, 'utf8'), cert: fs.readFileSync(certFile, 'utf8') };
-  } catch {
-    return null;
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 interface TelegramStandIn {
   address: string;

@@ -2,40 +2,16 @@
 // message as it arrives, the clear failure when no SMTP server is configured, and the alert its
 // owner gets by email when a failing destination is turned off.
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
+import type { AddressObject } from 'mailparser';
 import { startFakeProvider, type FakeProvider } from './fake-provider.ts';
 import { bearer, createForm, startPipelineApp, submit, type PipelineApp } from './pipeline-helpers.ts';
+import { startSmtpServer } from './smtp.ts';
 
 type Json = Record<string, any>;
 
 const MAIL_FROM = 'Intake <notifications@intake.test>';
-
-interface Received { mail: ParsedMail; recipients: string[] }
-
-async function startSmtpServer() {
-  const received: Received[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      simpleParser(stream).then(
-        (mail) => {
-          received.push({ mail, recipients: session.envelope.rcptTo.map((rcpt) => rcpt.address) });
-          callback();
-        },
-        (error: Error) => callback(error),
-      );
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.server.address() as AddressInfo;
-  return { url: `smtp://127.0.0.1:${port}`, received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
 
 function addresses(header: AddressObject | AddressObject[] | undefined): string[] {
   return (Array.isArray(header) ? header : header ? [header] : []).flatMap((object) => object.value.map((entry) => entry.address ?? ''));

@@ -1,12 +1,12 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type AddressInfo } from 'node:net';
-import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
-import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
+import type { AddressObject } from 'mailparser';
 import type { SubmissionEvent } from '../src/delivery/event.ts';
 import type { Submission } from '../src/submissions/store.ts';
 import type { FieldDefinition } from '../src/forms/field-schema.ts';
 import { MailError, createMailer, notificationEmail, ownerAlertEmail } from '../src/delivery/email.ts';
+import { startSmtpServer } from './smtp.ts';
 
 const LINK = 'https://intake.example/forms/frm_1/submissions/sub_1';
 const FROM = 'Intake <notifications@intake.example>';
@@ -43,35 +43,6 @@ function submissionEvent(overrides: Partial<Submission> = {}, formName = 'Contac
     created_at: '2025-01-02T03:04:06.000Z',
     data: { form: { id: 'frm_1', name: formName, slug: 'contact', visibility: 'public', version: 1 }, submission },
   };
-}
-
-interface Received { mail: ParsedMail; recipients: string[] }
-
-/** A real SMTP server on 127.0.0.1 that refuses RCPT TO with the code `refuse` gives for an address. */
-async function startSmtpServer(refuse: (address: string) => number | null = () => null) {
-  const received: Received[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onRcptTo(address: SMTPServerAddress, _session, callback) {
-      const code = refuse(address.address);
-      if (code === null) return callback();
-      callback(Object.assign(new Error(code >= 500 ? 'No such mailbox' : 'Mailbox busy, try later'), { responseCode: code }));
-    },
-    onData(stream, session, callback) {
-      simpleParser(stream).then(
-        (mail) => {
-          received.push({ mail, recipients: session.envelope.rcptTo.map((rcpt) => rcpt.address) });
-          callback();
-        },
-        (error: Error) => callback(error),
-      );
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.server.address() as AddressInfo;
-  return { url: `smtp://127.0.0.1:${port}`, received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
 /** A port on 127.0.0.1 that nothing listens on. */

@@ -1,34 +1,13 @@
 // send() over TLS: a local HTTPS receiver with a self-signed certificate for receiver.test, made
 // with the machine's openssl at test time (skipped when openssl is not there).
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import type net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import type tls from 'node:tls';
 import { after, before, describe, it } from 'node:test';
 import { OutboundError, outboundPolicy, send, type Resolver } from '../src/delivery/outbound/index.ts';
-
-function selfSignedCertificate(): { key: string; cert: string } | null {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'intake-tls-'));
-  const keyFile = path.join(dir, 'key.pem');
-  const certFile = path.join(dir, 'cert.pem');
-  try {
-    execFileSync('openssl', [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-      '-keyout', keyFile, '-out', certFile, '-days', '1',
-      '-subj', '/CN=receiver.test', '-addext', 'subjectAltName=DNS:receiver.test',
-    ], { stdio: 'ignore' });
-    return { key: fs.readFileSync(keyFile, 'utf8'), cert: fs.readFileSync(certFile, 'utf8') };
-  } catch {
-    return null;
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-}
+import { selfSignedCertificate } from './tls.ts';
 
 const toLoopback: Resolver = async () => [{ address: '127.0.0.1', family: 4 }];
 
@@ -42,7 +21,7 @@ async function rejection(promise: Promise<unknown>): Promise<OutboundError> {
   assert.fail('expected the send to fail');
 }
 
-const credentials = selfSignedCertificate();
+const credentials = selfSignedCertificate('receiver.test');
 
 describe('sending over TLS', { skip: credentials ? false : 'openssl is not available' }, () => {
   const seen: Array<{ servername: string | false | null; host: string | undefined; body: string }> = [];

@@ -8,7 +8,7 @@
 import type { SignalHit, SpamInput, SpamVerdict } from './types.ts';
 import { classifierText } from './submission-text.ts';
 import { logit, sigmoid, type SpamClassifier } from './classifier.ts';
-import { capitalise, roundConfidence, scoreOf, SPAM_SCORE_THRESHOLD, standardVerdict } from './standard.ts';
+import { capitalise, roundConfidence, scoreOf, standardVerdict } from './standard.ts';
 
 export const CLASSIFIER_SIGNAL = 'text_classifier';
 /** Heuristics whose evidence the classifier already reads in the text; counting them again would double it. */
