@@ -76,23 +76,26 @@ export function sqliteJobQueue(db: Db, options: SqliteQueueOptions): JobQueue {
         { maxBatch: 500, maxConcurrent: 1 },
       );
 
+      const dueJobs = (tx: Db | Transaction<Tables>, now: number) =>
+        tx
+          .selectFrom('jobs')
+          .select('id')
+          .where('failed_at', 'is', null)
+          .where('task', 'in', tasks)
+          .where('run_at', '<=', iso(now))
+          .where((w) => w.or([w('locked_until', 'is', null), w('locked_until', '<', iso(now))]))
+          .orderBy('run_at');
+
       async function lease(limit: number): Promise<LeasedJob[]> {
         const now = Date.now();
+        // A look without the write lock first: an idle worker must not take it 20 times a second
+        // from the submit path (or from another process's).
+        if (!(await dueJobs(db, now).limit(1).executeTakeFirst())) return [];
         return db.transaction().execute((tx) =>
           tx
             .updateTable('jobs')
             .set((eb) => ({ locked_by: workerId, locked_until: iso(now + options.leaseMs), attempts: eb('attempts', '+', 1) }))
-            .where('id', 'in', (eb) =>
-              eb
-                .selectFrom('jobs')
-                .select('id')
-                .where('failed_at', 'is', null)
-                .where('task', 'in', tasks)
-                .where('run_at', '<=', iso(now))
-                .where((w) => w.or([w('locked_until', 'is', null), w('locked_until', '<', iso(now))]))
-                .orderBy('run_at')
-                .limit(limit),
-            )
+            .where('id', 'in', dueJobs(tx, now).limit(limit))
             .returning(['id', 'task', 'payload', 'attempts', 'max_attempts'])
             .execute(),
         );

@@ -10,10 +10,10 @@ import { backoffDelay } from '../jobs/backoff.ts';
 import type { JobLog, JobQueue } from '../jobs/queue.ts';
 import { detectSubmissionLanguage } from './language.ts';
 import { ProviderError } from './provider-error.ts';
-import { spamStep, type SpamStepOutcome } from './spam-step.ts';
+import { spamStep } from './spam-step.ts';
 import { StepFailure } from './step-failure.ts';
 import { Superseded } from './superseded.ts';
-import type { Outcome, PipelineStore, StepResult, Work, OnFinished } from './store.ts';
+import { FINAL_STATUSES, type Outcome, type PipelineStore, type StepResult, type Work, type OnFinished } from './store.ts';
 import { PROCESS_SUBMISSION, type ProcessSubmissionPayload } from './tasks.ts';
 import { translationStep } from './translation-step.ts';
 import type { Translator } from './translation/index.ts';
@@ -73,7 +73,7 @@ export function submissionProcessor(deps: ProcessorDeps) {
   }
 
   async function run(work: Work, result: StepResult): Promise<void> {
-    const spam: SpamStepOutcome = await spamStep(work, { ...deps, beginRemote });
+    const spam = await spamStep(work, { ...deps, beginRemote });
     Object.assign(result, spam.result);
     if (spam.result.spam_flag) return finish(work, result, { status: 'completed', reason: 'spam_detected' });
 
@@ -94,7 +94,7 @@ export function submissionProcessor(deps: ProcessorDeps) {
   return async function processSubmission(payload: ProcessSubmissionPayload): Promise<void> {
     const work = await store.load(payload.submissionId);
     // Deleted since, or finished by an earlier run of a job that ran twice: nothing to do.
-    if (!work || ['completed', 'skipped', 'failed'].includes(work.submission.status)) return;
+    if (!work || FINAL_STATUSES.includes(work.submission.status)) return;
     const result: StepResult = {};
     try {
       await run(work, result);
