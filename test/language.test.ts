@@ -92,6 +92,11 @@ describe('submissionText', () => {
     assert.deepEqual(submissionText(Object.fromEntries(strings), strings.map(([name]) => field(name as string, 'string'))), {});
   });
 
+  it('keeps a long value as prose, whatever it looks like, without trying the whole-value patterns on it', () => {
+    const long = `a@${'a.'.repeat(32_000)} x`;
+    assert.deepEqual(Object.keys(submissionText({ message: long }, fields)), ['message']);
+  });
+
   it('keeps text that mentions numbers or links', () => {
     const value = 'See https://example.com for order 4711';
     assert.deepEqual(submissionText({ note: value }, [field('note', 'string')]), { note: value });

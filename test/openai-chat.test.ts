@@ -74,6 +74,12 @@ describe('OpenAI-compatible chat model', () => {
     }
   });
 
+  it('leaves no part of an echoed key in a long error message that is cut short', async () => {
+    reply = { status: 401, body: { error: { message: `${'x'.repeat(180)} key ${API_KEY} was refused` } } };
+    const error = await providerError(model().complete([{ role: 'user', content: 'Hi' }]));
+    assert.ok(!error.message.includes(API_KEY.slice(0, 10)), error.message);
+  });
+
   it('treats a refused request (400, 404) as permanent', async () => {
     for (const status of [400, 404]) {
       reply = { status, body: { error: { message: 'model "nope" not found' } } };

@@ -17,6 +17,7 @@ describe('webhook signing', () => {
     assert.match(secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
     assert.equal(signingKey(secret).length, 32);
     assert.equal(verificationSecret(secret), secret);
+    assert.doesNotThrow(() => new Webhook(secret));
     assert.notEqual(newWebhookSecret(), secret);
   });
 

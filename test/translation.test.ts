@@ -78,6 +78,21 @@ describe('LibreTranslate', () => {
     assert.deepEqual(request?.body, { q: ['Hallo', 'Wie geht es dir?'], source: 'auto', target: 'en', format: 'text', api_key: LT_KEY });
   });
 
+  it('asks again with source "auto" when the server refuses the detected source language', async () => {
+    let calls = 0;
+    const before = server.requests.length;
+    reply = (request) => {
+      calls++;
+      const body = request.body as { source: string; q: string[] };
+      return body.source === 'auto'
+        ? { body: { translatedText: body.q.map((q) => `EN ${q}`) } }
+        : { status: 400, body: { error: 'gl is not supported' } };
+    };
+    assert.deepEqual(await translator().translate(['Bo día'], 'en', 'gl'), ['EN Bo día']);
+    assert.equal(calls, 2);
+    assert.deepEqual(server.requests.slice(before).map((r) => (r.body as { source: string }).source), ['gl', 'auto']);
+  });
+
   it('names a known source and leaves out an unset key', async () => {
     reply = () => ({ body: { translatedText: 'Good morning' } });
     assert.deepEqual(await translator(null).translate(['Buongiorno'], 'en', 'it'), ['Good morning']);

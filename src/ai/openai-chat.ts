@@ -4,7 +4,7 @@
 // for llama.cpp), so the configured base URL includes it and only /chat/completions is appended.
 import type { Config } from '../config.ts';
 import { ProviderError } from '../pipeline/provider-error.ts';
-import { isRecord, postJson } from '../pipeline/provider-http.ts';
+import { isRecord, postJson, redact } from '../pipeline/provider-http.ts';
 import type { ChatMessage, ChatModel, ChatOptions } from './chat-model.ts';
 
 const PROVIDER = 'model';
@@ -41,7 +41,7 @@ function replyText(answer: unknown, apiKey: string | null): string {
   const content = isRecord(choice) && isRecord(choice.message) ? choice.message.content : undefined;
   if (typeof content === 'string') return content;
   // Some gateways answer 200 with an error object instead of choices.
-  const error = isRecord(answer) && isRecord(answer.error) && typeof answer.error.message === 'string' ? answer.error.message.slice(0, 200) : '';
-  const detail = apiKey ? error.split(apiKey).join('[redacted]') : error;
+  const error = isRecord(answer) && isRecord(answer.error) && typeof answer.error.message === 'string' ? answer.error.message : '';
+  const detail = redact(error, [apiKey]).slice(0, 200);
   throw new ProviderError(PROVIDER, `the answer has no choices[0].message.content${detail ? `: ${detail}` : ''}`, { transient: false });
 }

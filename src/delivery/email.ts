@@ -41,7 +41,7 @@ export class MailError extends Error {
   }
 }
 
-const CONNECTION_CODES = new Set(['ECONNECTION', 'ESOCKET', 'ETIMEDOUT', 'EDNS', 'EPROXY']);
+const CONNECTION_CODES = new Set(['ECONNECTION', 'ESOCKET', 'ETIMEDOUT', 'EDNS', 'EPROXY', 'ETLS']);
 // nodemailer waits two minutes for a connection and ten for a quiet socket; a delivery job
 // should learn sooner that the server is not answering and try again later.
 const CONNECTION_TIMEOUT_MS = 15_000;

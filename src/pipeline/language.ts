@@ -46,7 +46,10 @@ function count(text: string, pattern: RegExp): number {
 
 const HAS_LETTER = /\p{L}/u;
 const URL_ONLY = /^(?:(?:https?:\/\/|www\.)\S+|[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}(?:[/?#]\S*)?)$/iu;
-const EMAIL_ONLY = /^(?:mailto:)?[^\s@]+@[^\s@]+\.[^\s@]+$/iu;
+// Dot-separated labels with no dot inside them: one way to match, so no backtracking on long input.
+const EMAIL_ONLY = /^(?:mailto:)?[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/iu;
+/** Longer values are prose whatever they contain; the patterns above need not look at them. */
+const MAX_SINGLE_VALUE = 2048;
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i;
 const PHONE = /^\+?[\d\s().\/-]{6,}(?:\s*(?:ext\.?|x)\s*\d{1,6})?$/i;
 
@@ -54,6 +57,7 @@ const PHONE = /^\+?[\d\s().\/-]{6,}(?:\s*(?:ext\.?|x)\s*\d{1,6})?$/i;
 function isTranslatable(value: string): boolean {
   const text = value.trim();
   if (text === '' || !HAS_LETTER.test(text)) return false;
+  if (text.length > MAX_SINGLE_VALUE) return true;
   // Values without letters (amounts, plain dates, phone numbers) are already out; these have some.
   return !(URL_ONLY.test(text) || EMAIL_ONLY.test(text) || ISO_DATE_TIME.test(text) || PHONE.test(text) || parseDecimal(text) !== undefined);
 }

@@ -37,7 +37,7 @@ export async function postJson(request: ProviderRequest): Promise<unknown> {
   const { provider, timeoutMs } = request;
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = request.signal ? AbortSignal.any([timeout, request.signal]) : timeout;
-  const fail = (message: string, transient: boolean, extra: { retryAfterSeconds?: number | null; cause?: unknown } = {}) =>
+  const fail = (message: string, transient: boolean, extra: { retryAfterSeconds?: number | null; status?: number; cause?: unknown } = {}) =>
     new ProviderError(provider, redact(message, request.secrets), { transient, ...extra });
 
   // Reading the body can fail for the same reasons as the request itself, so both share one handler.
@@ -61,7 +61,8 @@ export async function postJson(request: ProviderRequest): Promise<unknown> {
 
   let text: string;
   try {
-    text = await response.text();
+    // Redacted before anything is cut from it: a cut could leave part of an echoed key behind.
+    text = redact(await response.text(), request.secrets);
   } catch (error) {
     throw interrupted(error, 'reading the answer of');
   }
@@ -70,6 +71,7 @@ export async function postJson(request: ProviderRequest): Promise<unknown> {
     const detail = errorDetail(text);
     throw fail(`HTTP ${response.status}${detail ? `: ${detail}` : ''}`, isTransientStatus(response.status), {
       retryAfterSeconds: retryAfterSeconds(response.headers.get('retry-after')),
+      status: response.status,
     });
   }
   try {
@@ -99,7 +101,7 @@ function snippet(text: string): string {
   return flat.length > MAX_DETAIL_LENGTH ? `${flat.slice(0, MAX_DETAIL_LENGTH)}…` : flat;
 }
 
-function redact(message: string, secrets: ProviderRequest['secrets'] = []): string {
+export function redact(message: string, secrets: ProviderRequest['secrets'] = []): string {
   return secrets.reduce<string>((text, secret) => (secret ? text.split(secret).join('[redacted]') : text), message);
 }
 

@@ -24,7 +24,7 @@ export function formSignalScore(hits: readonly SignalHit[]): number {
   return scoreOf(formSignals(hits));
 }
 
-function formSignals(hits: readonly SignalHit[]): SignalHit[] {
+export function formSignals(hits: readonly SignalHit[]): SignalHit[] {
   return hits.filter((hit) => hit.id !== PHRASES && !READ_BY_CLASSIFIER.has(hit.id));
 }
 

@@ -6,7 +6,7 @@ import type { IntelligentVerdict, SpamInput, SpamVerdict } from './types.ts';
 import { standardSignals, standardVerdict } from './standard.ts';
 import { honeypotSignal } from './signals/honeypot.ts';
 import { defaultClassifier, type SpamClassifier } from './classifier.ts';
-import { classifierVerdict } from './classifier-verdict.ts';
+import { classifierVerdict, formSignals } from './classifier-verdict.ts';
 import { askModel } from './model-verdict.ts';
 
 export type { IntelligentVerdict, SpamInput, SpamVerdict } from './types.ts';
@@ -25,7 +25,9 @@ export function checkStandard(input: SpamInput): SpamVerdict {
 
 /**
  * Strategy `intelligent`: the standard checks plus the trained local classifier. With a model, the model's
- * JSON verdict decides; when the call throws a ProviderError or the answer is unusable, the local classifier does.
+ * JSON verdict decides, except that form signals strong enough to flag a submission on their own (repeats,
+ * throwaway addresses, random strings, look-alike letters, link tricks) flag it whatever the model says;
+ * when the call throws a ProviderError or the answer is unusable, the local classifier decides.
  * A filled honeypot is decided locally without spending a model call.
  */
 export async function checkIntelligent(input: SpamInput, model: ChatModel | null, classifier: SpamClassifier = defaultClassifier()): Promise<IntelligentVerdict> {
@@ -33,6 +35,11 @@ export async function checkIntelligent(input: SpamInput, model: ChatModel | null
   if (hits.some((hit) => hit.id === 'honeypot')) return { ...standardVerdict(hits), source: 'classifier' };
   if (model) {
     const answer = await askModel(model, input, hits);
+    // The model reads submitted text, which may talk to it; signals it cannot argue with stand.
+    const floor = standardVerdict(formSignals(hits));
+    if (answer.ok && floor.spam && !answer.verdict.spam) {
+      return { ...floor, reason: `${floor.reason} (the language model said not spam; these signals overrule it)`, source: 'model' };
+    }
     if (answer.ok) return { ...answer.verdict, source: 'model' };
     return { ...classifierVerdict(input, hits, classifier, answer.problem), source: 'classifier' };
   }
