@@ -7,10 +7,9 @@ import assert from 'node:assert/strict';
 import https from 'node:https';
 import type tls from 'node:tls';
 import { after, before, describe, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Resolver } from '../src/delivery/outbound/index.ts';
 import { startFakeProvider, type FakeProvider, type ReceivedRequest } from './fake-provider.ts';
-import { bearer, createForm, startPipelineApp, submit, type PipelineApp } from './pipeline-helpers.ts';
+import { bearer, createForm, startPipelineApp, submit, waitFor, type PipelineApp } from './pipeline-helpers.ts';
 import { selfSignedCertificate } from './tls.ts';
 
 type Json = Record<string, any>;
@@ -72,16 +71,6 @@ async function startTelegramStandIn(): Promise<TelegramStandIn | string> {
     if (error.code !== 'EADDRINUSE') return `cannot listen on port 443 (${error.code ?? error.message})`;
   }
   return 'no free loopback address with port 443';
-}
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
 }
 
 /** Every object anywhere in a payload. */

@@ -3,10 +3,9 @@
 // owner gets by email when a failing destination is turned off.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { AddressObject } from 'mailparser';
 import { startFakeProvider, type FakeProvider } from './fake-provider.ts';
-import { bearer, createForm, startPipelineApp, submit, type PipelineApp } from './pipeline-helpers.ts';
+import { bearer, createForm, startPipelineApp, submit, waitFor, type PipelineApp } from './pipeline-helpers.ts';
 import { startSmtpServer } from './smtp.ts';
 
 type Json = Record<string, any>;
@@ -15,16 +14,6 @@ const MAIL_FROM = 'Intake <notifications@intake.test>';
 
 function addresses(header: AddressObject | AddressObject[] | undefined): string[] {
   return (Array.isArray(header) ? header : header ? [header] : []).flatMap((object) => object.value.map((entry) => entry.address ?? ''));
-}
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
 }
 
 async function addDestination(t: PipelineApp, key: string, formId: string, body: Json): Promise<Json> {

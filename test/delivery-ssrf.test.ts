@@ -4,10 +4,9 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Resolver } from '../src/delivery/outbound/index.ts';
 import { startFakeProvider, type FakeProvider } from './fake-provider.ts';
-import { bearer, createForm, startPipelineApp, submit, type PipelineApp } from './pipeline-helpers.ts';
+import { bearer, createForm, startPipelineApp, submit, waitFor, type PipelineApp } from './pipeline-helpers.ts';
 import { CONTACT_SCHEMA } from './fixtures.ts';
 
 type Json = Record<string, any>;
@@ -39,16 +38,6 @@ async function connectionCounter() {
     connections: () => connections,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
-}
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
 }
 
 const ADDRESSES: Record<string, { address: string; family: 4 | 6 }> = {

@@ -4,10 +4,9 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Webhook } from 'standardwebhooks';
 import { startFakeProvider, type FakeProvider, type ReceivedRequest, type Reply } from './fake-provider.ts';
-import { bearer, createForm, startPipelineApp, submit, type PipelineApp } from './pipeline-helpers.ts';
+import { bearer, createForm, startPipelineApp, submit, waitFor, type PipelineApp } from './pipeline-helpers.ts';
 
 const MESSAGE = { name: 'Ada Lovelace', email: 'ada@example.com', message: 'Could you send me the price list for garden chairs?' };
 const SPAM = { name: 'Win', email: 'promo@mailinator.com', message: 'CLICK HERE!!! casino bonus http://bit.ly/a http://bit.ly/b http://45.1.2.3/x cheap SEO guaranteed' };
@@ -20,16 +19,6 @@ interface DeliveryView {
   submission_id: string | null;
   last_error: string | null;
   log: Array<{ attempt: number; status_code: number | null; error: string | null; response_body: string | null }>;
-}
-
-async function until<T>(what: string, check: () => Promise<T | undefined | null | false>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
 }
 
 describe('webhook deliveries', () => {
@@ -79,13 +68,13 @@ describe('webhook deliveries', () => {
   }
 
   const settledDelivery = (key: string, formId: string, destinationId: string) =>
-    until('a settled delivery', async () => (await deliveries(key, formId, destinationId)).find((d) => d.status !== 'pending'));
+    waitFor('a settled delivery', async () => (await deliveries(key, formId, destinationId)).find((d) => d.status !== 'pending'));
 
   it('delivers a signed submission.created event that standardwebhooks verifies', async () => {
     const { key, form, destination } = await setup('/hook/signed');
     assert.match(destination.secret, /^whsec_/);
     const id = await submit(t, form.endpoint, MESSAGE);
-    const request = await until('the webhook', async () => received('/hook/signed')[0]);
+    const request = await waitFor('the webhook', async () => received('/hook/signed')[0]);
     const event = new Webhook(destination.secret).verify(request.raw, request.headers as Record<string, string>) as {
       id: string; type: string; data: { form: { id: string; name: string; version: number }; submission: { id: string; data: object; processing_status: string } };
     };
@@ -120,7 +109,7 @@ describe('webhook deliveries', () => {
     assert.equal(list.length, 1);
     assert.equal(list[0].source, 'form');
     await submit(t, form.endpoint, MESSAGE);
-    const request = await until('the webhook', async () => received('/hook/form-level')[0]);
+    const request = await waitFor('the webhook', async () => received('/hook/form-level')[0]);
     new Webhook(`whsec_${Buffer.from(secret, 'utf8').toString('base64')}`).verify(request.raw, request.headers as Record<string, string>);
     const refused = await api(key).patch(`/api/forms/${form.id}/destinations/${list[0].id}`, { name: 'x' });
     assert.equal(refused.statusCode, 422);
@@ -176,7 +165,7 @@ describe('webhook deliveries', () => {
     assert.equal(enabled.json().failure_count, 0);
     const retried = await api(key).post(retryUrl);
     assert.equal(retried.statusCode, 202, retried.body);
-    const done = await until('the retried delivery', async () => (await deliveries(key, form.id, destination.id)).find((d) => d.status === 'succeeded'));
+    const done = await waitFor('the retried delivery', async () => (await deliveries(key, form.id, destination.id)).find((d) => d.status === 'succeeded'));
     assert.equal(done.id, failed.id);
     assert.deepEqual(done.log.map((a) => a.status_code), [410, 200]);
     const again = await api(key).post(retryUrl);
@@ -188,10 +177,10 @@ describe('webhook deliveries', () => {
     const wantsSpam = await api(key).post(`/api/forms/${form.id}/destinations`, { type: 'webhook', url: `${receiver.url}/hook/spam-too`, deliver_spam: true });
     assert.equal(wantsSpam.json().deliver_spam, true);
     await submit(t, form.endpoint, SPAM);
-    const request = await until('the spam webhook', async () => received('/hook/spam-too')[0]);
+    const request = await waitFor('the spam webhook', async () => received('/hook/spam-too')[0]);
     assert.equal((JSON.parse(request.raw) as { data: { submission: { spam_flag: boolean } } }).data.submission.spam_flag, true);
     await submit(t, form.endpoint, MESSAGE);
-    await until('the clean webhook', async () => received('/hook/no-spam')[0]);
+    await waitFor('the clean webhook', async () => received('/hook/no-spam')[0]);
     const log = await deliveries(key, form.id, destination.id);
     assert.equal(log.length, 1, 'the spam submission was never delivered to the destination that does not want spam');
   });
@@ -234,7 +223,7 @@ describe('a dead receiver', () => {
       await t.request({ method: 'POST', url: `/api/forms/${form.id}/destinations`, headers: bearer(key), payload: { type: 'webhook', url: `${receiver.url}${path}` } });
     }
     for (let i = 0; i < 6; i++) await submit(t, form.endpoint, { ...MESSAGE, name: `Person ${i}` });
-    await until('six deliveries to the live receiver', async () => receiver.requests.filter((r) => r.path === '/alive').length >= 6, 4_000);
+    await waitFor('six deliveries to the live receiver', async () => receiver.requests.filter((r) => r.path === '/alive').length >= 6 || undefined, 4_000);
     assert.ok(receiver.requests.filter((r) => r.path === '/dead').length <= 2, 'no more than two requests wait on the dead receiver at once');
   });
 });

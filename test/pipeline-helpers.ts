@@ -37,6 +37,17 @@ export async function startPipelineApp(env: Record<string, string> = {}, options
   };
 }
 
+/** Polls until `probe` gives something other than undefined, failing the test after the deadline. */
+export async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
 export interface Processed {
   id: string;
   processing_status: string;
