@@ -1,7 +1,8 @@
 // `intake serve` and `intake worker`: migrate, run, and shut down cleanly so no accepted write
 // is cut off and no job is left half-held.
 import pino from 'pino';
-import { buildApp, buildServices } from './app.ts';
+import { buildApp } from './app.ts';
+import { buildServices } from './services.ts';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';

@@ -1,6 +1,6 @@
 // The background workers of one process: the pipeline's and the deliveries', each with its own
 // jobs and slots. `intake serve` runs them beside the API; `intake worker` runs them alone.
-import type { Services } from './app.ts';
+import type { Services } from './services.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { startDeliveryWorker } from './delivery/worker.ts';

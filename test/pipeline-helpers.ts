@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RunningWorker } from '../src/jobs/queue.ts';
-import type { ServiceOptions } from '../src/app.ts';
+import type { ServiceOptions } from '../src/services.ts';
 import { startWorkers } from '../src/workers.ts';
 import { bearer, createForm, pathOf, startTestApp, type TestApp } from './helpers.ts';
 
