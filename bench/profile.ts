@@ -1,11 +1,19 @@
 // `node bench/profile.ts [--engine sqlite|postgres] [--seconds 10]`: the submit benchmark's (b) or (c)
 // run with the server under `node --cpu-prof`, summarised: where the server's time went, by package and
-// by function. Not part of `npm run bench`; the README's performance section quotes it.
+// by function. With `--pipeline [--backlog N] [--workers N] [--poll-ms N]`, the pipeline benchmark's
+// backlog drained by `intake worker` processes under the profiler instead (--poll-ms sets
+// INTAKE_WORKER_POLL_MS for them), one summary per worker. Not part of `npm run bench`; the README's
+// performance section quotes it.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fixed, table, whole } from './stats.ts';
+import { createForm, createOwner } from './intake-setup.ts';
+import { generateSubmissions } from './pipeline-corpus.ts';
+import { drainBacklog, pipelineForm } from './pipeline-throughput.ts';
+import { startIntake } from './server-process.ts';
+import { createStore } from './stores.ts';
 import { runIntake } from './submit-targets.ts';
 
 interface ProfileNode {
@@ -19,7 +27,16 @@ interface CpuProfile {
   timeDeltas: number[];
 }
 
-const { values } = parseArgs({ options: { engine: { type: 'string', default: 'sqlite' }, seconds: { type: 'string', default: '10' } } });
+const { values } = parseArgs({
+  options: {
+    engine: { type: 'string', default: 'sqlite' },
+    seconds: { type: 'string', default: '10' },
+    pipeline: { type: 'boolean', default: false },
+    backlog: { type: 'string', default: '20000' },
+    workers: { type: 'string' },
+    'poll-ms': { type: 'string' },
+  },
+});
 const engine = values.engine === 'postgres' ? 'postgres' : 'sqlite';
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'intake-profile-'));
 
@@ -42,6 +59,9 @@ function frameName(node: ProfileNode): string {
   const file = url ? `${url.replace(/^.*?\/(node_modules|src)\//, '$1/')}:${lineNumber + 1}` : '';
   return `${functionName || '(anonymous)'}${file ? ` ${file}` : ''}`;
 }
+
+const postgresUrl = () => process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+const profilerOptions = ['--cpu-prof', '--cpu-prof-dir', dir];
 
 function summarise(profile: CpuProfile): string {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
@@ -88,12 +108,32 @@ function summarise(profile: CpuProfile): string {
   ].join('\n');
 }
 
-const run = await runIntake(engine, engine === 'postgres' ? process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test' : null, Number(values.seconds), [
-  '--cpu-prof',
-  '--cpu-prof-dir',
-  dir,
-]);
-const file = fs.readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
-if (!file) throw new Error(`no profile written in ${dir}`);
-process.stdout.write(`${whole(run.load.requestsPerSecond)} req/s, p99 ${fixed(run.load.p99, 1)} ms under the profiler (${engine}); profile: ${path.join(dir, file)}\n\n`);
-process.stdout.write(`${summarise(JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as CpuProfile)}\n`);
+const profiles = () => fs.readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).map((f) => path.join(dir, f));
+const summaryOf = (file: string) => summarise(JSON.parse(fs.readFileSync(file, 'utf8')) as CpuProfile);
+
+if (values.pipeline) {
+  const store = await createStore(engine, engine === 'postgres' ? postgresUrl() : null);
+  try {
+    const key = await createOwner(store.env);
+    const server = await startIntake(store.env);
+    let formId: string;
+    try {
+      formId = (await createForm(server.base, key, pipelineForm('backlog'))).id;
+    } finally {
+      await server.stop();
+    }
+    const workers = Number(values.workers ?? (engine === 'postgres' ? 2 : 1));
+    const env: Record<string, string> = values['poll-ms'] ? { INTAKE_WORKER_POLL_MS: values['poll-ms'] } : {};
+    const run = await drainBacklog(store, formId, generateSubmissions(Number(values.backlog), 1), workers, { env, nodeOptions: profilerOptions });
+    process.stdout.write(`${whole(run.perSecond)} submissions/s (${fixed(run.seconds, 1)} s) under the profiler (${engine}, ${workers} workers)\n\n`);
+  } finally {
+    await store.cleanup();
+  }
+  for (const file of profiles()) process.stdout.write(`Profile ${file}\n\n${summaryOf(file)}\n\n`);
+} else {
+  const run = await runIntake(engine, engine === 'postgres' ? postgresUrl() : null, Number(values.seconds), profilerOptions);
+  const file = profiles()[0];
+  if (!file) throw new Error(`no profile written in ${dir}`);
+  process.stdout.write(`${whole(run.load.requestsPerSecond)} req/s, p99 ${fixed(run.load.p99, 1)} ms under the profiler (${engine}); profile: ${file}\n\n`);
+  process.stdout.write(`${summaryOf(file)}\n`);
+}

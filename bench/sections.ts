@@ -1,11 +1,12 @@
 // The benchmark, section by section, in report order. A new section is a module under bench/ that
 // exports a Section (see section.ts) and one line here.
 import { listingSection } from './listing.ts';
+import { pipelineSection } from './pipeline.ts';
 import type { Section } from './section.ts';
 import { submitSection } from './submit.ts';
 
 export const SECTIONS: Section[] = [
   submitSection, // items 1, 2 and 5
-  // item 3, pipeline throughput, goes here
+  pipelineSection, // item 3
   listingSection, // item 4
 ];

@@ -41,14 +41,7 @@ export async function createStore(engine: Engine, postgresUrl: string | null): P
   }
   if (!postgresUrl) throw new Error('no PostgreSQL server to run against');
   const schema = `bench_${randomBytes(6).toString('hex')}`;
-  await withPostgres(postgresUrl, async (client) => {
-    await client.query(`create schema ${schema}`);
-    // Kysely's migrator looks for its bookkeeping tables in every schema of the database, so next to
-    // another Intake schema it would skip creating them in this one and then fail on them. Creating
-    // them here as it would sidesteps that until src/db/migrate.ts names the schema to the migrator.
-    await client.query(`create table ${schema}.kysely_migration (name varchar(255) not null primary key, timestamp varchar(255) not null)`);
-    await client.query(`create table ${schema}.kysely_migration_lock (id varchar(255) not null primary key, is_locked integer not null default 0)`);
-  });
+  await withPostgres(postgresUrl, (client) => client.query(`create schema ${schema}`));
   const url = new URL(postgresUrl);
   url.searchParams.set('options', `-c search_path=${schema}`);
   return {

@@ -64,7 +64,13 @@ export function sqliteJobQueue(db: Db, options: SqliteQueueOptions): JobQueue {
       let stopping = false;
       let running = 0;
       let wakeUp: (() => void) | null = null;
-      const wake = () => wakeUp?.();
+      // A wake that comes while the loop is leasing is kept: the loop looks again instead of sleeping
+      // a poll interval with a free slot (a job that finished meanwhile, work just committed).
+      let woken = false;
+      const wake = () => {
+        woken = true;
+        wakeUp?.();
+      };
       wakers.add(wake);
 
       // Finished jobs of one turn are deleted together: one commit instead of one per job.
@@ -138,6 +144,7 @@ export function sqliteJobQueue(db: Db, options: SqliteQueueOptions): JobQueue {
 
       const loop = (async () => {
         while (!stopping) {
+          woken = false;
           const free = worker.concurrency - running;
           let leased: LeasedJob[] = [];
           if (free > 0) {
@@ -154,7 +161,7 @@ export function sqliteJobQueue(db: Db, options: SqliteQueueOptions): JobQueue {
               wake();
             });
           }
-          if (leased.length === free && free > 0) continue;
+          if ((leased.length === free && free > 0) || woken) continue;
           await new Promise<void>((resolve) => {
             const timer = setTimeout(resolve, options.pollMs);
             wakeUp = () => {

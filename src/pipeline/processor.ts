@@ -3,9 +3,12 @@
 // that waits on an outside service (a language model, a translation server) first marks the
 // submission `processing` and records its result as soon as it has it, so a retried job never
 // repeats it, and credits are charged once per step, whatever happens to the job.
+import type { Transaction } from 'kysely';
 import type { CreditCharger } from '../accounts/credits.ts';
 import type { ChatModel } from '../ai/chat-model.ts';
 import type { Config } from '../config.ts';
+import { GroupCommit } from '../db/group-commit.ts';
+import type { Tables } from '../db/tables.ts';
 import { backoffDelay } from '../jobs/backoff.ts';
 import type { JobLog, JobQueue } from '../jobs/queue.ts';
 import { detectSubmissionLanguage } from './language.ts';
@@ -31,15 +34,45 @@ export interface ProcessorDeps {
   clock?: () => Date;
 }
 
+/** A final status waiting for its turn in a shared transaction. */
+interface Finishing {
+  work: Work;
+  result: StepResult;
+  outcome: Outcome;
+}
+
 export function submissionProcessor(deps: ProcessorDeps) {
   const { store, log } = deps;
   const clock = deps.clock ?? (() => new Date());
 
+  async function record(tx: Transaction<Tables>, { work, result, outcome }: Finishing): Promise<void> {
+    const finished = await store.finish(tx, work, result, outcome, clock().toISOString());
+    if (finished && deps.onFinished) await deps.onFinished(tx, work, outcome);
+  }
+
+  // Final statuses that arrive while a commit is under way share the next transaction: one commit
+  // (on SQLite one fsync) for the batch instead of one per submission. Spam verdicts go last, as
+  // they lock the form row (its spam counter) until the commit. A batch that fails is recorded again
+  // one submission at a time, so that an error stays its own submission's.
+  const finishing = new GroupCommit<Finishing, { error: unknown } | null>(
+    async (batch) => {
+      const ordered = [...batch].sort((a, b) => Number(a.result.spam_flag === true) - Number(b.result.spam_flag === true));
+      try {
+        await store.transaction(async (tx) => {
+          for (const item of ordered) await record(tx, item);
+        });
+        return batch.map(() => null);
+      } catch (error) {
+        if (batch.length === 1) return [{ error }];
+        return Promise.all(batch.map((item) => store.transaction((tx) => record(tx, item)).then(() => null, (e: unknown) => ({ error: e }))));
+      }
+    },
+    { maxBatch: 64, maxConcurrent: 1 },
+  );
+
   async function finish(work: Work, result: StepResult, outcome: Outcome): Promise<void> {
-    await store.transaction(async (tx) => {
-      const finished = await store.finish(tx, work, result, outcome, clock().toISOString());
-      if (finished && deps.onFinished) await deps.onFinished(tx, work, outcome);
-    });
+    const failed = await finishing.write({ work, result, outcome });
+    if (failed) throw failed.error;
     // Notifications enqueued with the final status start at once in this process.
     deps.queue.wake();
   }
