@@ -5,8 +5,15 @@ import { graphileJobQueue } from './graphile-queue.ts';
 import type { JobQueue } from './queue.ts';
 import { sqliteJobQueue } from './sqlite-queue.ts';
 
+const PG_MIN_POLL_MS = 1_000;
+
 export function jobQueueFor(database: Database, pipeline: Config['pipeline']): JobQueue {
   const common = { leaseMs: pipeline.leaseMs, pollMs: pipeline.pollMs, maxAttempts: pipeline.maxAttempts };
-  if (database.pgPool) return graphileJobQueue(database.db, database.pgPool, { ...common, schema: database.jobsSchema });
+  if (database.pgPool) {
+    // New jobs reach PostgreSQL workers by NOTIFY; polling only finds jobs scheduled for later
+    // (retries). Every idle graphile-worker pool scans the queue at each poll, so not too often.
+    const pollMs = Math.max(pipeline.pollMs, PG_MIN_POLL_MS);
+    return graphileJobQueue(database.db, database.pgPool, { ...common, pollMs, schema: database.jobsSchema });
+  }
   return sqliteJobQueue(database.db, { ...common, backoff: { baseMs: pipeline.retryBaseMs, maxMs: pipeline.retryMaxMs } });
 }
