@@ -56,7 +56,11 @@ export function submissionProcessor(deps: ProcessorDeps) {
   // one submission at a time, so that an error stays its own submission's.
   const finishing = new GroupCommit<Finishing, { error: unknown } | null>(
     async (batch) => {
-      const ordered = [...batch].sort((a, b) => Number(a.result.spam_flag === true) - Number(b.result.spam_flag === true));
+      // Spam verdicts in form and seq order too: two workers' batches then take the form and block rows
+      // their spam counters live in in the same order, and cannot deadlock on PostgreSQL.
+      const spamKey = (item: Finishing) => Number(item.result.spam_flag === true);
+      const ordered = [...batch].sort((a, b) =>
+        spamKey(a) - spamKey(b) || a.work.form.id.localeCompare(b.work.form.id) || a.work.submission.seq - b.work.submission.seq);
       try {
         await store.transaction(async (tx) => {
           for (const item of ordered) await record(tx, item);
