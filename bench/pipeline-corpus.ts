@@ -2,18 +2,7 @@
 // enquiries in ten languages, of one to four sentences; about one in six spam (SEO and crypto
 // pitches, shortened and bare-IP links, capitals, throwaway addresses); a few one-word notes too
 // short for language detection; and some senders who send the same thing again.
-
-/** Deterministic pseudo-random numbers in [0, 1) (mulberry32). */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from '../scripts/spam-training.ts';
 
 const ENQUIRIES: Record<string, { subjects: string[]; sentences: string[] }> = {
   en: {
@@ -136,7 +125,7 @@ const pick = <T>(random: () => number, items: readonly T[]): T => items[Math.flo
 
 /** `count` submissions: 80 % enquiries, 15 % spam, 5 % too short to tell; one in 25 repeats an earlier one. */
 export function generateSubmissions(count: number, seed = 1): GeneratedSubmission[] {
-  const random = seededRandom(seed);
+  const random = mulberry32(seed);
   const languages = Object.keys(ENQUIRIES);
   const out: GeneratedSubmission[] = [];
   for (let i = 0; i < count; i++) {

@@ -87,7 +87,8 @@ function thresholdAbove(highestRejected: number | undefined, values: readonly nu
   return next === Infinity ? highestRejected + 1 : (highestRejected + next) / 2;
 }
 
-function mulberry32(seed: number): () => number {
+/** Deterministic pseudo-random numbers in [0, 1): the same sequence for the same seed. */
+export function mulberry32(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
