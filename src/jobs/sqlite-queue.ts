@@ -41,21 +41,33 @@ function rows(jobs: JobSpec[], maxAttempts: number) {
 }
 
 export function sqliteJobQueue(db: Db, options: SqliteQueueOptions): JobQueue {
-  const wakers = new Set<() => void>();
+  // Jobs this process has enqueued, by task. wake() rouses only the workers with something new since
+  // their last look: a submission finished with nothing to deliver must not send the delivery worker
+  // through the queue. A look started before a commit still sees it: in one process every query
+  // waits for the open transaction on the one connection.
+  const enqueued = new Map<string, number>();
+  const countFor = (tasks: string[]) => tasks.reduce((sum, task) => sum + (enqueued.get(task) ?? 0), 0);
+  const wakers = new Set<{ hasNew(): boolean; wake(): void }>();
+  const wakeThoseWithNews = () => {
+    for (const waker of wakers) if (waker.hasNew()) waker.wake();
+  };
+  const note = (jobs: JobSpec[]) => {
+    for (const job of jobs) enqueued.set(job.task, (enqueued.get(job.task) ?? 0) + 1);
+  };
 
   return {
     async enqueueInTransaction(tx: Transaction<Tables>, jobs: JobSpec[]) {
+      note(jobs);
       if (jobs.length > 0) await tx.insertInto('jobs').values(rows(jobs, options.maxAttempts)).execute();
     },
 
     async enqueue(jobs: JobSpec[]) {
       if (jobs.length > 0) await db.insertInto('jobs').values(rows(jobs, options.maxAttempts)).execute();
-      for (const wake of wakers) wake();
+      note(jobs);
+      wakeThoseWithNews();
     },
 
-    wake() {
-      for (const wake of wakers) wake();
-    },
+    wake: wakeThoseWithNews,
 
     async startWorker(handlers: Record<string, JobHandler>, worker: WorkerOptions): Promise<RunningWorker> {
       const workerId = `${process.pid}-${randomBytes(6).toString('hex')}`;
@@ -71,7 +83,9 @@ export function sqliteJobQueue(db: Db, options: SqliteQueueOptions): JobQueue {
         woken = true;
         wakeUp?.();
       };
-      wakers.add(wake);
+      let seen = countFor(tasks);
+      const waker = { hasNew: () => countFor(tasks) > seen, wake };
+      wakers.add(waker);
 
       // Finished jobs of one turn are deleted together: one commit instead of one per job.
       const completions = new GroupCommit<number, void>(
@@ -94,6 +108,7 @@ export function sqliteJobQueue(db: Db, options: SqliteQueueOptions): JobQueue {
 
       async function lease(limit: number): Promise<LeasedJob[]> {
         const now = Date.now();
+        seen = countFor(tasks);
         // A look without the write lock first: an idle worker must not take it 20 times a second
         // from the submit path (or from another process's).
         if (!(await dueJobs(db, now).limit(1).executeTakeFirst())) return [];
@@ -180,7 +195,7 @@ export function sqliteJobQueue(db: Db, options: SqliteQueueOptions): JobQueue {
           await loop;
           while (running > 0) await new Promise((resolve) => setTimeout(resolve, 10));
           clearInterval(renewal);
-          wakers.delete(wake);
+          wakers.delete(waker);
         },
       };
     },
