@@ -13,14 +13,6 @@ import { runTrickle, type TrickleResult } from './trickle-client.ts';
 const BACKLOG = 20_000;
 const TARGET_PER_SECOND = 2_000;
 const WORKERS: Record<Engine, number> = { sqlite: 1, postgres: 2 };
-/**
- * PostgreSQL workers hear of new jobs through NOTIFY, yet graphile-worker is handed the SQLite poll
- * interval (50 ms): every idle delivery worker (16 a process) then asks for a job 20 times a second,
- * and each ask walks the whole backlog of processing jobs. That made a 20,000 drain take about three
- * minutes on the 2-core machine of BENCHMARKS.md (112/s), too long for three runs here, so the backlog is drained with graphile-worker's own
- * default interval; the README's performance section has the default's figure and the fix.
- */
-const WORKER_ENV: Record<Engine, Record<string, string>> = { sqlite: {}, postgres: { INTAKE_WORKER_POLL_MS: '2000' } };
 const TRICKLE = { warmup: 10, measured: 200, intervalMs: 50, seed: 2 };
 const LATENCY_GOAL_MS = 100;
 const ENGINE_NAMES: Record<Engine, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
@@ -71,7 +63,7 @@ async function runOnce(engine: Engine, context: BenchContext, backlog: Generated
       await server.stop();
     }
     context.log(`${label}: backlog of ${whole(BACKLOG)}, ${WORKERS[engine]} × intake worker`);
-    const throughput = await drainBacklog(store, backlogFormId, backlog, WORKERS[engine], { env: WORKER_ENV[engine] });
+    const throughput = await drainBacklog(store, backlogFormId, backlog, WORKERS[engine]);
     context.log(`  ${whole(throughput.perSecond)} submissions/s (${fixed(throughput.seconds, 1)} s); latency p50 ${ms(latency.p50)} ms, p99 ${ms(latency.p99)} ms`);
     return { throughput, latency };
   } finally {
@@ -127,9 +119,7 @@ function render(results: EngineResult[], context: BenchContext): string {
       "through the engine's own queue, all in one transaction, while the `intake worker` processes (default concurrency, 8 jobs each) " +
       'are started and idle. The time runs from that commit to the latest `processed_at`; every submission goes through the standard ' +
       `spam checks, the repeat lookup and language detection, then its final status is written. Medians of ${context.runs} runs, a fresh ` +
-      'database (PostgreSQL: a schema of its own, and one for the job queue) each time. On PostgreSQL the workers run with ' +
-      '`INTAKE_WORKER_POLL_MS=2000`: with the default 50 ms, idle delivery workers rescan the backlog 20 times a second each and ' +
-      "the drain runs at about a quarter of this speed (see the README's performance section)." +
+      'database (PostgreSQL: a schema of its own, and one for the job queue) each time; default configuration throughout.' +
       (results.some((r) => r.engine === 'postgres') ? '' : ' PostgreSQL was not reachable: SQLite only.'),
     '',
     throughput,
