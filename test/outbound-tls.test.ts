@@ -6,20 +6,11 @@ import https from 'node:https';
 import type net from 'node:net';
 import type tls from 'node:tls';
 import { after, before, describe, it } from 'node:test';
-import { OutboundError, outboundPolicy, send, type Resolver } from '../src/delivery/outbound/index.ts';
+import { outboundPolicy, send, type Resolver } from '../src/delivery/outbound/index.ts';
 import { selfSignedCertificate } from './tls.ts';
+import { rejection } from './outbound-helpers.ts';
 
 const toLoopback: Resolver = async () => [{ address: '127.0.0.1', family: 4 }];
-
-async function rejection(promise: Promise<unknown>): Promise<OutboundError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof OutboundError, `expected an OutboundError, got ${String(error)}`);
-    return error;
-  }
-  assert.fail('expected the send to fail');
-}
 
 const credentials = selfSignedCertificate('receiver.test');
 

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import net from 'node:net';
 import { after, describe, it } from 'node:test';
-import { OutboundError, outboundPolicy, send, type ResolvedAddress, type Resolver } from '../src/delivery/outbound/index.ts';
+import { outboundPolicy, send, type ResolvedAddress, type Resolver } from '../src/delivery/outbound/index.ts';
+import { rejection } from './outbound-helpers.ts';
 
 interface Hit {
   method: string;
@@ -78,16 +79,6 @@ function scriptedResolver(...answers: string[][]): Resolver & { calls: number } 
   };
   resolve.calls = 0;
   return resolve;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<OutboundError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof OutboundError, `expected an OutboundError, got ${String(error)}`);
-    return error;
-  }
-  assert.fail('expected the send to fail');
 }
 
 const LOCAL = outboundPolicy({ outboundAllow: ['127.0.0.1'] });
