@@ -11,6 +11,7 @@ import { formRoutes } from './forms/routes.ts';
 import { errorHandlerFor } from './http/error-replies.ts';
 import { fail } from './http/errors.ts';
 import { registerJsonParser } from './http/json-body.ts';
+import { urlProblem } from './http/storable-text.ts';
 import { byApiKey, byClientIp, rateLimitZone } from './http/rate-limit.ts';
 import { routeValidatorCompiler } from './http/route-validation.ts';
 import { buildServices, type Services } from './services.ts';
@@ -41,6 +42,10 @@ export async function buildApp({ config, database, logger, services: given }: Ap
   });
   app.decorateRequest('owner', null);
   registerJsonParser(app, config.maxBodyBytes);
+  app.addHook('onRequest', async (request) => {
+    const problem = urlProblem(request.url);
+    if (problem) throw fail.invalidParameters(problem);
+  });
 
   // Submissions come from any site; the management API is called with a bearer key, never cookies.
   await app.register(cors, {

@@ -213,12 +213,19 @@ describe('parseFieldsSchema: rules', () => {
     });
   }
 
-  it('rejects regular expressions that do not compile with the u flag', () => {
-    const [error] = errorsOf(withRule('string', { op: 'pattern', value: '(' }));
-    assert.match(error ?? '', /^field "f": invalid regular expression in pattern rule: .*Unterminated group/);
-    // Valid without the u flag, invalid with it: the validator compiles with 'u', so must the check.
-    assert.match(errorsOf(withRule('string', { op: 'pattern', value: '\\-]' }))[0] ?? '', /^field "f": invalid regular expression in pattern rule: /);
+  it('rejects patterns that RE2 does not compile, naming the construct', () => {
+    const reasonFor = (pattern: string) => errorsOf(withRule('string', { op: 'pattern', value: pattern }))[0] ?? '';
+    assert.match(reasonFor('('), /^field "f": invalid regular expression in pattern rule: missing closing \): `\(`/);
+    assert.match(reasonFor('a(?=b)'), /unsupported Perl syntax: `\(\?=`.*RE2 dialect/);
+    assert.match(reasonFor('(?<!a)b'), /invalid named capture: `\(\?<!a\)b`/);
+    assert.match(reasonFor('(a)\\1'), /invalid escape sequence: `\\1`/);
     assert.ok(parseFieldsSchema(withRule('string', { op: 'pattern', value: 'a'.repeat(500) })).ok);
+    // Catastrophic for a backtracking engine, harmless for RE2: accepted.
+    assert.ok(parseFieldsSchema(withRule('string', { op: 'pattern', value: '^(a+)+$' })).ok);
+  });
+
+  it("accepts JavaScript's \\u escapes in patterns", () => {
+    assert.ok(parseFieldsSchema(withRule('string', { op: 'pattern', value: '^\\u00e9\\u{1F600}$' })).ok);
   });
 
   it('allows at most 20 rules per field', () => {

@@ -33,7 +33,7 @@ const AccountOutput = Type.Object({
 
 export const accountRoutes: FastifyPluginAsyncTypebox<{ config: Config; accounts: AccountService }> = async (app, { config, accounts }) => {
   app.setErrorHandler(errorHandlerFor('account', config.maxBodyBytes));
-  app.addHook('preHandler', requireApiKey(accounts));
+  requireApiKey(app, accounts);
 
   async function present(account: Account) {
     const credits = await accounts.credits(account);

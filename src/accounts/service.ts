@@ -3,6 +3,7 @@ import type { Config, Plan } from '../config.ts';
 import type { Account, AccountStore, ApiKeyRecord } from './store.ts';
 import { creditPeriod } from './credits.ts';
 import { hashSecret, newSecret } from './secrets.ts';
+import { isEmailAddress } from '../forms/email-address.ts';
 
 export interface Owner {
   account: Account;
@@ -26,7 +27,6 @@ export class InputError extends Error {}
 const KEY_PREFIX = 'ik_';
 /** Writing last_used_at on every request would make every read a write; a minute's precision is enough. */
 const TOUCH_INTERVAL_MS = 60_000;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const LANGUAGE = /^[a-z]{2}$/;
 
 export function accountService(store: AccountStore, config: Config, clock: () => Date = () => new Date()) {
@@ -34,7 +34,7 @@ export function accountService(store: AccountStore, config: Config, clock: () =>
     async createKey(input: { email: string; name: string }): Promise<{ key: string; id: string; account: Account }> {
       const email = input.email.trim().toLowerCase();
       const name = input.name.trim();
-      if (!EMAIL.test(email)) throw new InputError(`not an email address: "${input.email}"`);
+      if (!isEmailAddress(email)) throw new InputError(`not an email address: "${input.email}"`);
       if (name.length < 1 || name.length > 100) throw new InputError('a key name needs 1 to 100 characters');
       const now = clock().toISOString();
       const account = await store.ensure(email, now);

@@ -23,7 +23,7 @@ export const destinationRoutes: FastifyPluginAsyncTypebox<{
 }> = async (app, { config, accounts, destinations, deliveries }) => {
   // Destinations live under /api/forms: they answer errors in the forms family's format.
   app.setErrorHandler(errorHandlerFor('forms', config.maxBodyBytes));
-  app.addHook('preHandler', requireApiKey(accounts));
+  requireApiKey(app, accounts);
   const owner = (request: Parameters<typeof ownerOf>[0]) => ownerOf(request).account.id;
 
   app.get('/api/forms/:form_id/destinations', {

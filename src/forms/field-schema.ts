@@ -1,6 +1,7 @@
 // Parses the owner-supplied `fields_schema` JSON into a checked FieldsSchema.
 // Input is untrusted: every shape, name, parameter and cross-reference is
 // checked here so the validator compiler can trust what it receives.
+import { compilePattern } from './pattern-dialect.ts';
 
 export type FieldType = 'string' | 'email' | 'number' | 'boolean' | 'date';
 export type Comparator = 'eq' | 'neq' | 'one_of' | 'not_one_of' | 'gt' | 'lt' | 'gte' | 'lte' | 'filled' | 'empty';
@@ -174,13 +175,9 @@ function checkRuleValue(op: RuleOp, value: unknown): Checked<string | number> {
 function checkPattern(value: unknown): Checked<string> {
   if (typeof value !== 'string') return { ok: false, reason: 'value must be a string' };
   if (value.length > MAX_PATTERN_LENGTH) return { ok: false, reason: `longer than ${MAX_PATTERN_LENGTH} characters` };
-  try {
-    new RegExp(value, 'u');
-    return { ok: true, value };
-  } catch (error) {
-    // The validator compiles patterns with the same 'u' flag, so this is the exact acceptance test.
-    return { ok: false, reason: (error as Error).message };
-  }
+  // The validator compiles patterns with the same engine, so this is the exact acceptance test.
+  const compiled = compilePattern(value);
+  return compiled.ok ? { ok: true, value } : { ok: false, reason: compiled.reason };
 }
 
 /** Rule lists must match the field's type: numbers for number fields, strings for string and email fields. */

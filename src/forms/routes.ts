@@ -23,7 +23,7 @@ const tags = ['Forms'];
 
 export const formRoutes: FastifyPluginAsyncTypebox<FormRoutesDeps> = async (app, { config, accounts, forms }) => {
   app.setErrorHandler(errorHandlerFor('forms', config.maxBodyBytes));
-  app.addHook('preHandler', requireApiKey(accounts));
+  requireApiKey(app, accounts);
   const base = (request: Parameters<typeof baseUrlOf>[0]) => baseUrlOf(request, config.publicUrl);
 
   app.get('/api/forms', {

@@ -1,8 +1,10 @@
-// One JSON parser for every route: strict UTF-8 (invalid bytes are refused, not silently replaced)
-// and no prototype poisoning (`__proto__` and `constructor.prototype` keys are refused).
+// One JSON parser for every route: strict UTF-8 (invalid bytes are refused, not silently replaced),
+// no prototype poisoning (`__proto__` and `constructor.prototype` keys are refused), and no text
+// that a database would store differently or refuse (NUL, unpaired surrogates; storable-text.ts).
 import type { FastifyInstance } from 'fastify';
 import secureJson from 'secure-json-parse';
 import { fail } from './errors.ts';
+import { unstorableText } from './storable-text.ts';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
@@ -40,6 +42,8 @@ export function parseJsonBody(raw: Buffer): unknown {
   if (deeperThan(value, MAX_JSON_DEPTH)) {
     throw fail.invalidBody(`The request body is nested more than ${MAX_JSON_DEPTH} levels deep.`);
   }
+  const unstorable = unstorableText(value);
+  if (unstorable) throw fail.validation(unstorable, 'The request body contains text that cannot be stored (NUL characters or unpaired surrogates).');
   return value;
 }
 

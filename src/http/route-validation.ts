@@ -1,14 +1,15 @@
 // Route schemas validate input with Ajv. Bodies are checked strictly (no coercion, unknown keys
 // refused, every error reported); query strings and params are coerced from text, as URLs carry text.
 import { Ajv, type ErrorObject } from 'ajv';
-import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { FieldErrors } from './errors.ts';
+import { addSafeFormats } from './json-formats.ts';
 
 const bodyAjv = new Ajv({ allErrors: true, coerceTypes: false, useDefaults: false, strict: false, verbose: true });
 const textAjv = new Ajv({ allErrors: true, coerceTypes: true, useDefaults: true, strict: false, verbose: true });
-addFormats.default(bodyAjv);
-addFormats.default(textAjv);
+const ROUTE_FORMATS = ['date', 'date-time', 'uuid', 'email'] as const;
+addSafeFormats(bodyAjv, [...ROUTE_FORMATS]);
+addSafeFormats(textAjv, [...ROUTE_FORMATS]);
 
 export const routeValidatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? bodyAjv : textAjv;

@@ -15,7 +15,7 @@ export const submissionRoutes: FastifyPluginAsyncTypebox<{ config: Config; accou
   { config, accounts, submissions },
 ) => {
   app.setErrorHandler(errorHandlerFor('submissions', config.maxBodyBytes));
-  app.addHook('preHandler', requireApiKey(accounts));
+  requireApiKey(app, accounts);
 
   app.get('/api/forms/:form_id/submissions', {
     schema: {

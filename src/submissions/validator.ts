@@ -3,9 +3,10 @@
 // once in compileValidator; the returned function is the per-submission hot path.
 
 import { Ajv, type ErrorObject } from 'ajv';
-import addFormats from 'ajv-formats';
 import type { Comparator, Condition, FieldDefinition, FieldType, FieldsSchema, Rule } from '../forms/field-schema.ts';
 import { isHoneypot, parseDecimal } from '../forms/field-schema.ts';
+import { PATTERN_INPUT_LIMIT, re2Engine } from '../forms/pattern-dialect.ts';
+import { addSafeFormats } from '../http/json-formats.ts';
 
 export type ValidationResult = { ok: true; data: Record<string, unknown> } | { ok: false; details: Record<string, string[]> };
 export type SubmissionValidator = (body: Record<string, unknown>) => ValidationResult;
@@ -20,9 +21,10 @@ const ajv = new Ajv({
   ownProperties: true,
   // Puts the failing subschema on each error; the not_one_of message needs the list from `not: { enum }`.
   verbose: true,
+  // Owner patterns run on submitter input: a linear-time engine, never the backtracking RegExp.
+  code: { regExp: re2Engine },
 });
-// ajv-formats is CommonJS; `.default` is the plugin under both Node's and TypeScript's view of the module.
-addFormats.default(ajv, { formats: ['email', 'date'], keywords: true });
+addSafeFormats(ajv, ['email', 'date'], { keywords: true });
 
 const TYPE_MESSAGES: Record<FieldType, string> = {
   string: 'must be a string',
@@ -148,7 +150,8 @@ function ruleKeywords(rule: Rule): JsonSchema {
     case 'max_length': return { maxLength: rule.value };
     case 'min': return { minimum: rule.value };
     case 'max': return { maximum: rule.value };
-    case 'pattern': return { pattern: rule.value };
+    // The length bound makes an over-long value fail with a message that says why.
+    case 'pattern': return { pattern: rule.value, maxLength: PATTERN_INPUT_LIMIT };
     case 'after': return { formatExclusiveMinimum: rule.value };
     case 'before': return { formatExclusiveMaximum: rule.value };
     default: return {};

@@ -93,7 +93,7 @@ export function clip(text: string, max: number, encoding: TextEncoding = PLAIN_T
     used += cost;
   }
   // A cut that leaves trailing spaces reads as if the marker were a word of its own.
-  return `${kept.replace(/\s+$/, '')}${TRUNCATION_MARKER}`;
+  return `${kept.trimEnd()}${TRUNCATION_MARKER}`;
 }
 
 export interface EntryLimits {

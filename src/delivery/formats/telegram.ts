@@ -24,7 +24,7 @@ const TEXT_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': 
 
 export const TELEGRAM_HTML: TextEncoding = {
   escape: (text) => text.replace(/[&<>]/g, (character) => TEXT_ENTITIES[character] ?? character),
-  cost: (encoded) => encoded.replace(/<[^>]*>/g, '').replace(/&(?:lt|gt|amp|quot|#\d+);/g, '_').length,
+  cost: (encoded) => encoded.replace(/<[^<>]*>/g, '').replace(/&(?:lt|gt|amp|quot|#\d+);/g, '_').length,
 };
 
 function attribute(text: string): string {
