@@ -102,6 +102,13 @@ describe('hostile input', () => {
       assert.equal(response.headers.get('x-service-metered'), 'false');
     });
 
+    it('answers 422, not 500, to a body member named like an Object.prototype property', async () => {
+      const response = await post('/api/forms', '{"constructor":"","toString":1}', bearer(key));
+      assert.equal(response.status, 422);
+      const { errors } = await response.json() as { errors: Record<string, string[]> };
+      assert.deepEqual(errors.constructor, ['is not a known field']);
+    });
+
     for (const path of ['/api/forms/%00', '/api/x%00/f/contact', '/api/forms?x=%ED%A0%80', '/api/%ED%A0%80/f/slug']) {
       it(`refuses ${path} with a 4xx, not a 5xx`, async () => {
         const response = await fetch(`${base}${path}`, { headers: bearer(key) });

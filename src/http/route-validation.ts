@@ -56,13 +56,15 @@ function messageOf(error: ErrorObject): string {
 
 /** Maps Ajv's errors to `{ field: [messages] }`, one entry per top-level member, messages deduplicated. */
 export function toFieldErrors(errors: readonly ErrorObject[]): FieldErrors {
-  const result: FieldErrors = {};
+  // A Map, not an object: a member named "constructor" or "toString" must not find Object.prototype's.
+  const byField = new Map<string, string[]>();
   for (const error of errors) {
     if (error.keyword === 'if' || error.keyword === 'anyOf') continue;
     const field = fieldOf(error);
     const message = messageOf(error);
-    const list = (result[field] ??= []);
+    const list = byField.get(field) ?? [];
     if (!list.includes(message)) list.push(message);
+    byField.set(field, list);
   }
-  return result;
+  return Object.fromEntries(byField);
 }

@@ -26,16 +26,13 @@ function childPath(parent: string, key: string | number): string {
 
 /** Every unstorable key or string in a parsed JSON value, by path (`message`, `fields[0].name`). */
 export function unstorableText(value: unknown, limit = 20): FieldErrors | undefined {
-  const found: FieldErrors = {};
-  let count = 0;
+  const found = new Map<string, string[]>();
   const note = (path: string, problem: string | undefined) => {
-    if (problem === undefined || count >= limit) return;
-    found[printable(path) || 'body'] = [problem];
-    count++;
+    if (problem !== undefined && found.size < limit) found.set(printable(path) || 'body', [problem]);
   };
   // Breadth first, so problems are listed in the order a reader meets them.
   const queue: Array<[unknown, string]> = [[value, '']];
-  for (let next = 0; next < queue.length && count < limit; next++) {
+  for (let next = 0; next < queue.length && found.size < limit; next++) {
     const [current, path] = queue[next]!;
     if (typeof current === 'string') note(path, textProblem(current));
     else if (Array.isArray(current)) current.forEach((item, index) => queue.push([item, childPath(path, index)]));
@@ -46,7 +43,7 @@ export function unstorableText(value: unknown, limit = 20): FieldErrors | undefi
       }
     }
   }
-  return count > 0 ? found : undefined;
+  return found.size > 0 ? Object.fromEntries(found) : undefined;
 }
 
 /**
