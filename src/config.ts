@@ -131,7 +131,7 @@ function aiConfig(env: Env): Config['ai'] {
   }
   if (!model) throw new ConfigError('INTAKE_AI_MODEL', 'is required when INTAKE_AI_BASE_URL is set');
   return {
-    baseUrl: baseUrl.replace(/\/+$/, ''),
+    baseUrl: withoutTrailingSlashes(baseUrl),
     apiKey: read(env, 'INTAKE_AI_API_KEY') ?? null,
     model,
     timeoutMs: integer(env, 'INTAKE_AI_TIMEOUT_MS', 30_000, 100, 600_000),
@@ -141,7 +141,7 @@ function aiConfig(env: Env): Config['ai'] {
 function libreTranslateConfig(env: Env): Config['translation']['libreTranslate'] {
   const translateUrl = url(env, 'INTAKE_TRANSLATE_URL', ['http:', 'https:']);
   if (!translateUrl) return null;
-  return { url: translateUrl.replace(/\/+$/, ''), apiKey: read(env, 'INTAKE_TRANSLATE_API_KEY') ?? null };
+  return { url: withoutTrailingSlashes(translateUrl), apiKey: read(env, 'INTAKE_TRANSLATE_API_KEY') ?? null };
 }
 
 function deeplConfig(env: Env): Config['translation']['deepl'] {
@@ -149,7 +149,7 @@ function deeplConfig(env: Env): Config['translation']['deepl'] {
   if (!apiKey) return null;
   // DeepL's free keys end in ":fx" and are served from a separate host.
   const fallback = apiKey.endsWith(':fx') ? 'https://api-free.deepl.com' : 'https://api.deepl.com';
-  return { apiKey, url: (url(env, 'INTAKE_DEEPL_URL', ['http:', 'https:']) ?? fallback).replace(/\/+$/, '') };
+  return { apiKey, url: withoutTrailingSlashes(url(env, 'INTAKE_DEEPL_URL', ['http:', 'https:']) ?? fallback) };
 }
 
 function outboundAllow(env: Env): string[] {
@@ -175,7 +175,7 @@ export function loadConfig(env: Env = process.env): Config {
   return {
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: read(env, 'HOST') ?? '0.0.0.0',
-    publicUrl: url(env, 'INTAKE_PUBLIC_URL', ['http:', 'https:'])?.replace(/\/+$/, '') ?? null,
+    publicUrl: withoutTrailingSlashes(url(env, 'INTAKE_PUBLIC_URL', ['http:', 'https:']) ?? '') || null,
     dataDir: path.resolve(read(env, 'INTAKE_DATA_DIR') ?? './data'),
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']) ?? null,
     maxBodyBytes: integer(env, 'INTAKE_MAX_BODY_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),
@@ -218,4 +218,10 @@ export function loadConfig(env: Env = process.env): Config {
     },
     logLevel: logLevel(env),
   };
+}
+
+function withoutTrailingSlashes(text: string): string {
+  let end = text.length;
+  while (end > 0 && text[end - 1] === '/') end--;
+  return text.slice(0, end);
 }

@@ -16,23 +16,34 @@ const MIN_LETTERS = 8;
 const MIN_UNSPACED_CHARACTERS = 5;
 
 const URL_PATTERN = /\b(?:https?:\/\/|www\.)\S+/giu;
-const EMAIL_PATTERN = /[^\s@]+@[^\s@]+\.[^\s@]+/gu;
-// Order numbers, postcodes, prices, dates: tokens with a digit say nothing about the language.
-const TOKEN_WITH_DIGIT = /[\p{L}\p{M}\p{N}_-]*\p{N}[\p{L}\p{M}\p{N}_-]*/gu;
+const WHITESPACE = /\s+/u;
+// Words are split out by code, not by a pattern that searches for a digit inside them: such
+// patterns backtrack quadratically over long runs of letters.
+const WORD_CHARACTERS = /[\p{L}\p{M}\p{N}_-]+|[^\p{L}\p{M}\p{N}_-]+/gu;
+const DIGIT = /\p{N}/u;
 const UNSPACED_CHARACTER = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/gu;
 const WORD = /[\p{L}\p{M}]+/gu;
 const LETTER = /\p{L}/gu;
 
 /** ISO 639-1 code of the text's language, or null when the text is too short or the detector is unsure. */
 export function detectLanguage(text: string): string | null {
-  const cleaned = text
-    .slice(0, DETECTION_WINDOW)
-    .replace(URL_PATTERN, ' ')
-    .replace(EMAIL_PATTERN, ' ')
-    .replace(TOKEN_WITH_DIGIT, ' ');
+  const cleaned = withoutDigitWords(withoutEmailAddresses(text.slice(0, DETECTION_WINDOW).replace(URL_PATTERN, ' ')));
   if (!hasEnoughText(cleaned)) return null;
   const result = detector.detect(cleaned);
   return result.language !== '' && result.isReliable() ? result.language : null;
+}
+
+/** Whitespace-separated tokens with an @ followed by a dot are addresses, not language. */
+function withoutEmailAddresses(text: string): string {
+  return text.split(WHITESPACE).map((token) => {
+    const at = token.indexOf('@');
+    return at > 0 && token.indexOf('.', at + 2) > at ? ' ' : token;
+  }).join(' ');
+}
+
+/** Order numbers, postcodes, prices, dates: words with a digit say nothing about the language. */
+function withoutDigitWords(text: string): string {
+  return (text.match(WORD_CHARACTERS) ?? []).map((run) => (DIGIT.test(run) ? ' ' : run)).join('');
 }
 
 function hasEnoughText(text: string): boolean {
@@ -51,7 +62,9 @@ const EMAIL_ONLY = /^(?:mailto:)?[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/iu;
 /** Longer values are prose whatever they contain; the patterns above need not look at them. */
 const MAX_SINGLE_VALUE = 2048;
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i;
-const PHONE = /^\+?[\d\s().\/-]{6,}(?:\s*(?:ext\.?|x)\s*\d{1,6})?$/i;
+// Groups of digits and punctuation separated by spaces; separators and groups cannot overlap.
+const PHONE = /^\+?[\d().\/-]+(?:\s+[\d().\/-]+)*(?:\s*(?:ext\.?|x)\s*\d{1,6})?$/i;
+const MIN_PHONE = 6;
 
 /** Whether a value is prose worth detecting and translating, rather than a URL, address, number or date. */
 function isTranslatable(value: string): boolean {
@@ -59,7 +72,7 @@ function isTranslatable(value: string): boolean {
   if (text === '' || !HAS_LETTER.test(text)) return false;
   if (text.length > MAX_SINGLE_VALUE) return true;
   // Values without letters (amounts, plain dates, phone numbers) are already out; these have some.
-  return !(URL_ONLY.test(text) || EMAIL_ONLY.test(text) || ISO_DATE_TIME.test(text) || PHONE.test(text) || parseDecimal(text) !== undefined);
+  return !(URL_ONLY.test(text) || EMAIL_ONLY.test(text) || ISO_DATE_TIME.test(text) || (text.length >= MIN_PHONE && PHONE.test(text)) || parseDecimal(text) !== undefined);
 }
 
 /** { field: value } for the string fields of a submission that hold prose; honeypots never count. */

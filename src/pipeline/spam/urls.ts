@@ -10,7 +10,7 @@ export interface FoundUrl {
 
 // Repetitions are bounded so that no input (say 20,000 characters of "a.a.a.") makes matching quadratic.
 const URL_PATTERN = /\b(?:(?:https?|ftp):\/\/|www\.)[^\s<>"'`\]\[{}|\\^]+|\b(?:[a-z0-9-]{1,63}\.){1,8}[a-z]{2,24}\/[^\s<>"'`\]\[{}|\\^]*/giu;
-const TRAILING_PUNCTUATION = /[.,;:!?)]+$/u;
+const TRAILING_PUNCTUATION = new Set(['.', ',', ';', ':', '!', '?', ')']);
 const IPV4_HOST = /^\d{1,3}(?:\.\d{1,3}){3}$/u;
 // Decimal ("http://3232235777") and hexadecimal ("http://0xc0a80101") spellings of an IPv4 address.
 const OBFUSCATED_IP_HOST = /^(?:0x[0-9a-f]{6,8}|\d{8,10})$/u;
@@ -26,10 +26,17 @@ const SHORTENER_HOSTS = new Set([
 export function findUrls(text: string): FoundUrl[] {
   const found: FoundUrl[] = [];
   for (const match of text.matchAll(URL_PATTERN)) {
-    const url = match[0].replace(TRAILING_PUNCTUATION, '');
+    const url = withoutTrailingPunctuation(match[0]);
     found.push({ text: url, host: hostOf(url) });
   }
   return found;
+}
+
+/** Sentence punctuation after a link is not part of it; trimmed by a loop, as `[.,]+$` backtracks quadratically. */
+function withoutTrailingPunctuation(url: string): string {
+  let end = url.length;
+  while (end > 0 && TRAILING_PUNCTUATION.has(url[end - 1]!)) end--;
+  return url.slice(0, end);
 }
 
 export function removeUrls(text: string): string {

@@ -53,12 +53,19 @@ export function modelTranslator(model: ChatModel): Translator {
   };
 }
 
+/** The text inside a Markdown code fence, if the reply is wrapped in one (trims, no backtracking regex). */
+function withoutCodeFence(text: string): string {
+  const opened = text.replace(/^```(?:json)?/, '');
+  if (opened === text) return text;
+  return (opened.endsWith('```') ? opened.slice(0, -3) : opened).trim();
+}
+
 /** The translations in index order, from {"0": "...", …} (also accepted wrapped as {"translations": {...}}). */
 export function parseTranslations(reply: string, expected: number): string[] {
   let answer: unknown;
   try {
     // Some servers wrap JSON in a Markdown code fence even in JSON mode.
-    answer = JSON.parse(reply.trim().replace(/^```(?:json)?\s*|\s*```$/g, ''));
+    answer = JSON.parse(withoutCodeFence(reply.trim()));
   } catch {
     throw malformed('the reply is not JSON');
   }
