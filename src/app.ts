@@ -6,6 +6,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { accountRoutes } from './accounts/routes.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
+import { dashboardRoutes } from './dashboard/plugin.ts';
 import { destinationRoutes } from './delivery/routes.ts';
 import { formRoutes } from './forms/routes.ts';
 import { errorHandlerFor } from './http/error-replies.ts';
@@ -78,6 +79,8 @@ export async function buildApp({ config, database, logger, services: given }: Ap
     await zone.register(accountRoutes, { config, accounts: services.accounts });
     await zone.register(destinationRoutes, { config, accounts: services.accounts, destinations: services.destinations, deliveries: services.deliveries });
   });
+
+  await app.register(dashboardRoutes, { config, database, services });
 
   return app;
 }

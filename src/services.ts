@@ -11,6 +11,8 @@ import { deliveryService } from './delivery/deliveries/service.ts';
 import { deliveryStore } from './delivery/deliveries/store.ts';
 import { destinationService } from './delivery/destinations/service.ts';
 import { destinationStore } from './delivery/destinations/store.ts';
+import { dashboardService } from './dashboard/service.ts';
+import { dashboardStore } from './dashboard/store.ts';
 import { createMailer } from './delivery/email.ts';
 import { checkUrl, outboundPolicy, type SendOptions } from './delivery/outbound/index.ts';
 import { formService } from './forms/service.ts';
@@ -37,7 +39,9 @@ export function buildServices(config: Config, database: Database, options: Servi
   const sender: SenderDeps = { policy, timeoutMs: config.delivery.timeoutMs, mailer, outbound: options.outbound };
   const destinationRows = destinationStore(database.db);
   const deliveryRows = deliveryStore(database.db);
-  const accounts = accountService(accountStore(database.db), config);
+  const accountRows = accountStore(database.db);
+  const accounts = accountService(accountRows, config);
+  const dashboard = dashboardService({ store: dashboardStore(database.db), accounts: accountRows });
   const forms = formService(formStore(database.db), {
     urlProblem: (url) => checkUrl(url, policy)?.message ?? null,
     saved: (form) =>
@@ -60,7 +64,7 @@ export function buildServices(config: Config, database: Database, options: Servi
     store: deliveryRows, sender, mailer, baseUrl,
     onFinished: enqueueDeliveries({ destinations: destinationRows, deliveries: deliveryRows, queue, baseUrl }),
   };
-  return { queue, accounts, forms, submissions, destinations, deliveries, delivery };
+  return { queue, accounts, dashboard, forms, submissions, destinations, deliveries, delivery };
 }
 
 export type Services = ReturnType<typeof buildServices>;

@@ -180,6 +180,28 @@ export interface DeliveryAttemptsTable {
   response_body: string | null;
 }
 
+export interface AccountPasswordsTable {
+  account_id: string;
+  password_hash: string;
+  updated_at: Timestamp;
+}
+
+export interface DashboardSessionsTable {
+  token_hash: string;
+  account_id: string;
+  csrf_token: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+export interface PasswordLinksTable {
+  token_hash: string;
+  account_id: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
+}
+
 export interface Tables {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -193,4 +215,7 @@ export interface Tables {
   destinations: DestinationsTable;
   deliveries: DeliveriesTable;
   delivery_attempts: DeliveryAttemptsTable;
+  account_passwords: AccountPasswordsTable;
+  dashboard_sessions: DashboardSessionsTable;
+  password_links: PasswordLinksTable;
 }

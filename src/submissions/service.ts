@@ -11,7 +11,7 @@ import { compileValidator, type SubmissionValidator } from './validator.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import { PROCESS_SUBMISSION } from '../pipeline/tasks.ts';
 import { contentFingerprint } from './fingerprint.ts';
-import type { InsertOutcome, NewSubmission, SpamFilter, Submission, SubmissionMetadata, SubmissionStore } from './store.ts';
+import type { InsertOutcome, NewSubmission, SearchQuery, SpamFilter, Submission, SubmissionMetadata, SubmissionStore } from './store.ts';
 
 export interface SubmitRequest {
   segment: string;
@@ -136,6 +136,12 @@ export function submissionService(deps: {
         data,
         meta: { current_page: query.page, total_pages: Math.ceil(total / query.pageSize), total_count: total, page_size: query.pageSize },
       };
+    },
+
+    /** The owner's filtered view (text, status), continued by keyset; see the store. */
+    async search(accountId: string, formId: string, query: SearchQuery) {
+      const form = await forms.get(accountId, formId);
+      return store.search(form.id, query);
     },
 
     async get(accountId: string, formId: string, id: string): Promise<Submission> {
