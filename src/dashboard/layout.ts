@@ -41,6 +41,7 @@ export function page(options: PageOptions): Html {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <title>${options.title} · Intake</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/assets/dashboard.css">
 <script type="module" src="/assets/dashboard.js"></script>
 </head>

@@ -103,10 +103,11 @@ export function attach(textarea) {
 
   function fieldCard(field, index) {
     field.rules ??= [];
-    const card = el('fieldset', { class: 'bcard' }, [el('legend', { text: field.name || `Field ${index + 1}` })]);
+    const legend = el('legend', { text: field.name || `Field ${index + 1}` });
+    const card = el('fieldset', { class: 'bcard' }, [legend]);
     const name = el('input', { value: field.name ?? '', required: true, autocomplete: 'off' });
-    name.addEventListener('input', () => { field.name = name.value; write(); });
-    name.addEventListener('change', render);
+    // No re-render here: it would replace the control the pointer is about to click.
+    name.addEventListener('input', () => { field.name = name.value; legend.textContent = name.value || `Field ${index + 1}`; write(); });
     const type = selectOf(TYPES, field.type);
     type.addEventListener('change', () => { field.type = type.value; write(); });
     const required = el('input', { type: 'checkbox', checked: field.required === true });

@@ -93,7 +93,7 @@ ${done && DONE[done] ? notice('ok', DONE[done] as string) : ''}
     <section class="panel" aria-labelledby="data-title">
       <div class="row-between"><h2 id="data-title">${translated ? 'Translated data' : 'Data'}</h2>${toggle}</div>
       ${s.original_language ? html`<p class="muted small">Written in <span id="language">${s.original_language}</span>${translated ? ' · machine translation' : ''}</p>` : ''}
-      <div id="submission-data">${dataList(translated ? (s.translated_data as Record<string, unknown>) : s.data)}</div>
+      <div id="submission-data">${dataList(translated ? { ...s.data, ...(s.translated_data as Record<string, unknown>) } : s.data)}</div>
     </section>
     ${replyPanel(s)}
     ${deliveriesPanel(form, deliveries)}
