@@ -2,7 +2,8 @@
 // links, sign-up only when open, CSRF, the login rate limit, and the cookie never reaching /api.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startTestApp, type TestApp } from './helpers.ts';
+import { RELAXED_ENV, startTestApp, type TestApp } from './helpers.ts';
+import { runCli } from './cli.ts';
 import { DashboardClient } from './dashboard-helpers.ts';
 
 const PASSWORD = 'correct horse battery';
@@ -187,6 +188,34 @@ describe('dashboard sign-up and login rate limit', () => {
       assert.equal((await c.post('/login', { email: 'owner@example.com', password: PASSWORD })).statusCode, 429);
       // Pages other than attempts stay reachable.
       assert.equal((await c.get('/login')).statusCode, 200);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('intake users create and password-link', () => {
+  it('prints one-time set-password links that open the dashboard', async () => {
+    const t = await startTestApp({ INTAKE_PUBLIC_URL: 'https://forms.example.com' });
+    const env = { ...RELAXED_ENV, INTAKE_DATA_DIR: t.config.dataDir, ...(t.config.databaseUrl && { DATABASE_URL: t.config.databaseUrl, INTAKE_PG_JOBS_SCHEMA: t.config.pipeline.jobsSchema }), INTAKE_PUBLIC_URL: 'https://forms.example.com' };
+    try {
+      const created = await runCli(['users', 'create', '--email', 'New@Example.com'], env);
+      assert.equal(created.code, 0, created.stderr);
+      const link = new URL(created.stdout.trim());
+      assert.equal(`${link.origin}${link.pathname}`, 'https://forms.example.com/set-password');
+      assert.match(created.stderr, /works once, within 24 hours/);
+      const c = new DashboardClient(t);
+      await c.get(`/set-password${link.search}`);
+      assert.equal((await c.post('/set-password', { token: link.searchParams.get('token') ?? '', password: PASSWORD })).statusCode, 303);
+      assert.match(String(c.last?.headers['set-cookie']), /Secure/, 'behind an https public URL the cookie is Secure');
+
+      const again = await runCli(['users', 'password-link', '--email', 'new@example.com'], env);
+      assert.equal(again.code, 0, again.stderr);
+      assert.notEqual(again.stdout, created.stdout);
+      const missing = await runCli(['users', 'password-link', '--email', 'ghost@example.com'], env);
+      assert.equal(missing.code, 1);
+      assert.match(missing.stderr, /No account with email ghost@example.com/);
+      assert.equal((await runCli(['users', 'create'], env)).code, 2);
     } finally {
       await t.close();
     }

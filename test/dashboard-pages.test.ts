@@ -91,9 +91,8 @@ describe('dashboard pages', () => {
     assert.equal(inbox.statusCode, 200);
     assertInert(inbox.body);
     assert.match(inbox.body, /&lt;script&gt;alert\(document\.cookie\)/);
-    assert.match(inbox.body, /data-poll="\/forms\/[^"]+\/inbox\/rows\?tab=inbox"/);
-    const rows = await owner.get(`/forms/${formId}/inbox/rows?tab=all`);
-    assertInert(rows.body);
+    assert.match(inbox.body, /data-poll="\/forms\/[^"]+\/inbox\?tab=inbox"/);
+    assertInert((await owner.get(`/forms/${formId}/inbox?tab=all`)).body);
 
     const page = await owner.get(`/forms/${formId}/submissions/${id}`);
     assert.equal(page.statusCode, 200);

@@ -30,22 +30,22 @@ function confirmations() {
   });
 }
 
-// The inbox's first page asks for its rows every few seconds and swaps them in when they changed.
+// The inbox's first page asks for itself every few seconds and swaps in the rows and the tab
+// counts when they changed. DOMParser runs no scripts; the server escaped every value anyway.
 function liveInbox() {
   const body = document.querySelector('tbody[data-poll]');
   if (!body) return;
   const url = body.getAttribute('data-poll');
-  let last = body.innerHTML.trim();
   async function poll() {
     if (document.visibilityState === 'visible') {
       try {
         const response = await fetch(url, { headers: { Accept: 'text/html' }, credentials: 'same-origin' });
         if (response.ok) {
-          const rows = (await response.text()).trim();
-          if (rows !== last) {
-            // The server escaped every value in these rows, as it does for whole pages.
-            body.innerHTML = rows;
-            last = rows;
+          const fresh = new DOMParser().parseFromString(await response.text(), 'text/html');
+          for (const selector of ['#inbox-rows', '#inbox-tabs']) {
+            const now = document.querySelector(selector);
+            const next = fresh.querySelector(selector);
+            if (now && next && now.innerHTML !== next.innerHTML) now.replaceChildren(...next.childNodes);
           }
         }
       } catch {
@@ -57,7 +57,20 @@ function liveInbox() {
   setTimeout(poll, 2500);
 }
 
+// The destination form shows only the inputs of the chosen type (all of them without JS).
+function destinationTypes() {
+  const type = document.querySelector('select[name="type"]');
+  const groups = document.querySelectorAll('[data-types]');
+  if (!type || groups.length === 0) return;
+  const show = () => {
+    for (const group of groups) group.hidden = !group.getAttribute('data-types').split(' ').includes(type.value);
+  };
+  type.addEventListener('change', show);
+  show();
+}
+
 copyButtons();
+destinationTypes();
 confirmations();
 liveInbox();
 const schema = document.querySelector('textarea[data-builder]');

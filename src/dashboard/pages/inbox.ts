@@ -113,7 +113,7 @@ function inboxPage(session: Session, form: FormRecord, l: Listing): Html {
   const n = counts(form);
   return formPage(session, form, 'inbox', `${form.name} inbox`, html`
 <div class="toolbar">
-  <nav class="segmented" aria-label="Mailbox"><ul>${TABS.map(
+  <nav class="segmented" aria-label="Mailbox"><ul id="inbox-tabs">${TABS.map(
     ([key, label]) => html`<li><a href="${inboxUrl(form, { tab: key })}"${key === l.filter ? html` aria-current="page"` : ''}>${label} <span class="count">${n[key]}</span></a></li>`,
   )}</ul></nav>
   <form method="get" action="/forms/${form.id}/inbox" class="search" role="search">
@@ -130,7 +130,7 @@ function inboxPage(session: Session, form: FormRecord, l: Listing): Html {
 <div class="table-wrap"><table class="inbox">
   <caption class="visually-hidden">Submissions, newest first</caption>
   <thead><tr><th scope="col">Received</th><th scope="col">Content</th><th scope="col">Status</th></tr></thead>
-  <tbody id="inbox-rows"${live ? html` data-poll="${`/forms/${form.id}/inbox/rows?tab=${l.filter}`}"` : ''} aria-live="polite">${rowsMarkup(form, l.rows)}</tbody>
+  <tbody id="inbox-rows"${live ? html` data-poll="${inboxUrl(form, { tab: l.filter })}"` : ''} aria-live="polite">${rowsMarkup(form, l.rows)}</tbody>
 </table></div>
 ${pager(form, l)}`);
 }
@@ -147,12 +147,6 @@ export async function inboxPages(app: FastifyInstance, deps: DashboardDeps): Pro
   app.get('/forms/:id/inbox', async (request: InboxRequest, reply) => {
     const { session, form, l } = await load(request);
     return sendPage(reply, inboxPage(session, form, l));
-  });
-
-  // The first page's rows alone, for the polling script.
-  app.get('/forms/:id/inbox/rows', async (request: InboxRequest, reply) => {
-    const { form, l } = await load(request);
-    return sendPage(reply, rowsMarkup(form, l.rows));
   });
 
   await submissionPages(app, deps);

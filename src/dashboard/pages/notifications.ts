@@ -76,12 +76,12 @@ function addForm(session: Session, form: FormRecord, errors: Errors, body: unkno
       ${select({ name: 'type', label: 'Type', value: text(body, 'type') || 'webhook', options: TYPES, errors })}
       ${input({ name: 'name', label: 'Name (optional)', value: text(body, 'name'), errors })}
     </div>
-    ${input({ name: 'url', label: 'URL', type: 'url', value: text(body, 'url'), errors, hint: 'Webhook, Slack, Discord, Teams and Google Chat: the HTTPS URL to post to.' })}
-    <div class="row">
+    <div data-types="webhook slack discord teams google_chat">${input({ name: 'url', label: 'URL', type: 'url', value: text(body, 'url'), errors, hint: 'Webhook, Slack, Discord, Teams and Google Chat: the HTTPS URL to post to.' })}</div>
+    <div class="row" data-types="telegram">
       ${input({ name: 'bot_token', label: 'Telegram bot token', value: text(body, 'bot_token'), errors, autocomplete: 'off' })}
       ${input({ name: 'chat_id', label: 'Telegram chat id', value: text(body, 'chat_id'), errors })}
     </div>
-    ${input({ name: 'recipients', label: 'Email recipients', value: text(body, 'recipients'), errors, hint: 'Email: addresses separated by commas.' })}
+    <div data-types="email">${input({ name: 'recipients', label: 'Email recipients', value: text(body, 'recipients'), errors, hint: 'Email: addresses separated by commas.' })}</div>
     ${checkbox({ name: 'deliver_spam', label: 'Deliver submissions flagged as spam too', checked: flag(body, 'deliver_spam') })}
     <button type="submit" class="button primary">Add destination</button>`, html`novalidate`)}
 </section>`;
