@@ -3,6 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import { accountService } from './accounts/service.ts';
 import { accountStore } from './accounts/store.ts';
+import { auditService } from './audit/service.ts';
+import { auditStore } from './audit/store.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { enqueueDeliveries } from './delivery/deliveries/enqueue.ts';
@@ -60,7 +62,8 @@ export function buildServices(config: Config, database: Database, options: Servi
     store: deliveryRows, sender, mailer, baseUrl,
     onFinished: enqueueDeliveries({ destinations: destinationRows, deliveries: deliveryRows, queue, baseUrl }),
   };
-  return { queue, accounts, forms, submissions, destinations, deliveries, delivery };
+  const audit = auditService(auditStore(database.db));
+  return { queue, accounts, forms, submissions, destinations, deliveries, delivery, audit };
 }
 
 export type Services = ReturnType<typeof buildServices>;

@@ -4,6 +4,7 @@
 export type ErrorCode =
   | 'validation_error'
   | 'unauthorized'
+  | 'insufficient_scope'
   | 'form_not_found'
   | 'submission_not_found'
   | 'not_found'
@@ -44,6 +45,8 @@ export const fail = {
   validation: (details: FieldErrors, message = VALIDATION_FAILED_MESSAGE) =>
     new AppError('validation_error', 400, message, details),
   unauthorized: (message: string) => new AppError('unauthorized', 401, message),
+  insufficientScope: () =>
+    new AppError('insufficient_scope', 403, 'This API key has the read scope: it can read but not change anything. Use a key with the full scope.'),
   formNotFound: () => new AppError('form_not_found', 404, 'Form not found'),
   submissionNotFound: () => new AppError('submission_not_found', 404, 'Submission not found'),
   notFound: (message: string) => new AppError('not_found', 404, message),

@@ -12,6 +12,7 @@ import type { JobQueue } from '../jobs/queue.ts';
 import { PROCESS_SUBMISSION } from '../pipeline/tasks.ts';
 import { contentFingerprint } from './fingerprint.ts';
 import type { InsertOutcome, NewSubmission, SpamFilter, Submission, SubmissionMetadata, SubmissionStore } from './store.ts';
+import type { SearchQuery } from './search.ts';
 
 export interface SubmitRequest {
   segment: string;
@@ -33,7 +34,21 @@ export interface Page {
   meta: { current_page: number; total_pages: number; total_count: number; page_size: number };
 }
 
+export interface SearchPage {
+  data: Submission[];
+  /** Pass back as `cursor` for the next, older page; null when this page is the last. */
+  next_cursor: string | null;
+}
+
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 256;
+
+/** Cursors are opaque to clients: the position of the last row, encoded. */
+const encodeCursor = (seq: number) => Buffer.from(`s${seq}`).toString('base64url');
+function decodeCursor(cursor: string): number {
+  const match = /^s(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!match) throw fail.invalidParameters('The cursor is not one this service gave out: pass next_cursor of the previous page as it is.', { cursor: ['is invalid'] });
+  return Number(match[1]);
+}
 const VALIDATOR_CACHE_LIMIT = 10_000;
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -136,6 +151,15 @@ export function submissionService(deps: {
         data,
         meta: { current_page: query.page, total_pages: Math.ceil(total / query.pageSize), total_count: total, page_size: query.pageSize },
       };
+    },
+
+    /** Newest first, filtered; pages follow each other by cursor, so new arrivals never shift them. */
+    async search(accountId: string, formId: string, query: Omit<SearchQuery, 'beforeSeq'> & { cursor?: string }): Promise<SearchPage> {
+      const form = await forms.get(accountId, formId);
+      const { cursor, ...rest } = query;
+      const page = await store.search(form.id, { ...rest, ...(cursor !== undefined && { beforeSeq: decodeCursor(cursor) }) });
+      const full = page.submissions.length === query.limit && page.lastSeq !== null;
+      return { data: page.submissions, next_cursor: full ? encodeCursor(page.lastSeq as number) : null };
     },
 
     async get(accountId: string, formId: string, id: string): Promise<Submission> {

@@ -5,6 +5,7 @@ import type { SubmissionsTable, Tables } from '../db/tables.ts';
 import { fromJson, toBool, toIso, toIsoOrNull } from '../db/values.ts';
 import type { Selectable } from 'kysely';
 import { insertBatch } from './insert-batch.ts';
+import { searchSubmissions, type SearchQuery } from './search.ts';
 import { sql } from 'kysely';
 import { LISTING_BLOCK_SIZE } from '../db/migrations/0003_listing.ts';
 
@@ -141,6 +142,13 @@ export function submissionStore(db: Db) {
       }
       const rows = await query.orderBy('seq', 'desc').limit(limit).offset(skip).execute();
       return rows.map(toSubmission);
+    },
+
+    /** One page of a search, and the `seq` of its last row, where the next page starts. */
+    async search(formId: string, query: SearchQuery): Promise<{ submissions: Submission[]; lastSeq: number | null }> {
+      const rows = await searchSubmissions(db, formId, query);
+      const last = rows.at(-1);
+      return { submissions: rows.map(toSubmission), lastSeq: last ? Number(last.seq) : null };
     },
 
     async get(formId: string, id: string): Promise<Submission | null> {
