@@ -9,7 +9,6 @@ import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { destinationRoutes } from './delivery/routes.ts';
 import { formRoutes } from './forms/routes.ts';
-import { aiServices } from './mcp/ai.ts';
 import { protectedResourceRoutes } from './mcp/protected-resource.ts';
 import { mcpRoutes } from './mcp/routes.ts';
 import { errorHandlerFor } from './http/error-replies.ts';
@@ -83,7 +82,7 @@ export async function buildApp({ config, database, logger, services: given }: Ap
   await app.register(protectedResourceRoutes, { config });
   await app.register(async (zone) => {
     await rateLimitZone(zone, { perMinute: config.rateLimits.mcpPerMinute, key: byApiKey });
-    await zone.register(mcpRoutes, { config, services, ai: aiServices(config, database) });
+    await zone.register(mcpRoutes, { config, services });
   });
 
   return app;

@@ -3,6 +3,9 @@
 import { randomUUID } from 'node:crypto';
 import { accountService } from './accounts/service.ts';
 import { accountStore } from './accounts/store.ts';
+import { aiServices } from './analysis/ai.ts';
+import { analysisService } from './analysis/service.ts';
+import { analysisStore } from './analysis/store.ts';
 import { auditService } from './audit/service.ts';
 import { auditStore } from './audit/store.ts';
 import type { Config } from './config.ts';
@@ -63,7 +66,8 @@ export function buildServices(config: Config, database: Database, options: Servi
     onFinished: enqueueDeliveries({ destinations: destinationRows, deliveries: deliveryRows, queue, baseUrl }),
   };
   const audit = auditService(auditStore(database.db));
-  return { queue, accounts, forms, submissions, destinations, deliveries, delivery, audit };
+  const analysis = analysisService({ store: analysisStore(database.db), forms, submissions, ai: aiServices(config, database) });
+  return { queue, accounts, forms, submissions, destinations, deliveries, delivery, audit, analysis };
 }
 
 export type Services = ReturnType<typeof buildServices>;

@@ -6,6 +6,7 @@ import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import assert from 'node:assert/strict';
 import { startTestApp, type TestApp } from './helpers.ts';
+import { startPipelineApp } from './pipeline-helpers.ts';
 
 export interface McpApp extends TestApp {
   url: string;
@@ -14,8 +15,9 @@ export interface McpApp extends TestApp {
   post(key: string | null, body: unknown, headers?: Record<string, string>): Promise<Response>;
 }
 
-export async function startMcpApp(env: Record<string, string> = {}): Promise<McpApp> {
-  const t = await startTestApp(env);
+/** `pipeline`: with the processing and delivery workers running, as `intake serve` has them. */
+export async function startMcpApp(env: Record<string, string> = {}, options: { pipeline?: boolean } = {}): Promise<McpApp> {
+  const t = options.pipeline ? await startPipelineApp(env) : await startTestApp(env);
   const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
   const url = `${address}/mcp`;
   const clients: Client[] = [];

@@ -9,7 +9,6 @@ import { baseUrlOf } from '../http/base-url.ts';
 import { errorHandlerFor } from '../http/error-replies.ts';
 import { fail } from '../http/errors.ts';
 import type { Services } from '../services.ts';
-import type { AiServices } from './ai.ts';
 import { protectedResourcePath } from './protected-resource.ts';
 import { mcpServer, type WriteRecord } from './server.ts';
 import { ALL_TOOLS } from './tools/index.ts';
@@ -17,7 +16,6 @@ import { ALL_TOOLS } from './tools/index.ts';
 export interface McpRouteDeps {
   config: Config;
   services: Services;
-  ai: AiServices;
 }
 
 /** RFC 6750 and RFC 9728: the challenge names where a client learns how to get a token. */
@@ -34,7 +32,7 @@ function methodNotAllowed(_request: FastifyRequest, reply: FastifyReply) {
     .send({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP server is stateless; send JSON-RPC with POST.' }, id: null });
 }
 
-export const mcpRoutes: FastifyPluginAsync<McpRouteDeps> = async (app, { config, services, ai }) => {
+export const mcpRoutes: FastifyPluginAsync<McpRouteDeps> = async (app, { config, services }) => {
   app.setErrorHandler(errorHandlerFor('public', config.maxBodyBytes));
   // The SDK parses the JSON-RPC body itself, so a malformed one gets a JSON-RPC parse error.
   app.removeContentTypeParser('application/json');
@@ -53,7 +51,7 @@ export const mcpRoutes: FastifyPluginAsync<McpRouteDeps> = async (app, { config,
     const recordWrite = async ({ tool, target, outcome }: WriteRecord) => {
       await services.audit.record({ owner, surface: 'mcp', operation: tool.name, targetId: target, outcome });
     };
-    const context = { owner, baseUrl: baseUrlOf(request, config.publicUrl), services, ai, config, ip: request.ip };
+    const context = { owner, baseUrl: baseUrlOf(request, config.publicUrl), services, config, ip: request.ip };
     const server = mcpServer({ context, tools: ALL_TOOLS, log: request.log, onWrite: recordWrite });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     try {

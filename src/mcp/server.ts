@@ -98,7 +98,7 @@ export function mcpServer({ context, tools, log, onWrite }: McpServerOptions): S
       const structured = result as Record<string, unknown>;
       return { structuredContent: structured, content: [{ type: 'text', text: JSON.stringify(structured) }] };
     } catch (error) {
-      if (error instanceof AppError && error.status < 500) return errorResult(error.code, error.message, error.details);
+      if (error instanceof AppError && error.code !== 'internal_error') return errorResult(error.code, error.message, error.details);
       log.error({ err: error, tool: name }, 'tool failed');
       return errorResult('internal_error', 'Something went wrong on our side. Please retry later.');
     } finally {

@@ -6,14 +6,12 @@ import type { Static, TSchema } from 'typebox';
 import type { Owner } from '../accounts/service.ts';
 import type { Config } from '../config.ts';
 import type { Services } from '../services.ts';
-import type { AiServices } from './ai.ts';
 
 export interface ToolContext {
   owner: Owner;
   /** The origin endpoint URLs are built on, as for the REST routes. */
   baseUrl: string;
   services: Services;
-  ai: AiServices;
   config: Config;
   /** The client's address, recorded as the submitter's by submit_to_form. */
   ip: string;

@@ -19,6 +19,8 @@ export interface SubmitRequest {
   slug: string;
   body: unknown;
   bearerToken: string | null;
+  /** The account whose API key sent it (submit_to_form): on its own private forms the key stands in for the token. */
+  ownerAccountId?: string;
   idempotencyKey: string | null;
   metadata: SubmissionMetadata;
 }
@@ -97,8 +99,8 @@ export function submissionService(deps: {
     return found;
   }
 
-  function authorize(form: FormRecord, token: string | null): void {
-    if (form.visibility !== 'private') return;
+  function authorize(form: FormRecord, token: string | null, ownerAccountId: string | undefined): void {
+    if (form.visibility !== 'private' || ownerAccountId === form.accountId) return;
     if (!token || !form.submissionTokenHash || !secretMatches(token, form.submissionTokenHash)) {
       throw fail.unauthorized('This form is private: send Authorization: Bearer <SUBMISSION_TOKEN>.');
     }
@@ -107,7 +109,7 @@ export function submissionService(deps: {
   return {
     async submit(request: SubmitRequest): Promise<Accepted> {
       const { form, endpointVersion } = await requireEndpoint(request.segment, request.slug);
-      authorize(form, request.bearerToken);
+      authorize(form, request.bearerToken, request.ownerAccountId);
       if (!isPlainObject(request.body)) throw fail.invalidBody('The request body must be a JSON object of field names and values.');
       if (request.idempotencyKey !== null && (request.idempotencyKey.length === 0 || request.idempotencyKey.length > MAX_IDEMPOTENCY_KEY_LENGTH)) {
         throw fail.invalidParameters(`The Idempotency-Key header must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters.`);

@@ -4,7 +4,7 @@ import { defineTool, DELETE, READ, UNTRUSTED_NOTE, UPDATE } from '../tool.ts';
 import { AgentSubmission, forAgent } from './agent-submission.ts';
 import { FormId } from './forms.ts';
 
-const SubmissionRef = { form_id: FormId, id: Type.String({ minLength: 1, maxLength: 100, description: 'The submission id' }) };
+export const SubmissionRef = { form_id: FormId, id: Type.String({ minLength: 1, maxLength: 100, description: 'The submission id' }) };
 const Timestamp = (description: string) => Type.String({ format: 'date-time', description });
 
 const spamCorrection = (spam: boolean) =>

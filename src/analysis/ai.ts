@@ -1,4 +1,4 @@
-// The model, translator and credit charger the analysis tools use: the same implementations,
+// The model, translator and credit charger the analyses use: the same implementations,
 // chosen from the same configuration, as the pipeline's worker.
 import { creditCharger, type CreditCharger } from '../accounts/credits.ts';
 import { creditStore } from '../accounts/credit-store.ts';
