@@ -1,25 +1,15 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { toolDocs, withToolDocs } from '../src/mcp/tool-docs.ts';
 import { ALL_TOOLS } from '../src/mcp/tools/index.ts';
+import { runScript } from './cli.ts';
 import { startMcpApp, type McpApp } from './mcp-helpers.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(root, 'scripts/mcp-try.ts'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const run = (args: string[]) => runScript(path.join(root, 'scripts/mcp-try.ts'), args);
 
 describe('MCP documentation and the try-it script', () => {
   let t: McpApp;
