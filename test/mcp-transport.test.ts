@@ -71,13 +71,16 @@ describe('MCP transport and authentication', () => {
     }
   });
 
-  it('answers GET and DELETE with 405, and a malformed body with a JSON-RPC parse error', async () => {
+  it('answers GET and DELETE with 405, a batch with 400, and a malformed body with a JSON-RPC parse error', async () => {
     const key = await t.createKey();
     for (const method of ['GET', 'DELETE']) {
       const response = await fetch(t.url, { method, headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream' } });
       assert.equal(response.status, 405, method);
       assert.equal(response.headers.get('allow'), 'POST');
     }
+    const batch = await t.post(key, [INITIALIZE, { ...INITIALIZE, id: 2 }]);
+    assert.equal(batch.status, 400, 'batches would slip past the rate limit');
+    assert.equal(((await batch.json()) as { error: { code: number } }).error.code, -32600);
     const broken = await t.post(key, '{"jsonrpc": "2.0", "id": 1, "method": ');
     assert.equal(broken.status, 400);
     assert.equal(((await broken.json()) as { error: { code: number } }).error.code, -32700);

@@ -24,6 +24,20 @@ function challenge(request: FastifyRequest, config: Config, invalid: boolean): s
   return `Bearer ${invalid ? 'error="invalid_token", ' : ''}resource_metadata="${metadata}"`;
 }
 
+/**
+ * JSON-RPC batches left the protocol in 2025-06-18, and the SDK still takes them: one POST of a
+ * hundred tool calls would count once against the rate limit. Only single messages are accepted.
+ */
+function isBatch(body: string): boolean {
+  if (!body.trimStart().startsWith('[')) return false;
+  try {
+    const parsed: unknown = JSON.parse(body);
+    return Array.isArray(parsed) && parsed.length > 1;
+  } catch {
+    return false; // the SDK answers malformed JSON with its parse error
+  }
+}
+
 function methodNotAllowed(_request: FastifyRequest, reply: FastifyReply) {
   // What the transport prescribes for a stateless server: there is no stream to open or session to end.
   return reply
@@ -48,6 +62,13 @@ export const mcpRoutes: FastifyPluginAsync<McpRouteDeps> = async (app, { config,
 
   app.post('/mcp', { schema: { hide: true }, preHandler: authenticate }, async (request, reply) => {
     const owner = ownerOf(request);
+    const body = typeof request.body === 'string' ? request.body : '';
+    if (isBatch(body)) {
+      return reply.code(400).send({
+        jsonrpc: '2.0', id: null,
+        error: { code: -32600, message: 'Batches are not accepted: send one JSON-RPC message per POST (each counts against the rate limit).' },
+      });
+    }
     const recordWrite = async ({ tool, target, outcome }: WriteRecord) => {
       await services.audit.record({ owner, surface: 'mcp', operation: tool.name, targetId: target, outcome });
     };
@@ -61,7 +82,6 @@ export const mcpRoutes: FastifyPluginAsync<McpRouteDeps> = async (app, { config,
         if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
       }
       const url = `${baseUrlOf(request, null)}${request.url}`;
-      const body = typeof request.body === 'string' ? request.body : '';
       const response = await transport.handleRequest(new Request(url, { method: 'POST', headers, body }));
       const text = await response.text();
       response.headers.forEach((value, name) => {
