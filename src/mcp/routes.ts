@@ -72,7 +72,7 @@ export const mcpRoutes: FastifyPluginAsync<McpRouteDeps> = async (app, { config,
     const recordWrite = async ({ tool, target, outcome }: WriteRecord) => {
       await services.audit.record({ owner, surface: 'mcp', operation: tool.name, targetId: target, outcome });
     };
-    const context = { owner, baseUrl: baseUrlOf(request, config.publicUrl), services, config, ip: request.ip };
+    const context = { owner, baseUrl: baseUrlOf(request, config.publicUrl), services, ip: request.ip };
     const server = mcpServer({ context, tools: ALL_TOOLS, log: request.log, onWrite: recordWrite });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     try {

@@ -4,7 +4,6 @@
 // gathers the lists, so a new group of tools is one more file.
 import type { Static, TSchema } from 'typebox';
 import type { Owner } from '../accounts/service.ts';
-import type { Config } from '../config.ts';
 import type { Services } from '../services.ts';
 
 export interface ToolContext {
@@ -12,7 +11,6 @@ export interface ToolContext {
   /** The origin endpoint URLs are built on, as for the REST routes. */
   baseUrl: string;
   services: Services;
-  config: Config;
   /** The client's address, recorded as the submitter's by submit_to_form. */
   ip: string;
 }
