@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
-import { bearer, createForm } from './helpers.ts';
+import { bearer, createForm, pathOf } from './helpers.ts';
 import { callError, callOk, startMcpApp, type McpApp } from './mcp-helpers.ts';
 
 const INITIALIZE = {
@@ -92,22 +92,34 @@ describe('MCP transport and authentication', () => {
     assert.equal(response.headers.get('x-service-metered'), 'false');
   });
 
-  it("never shows another owner's form or submission", async () => {
+  it("finds no other owner's form, submission or destination through any tool", async () => {
     const other = await t.createKey();
     const form = await createForm(t, other);
+    const submitted = await t.request({ method: 'POST', url: pathOf(form.endpoint), payload: { name: 'Ada', email: 'ada@example.com' } });
+    const submissionId = submitted.json().id as string;
+    const destination = await t.request({
+      method: 'POST', url: `/api/forms/${form.id}/destinations`, headers: bearer(other), payload: { type: 'email', recipients: ['team@example.com'] },
+    });
+    const ids: Record<string, string> = { form_id: form.id, destination_id: destination.json().id, delivery_id: submissionId };
     const client = await t.connect(await t.createKey());
     assert.deepEqual((await callOk(client, 'list_forms')).forms, []);
-    for (const [name, args] of [
-      ['get_form', { id: form.id }],
-      ['list_submissions', { form_id: form.id }],
-      ['get_submission', { form_id: form.id, id: '00000000-0000-0000-0000-000000000000' }],
-      ['delete_form', { id: form.id }],
-    ] as const) {
-      const error = await callError(client, name, args);
-      assert.equal(error.code, 'form_not_found', name);
+    const { tools } = await client.listTools();
+    let tried = 0;
+    for (const tool of tools) {
+      const properties = Object.keys(tool.inputSchema.properties ?? {});
+      if (!properties.includes('form_id') && !properties.includes('id')) continue;
+      const args: Record<string, unknown> = {};
+      for (const name of (tool.inputSchema.required as string[] | undefined) ?? []) {
+        args[name] = name === 'id' ? (properties.includes('form_id') ? submissionId : form.id) : (ids[name] ?? { name: 'Eve', email: 'eve@example.com' });
+      }
+      const error = await callError(client, tool.name, args);
+      assert.equal(error.code, 'form_not_found', `${tool.name}: ${JSON.stringify(error)}`);
+      tried += 1;
     }
-    const still = await t.request({ method: 'GET', url: `/api/forms/${form.id}`, headers: bearer(other) });
+    assert.ok(tried >= 14, `every tool that takes an id was tried (${tried})`);
+    const still = await t.request({ method: 'GET', url: `/api/forms/${form.id}/submissions/${submissionId}`, headers: bearer(other) });
     assert.equal(still.statusCode, 200);
+    assert.equal((await t.request({ method: 'GET', url: `/api/forms/${form.id}`, headers: bearer(other) })).json().submission_count, 1);
   });
 });
 
