@@ -140,6 +140,21 @@ describe('MCP tools', () => {
     assert.equal((await ok('list_submissions', { form_id: formId, until: future })).submissions.length, 5);
     assert.equal((await ok('list_submissions', { form_id: formId, reply_status: 'sent' })).submissions.length, 0);
     assert.equal((await callError(client, 'list_submissions', { form_id: formId, cursor: 'bogus' })).code, 'invalid_parameters');
+
+    // A narrowed search reads a bounded window per call, and its cursor goes on from there.
+    const account = (await t.services.accounts.find('tools@example.com'))!;
+    const windowed = async (cursor?: string) =>
+      t.services.submissions.search(account.id, formId, { filter: 'all', text: 'ada@example', limit: 20, window: 2, cursor });
+    let page = await windowed();
+    const found: string[] = page.data.map((s) => s.id);
+    let calls = 1;
+    while (page.next_cursor) {
+      page = await windowed(page.next_cursor);
+      found.push(...page.data.map((s) => s.id));
+      calls += 1;
+    }
+    assert.equal(found.length, 1, 'the one submission of Ada, found by walking back');
+    assert.ok(calls >= 3, `short pages with cursors until the oldest (${calls} calls)`);
     const tooMany = await callError(client, 'list_submissions', { form_id: formId, limit: 201 });
     assert.deepEqual(tooMany.details, { limit: ['must be at most 200'] });
   });

@@ -38,7 +38,7 @@ export interface Page {
 
 export interface SearchPage {
   data: Submission[];
-  /** Pass back as `cursor` for the next, older page; null when this page is the last. */
+  /** Pass back as `cursor` for the next, older page (a narrowed search may come back short and still have one); null at the end. */
   next_cursor: string | null;
 }
 
@@ -160,8 +160,7 @@ export function submissionService(deps: {
       const form = await forms.get(accountId, formId);
       const { cursor, ...rest } = query;
       const page = await store.search(form.id, { ...rest, ...(cursor !== undefined && { beforeSeq: decodeCursor(cursor) }) });
-      const full = page.submissions.length === query.limit && page.lastSeq !== null;
-      return { data: page.submissions, next_cursor: full ? encodeCursor(page.lastSeq as number) : null };
+      return { data: page.submissions, next_cursor: page.nextBeforeSeq === null ? null : encodeCursor(page.nextBeforeSeq) };
     },
 
     async get(accountId: string, formId: string, id: string): Promise<Submission> {

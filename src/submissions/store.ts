@@ -144,11 +144,10 @@ export function submissionStore(db: Db) {
       return rows.map(toSubmission);
     },
 
-    /** One page of a search, and the `seq` of its last row, where the next page starts. */
-    async search(formId: string, query: SearchQuery): Promise<{ submissions: Submission[]; lastSeq: number | null }> {
-      const rows = await searchSubmissions(db, formId, query);
-      const last = rows.at(-1);
-      return { submissions: rows.map(toSubmission), lastSeq: last ? Number(last.seq) : null };
+    /** One page of a search, and where the next one starts. */
+    async search(formId: string, query: SearchQuery): Promise<{ submissions: Submission[]; nextBeforeSeq: number | null }> {
+      const page = await searchSubmissions(db, formId, query);
+      return { submissions: page.rows.map(toSubmission), nextBeforeSeq: page.nextBeforeSeq };
     },
 
     async get(formId: string, id: string): Promise<Submission | null> {

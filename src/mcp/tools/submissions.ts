@@ -26,7 +26,7 @@ export const submissionTools = [
   defineTool({
     name: 'list_submissions',
     title: 'List submissions',
-    description: `Lists a form's submissions, newest first. filter: inbox (not spam, the default), spam or all; text: words the submitted data must contain (case-insensitive); processing_status and reply_status narrow further; since/until bound the arrival time. Up to limit (default 20, at most 200) per call: pass next_cursor back as cursor for older ones. Free. ${UNTRUSTED_NOTE}`,
+    description: `Lists a form's submissions, newest first. filter: inbox (not spam, the default), spam or all; text: words the submitted data must contain (case-insensitive); processing_status and reply_status narrow further; since/until bound the arrival time. Up to limit (default 20, at most 200) per call: pass next_cursor back as cursor for older ones. A search with text, statuses or times reads at most the 20,000 newest submissions per call, so a page may come back short yet carry a next_cursor: call again with it to search further back. Free. ${UNTRUSTED_NOTE}`,
     input: Type.Object({
       form_id: FormId,
       filter: Type.Optional(Type.Enum(['inbox', 'spam', 'all'], { description: 'inbox (default): not spam; spam; all' })),
