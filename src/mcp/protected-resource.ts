@@ -1,6 +1,7 @@
 // OAuth 2.0 Protected Resource Metadata (RFC 9728) for /mcp, which the 401 challenge points to:
 // it tells an MCP client what the resource is and that it takes a bearer token in the header.
-// No authorization server is named yet; API keys are made with `intake keys create`.
+// No authorization server is named (the field is optional) until the dashboard brings one; API keys
+// are made with `intake keys create`.
 import type { FastifyPluginAsync } from 'fastify';
 import type { Config } from '../config.ts';
 import { baseUrlOf } from '../http/base-url.ts';
@@ -12,7 +13,6 @@ export const protectedResourceRoutes: FastifyPluginAsync<{ config: Config }> = a
   const metadata = (origin: string) => ({
     resource: `${origin}/mcp`,
     resource_name: 'Intake MCP server',
-    authorization_servers: [],
     bearer_methods_supported: ['header'],
     scopes_supported: ['full', 'read'],
     resource_documentation: `${origin}/docs`,
