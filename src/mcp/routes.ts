@@ -70,7 +70,12 @@ export const mcpRoutes: FastifyPluginAsync<McpRouteDeps> = async (app, { config,
       });
     }
     const recordWrite = async ({ tool, target, outcome }: WriteRecord) => {
-      await services.audit.record({ owner, surface: 'mcp', operation: tool.name, targetId: target, outcome });
+      try {
+        await services.audit.record({ owner, surface: 'mcp', operation: tool.name, targetId: target, outcome });
+      } catch (error) {
+        // As for the REST API: the write has happened; a lost audit row is logged, not turned into an error.
+        request.log.error({ err: error }, 'could not record an audit entry');
+      }
     };
     const context = { owner, baseUrl: baseUrlOf(request, config.publicUrl), services, ip: request.ip };
     const server = mcpServer({ context, tools: ALL_TOOLS, log: request.log, onWrite: recordWrite });
