@@ -5,6 +5,7 @@ import type { SubmissionsTable, Tables } from '../db/tables.ts';
 import { fromJson, toBool, toIso, toIsoOrNull } from '../db/values.ts';
 import type { Selectable } from 'kysely';
 import { insertBatch } from './insert-batch.ts';
+import { searchSubmissions, type SearchQuery } from './search.ts';
 import { sql } from 'kysely';
 import { LISTING_BLOCK_SIZE } from '../db/migrations/0003_listing.ts';
 
@@ -141,6 +142,12 @@ export function submissionStore(db: Db) {
       }
       const rows = await query.orderBy('seq', 'desc').limit(limit).offset(skip).execute();
       return rows.map(toSubmission);
+    },
+
+    /** One page of a search, and where the next one starts. */
+    async search(formId: string, query: SearchQuery): Promise<{ submissions: Submission[]; nextBeforeSeq: number | null }> {
+      const page = await searchSubmissions(db, formId, query);
+      return { submissions: page.rows.map(toSubmission), nextBeforeSeq: page.nextBeforeSeq };
     },
 
     async get(formId: string, id: string): Promise<Submission | null> {
