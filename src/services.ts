@@ -3,6 +3,11 @@
 import { randomUUID } from 'node:crypto';
 import { accountService } from './accounts/service.ts';
 import { accountStore } from './accounts/store.ts';
+import { aiServices } from './analysis/ai.ts';
+import { analysisService } from './analysis/service.ts';
+import { analysisStore } from './analysis/store.ts';
+import { auditService } from './audit/service.ts';
+import { auditStore } from './audit/store.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { enqueueDeliveries } from './delivery/deliveries/enqueue.ts';
@@ -64,7 +69,9 @@ export function buildServices(config: Config, database: Database, options: Servi
     store: deliveryRows, sender, mailer, baseUrl,
     onFinished: enqueueDeliveries({ destinations: destinationRows, deliveries: deliveryRows, queue, baseUrl }),
   };
-  return { queue, accounts, dashboard, forms, submissions, destinations, deliveries, delivery };
+  const audit = auditService(auditStore(database.db));
+  const analysis = analysisService({ store: analysisStore(database.db), forms, submissions, ai: aiServices(config, database) });
+  return { queue, accounts, dashboard, forms, submissions, destinations, deliveries, delivery, audit, analysis };
 }
 
 export type Services = ReturnType<typeof buildServices>;

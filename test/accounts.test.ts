@@ -88,6 +88,16 @@ describe('CLI', () => {
     }
   });
 
+  it('creates a read-scoped key with --scope read, and refuses other scopes', async () => {
+    const created = await runCli(['keys', 'create', '--email', 'scope@example.com', '--name', 'agent', '--scope', 'read'], store.env);
+    assert.equal(created.code, 0, created.stderr);
+    assert.match(created.stderr, /Created read-scope API key/);
+    assert.match((await runCli(['keys', 'list', '--email', 'scope@example.com'], store.env)).stdout, /"agent"  read  /);
+    const bad = await runCli(['keys', 'create', '--email', 'scope@example.com', '--name', 'x', '--scope', 'admin'], store.env);
+    assert.equal(bad.code, 1);
+    assert.match(bad.stderr, /scope is full or read/);
+  });
+
   it('sets a plan, and refuses unknown accounts and plans', async () => {
     await runCli(['keys', 'create', '--email', 'plan@example.com', '--name', 'k'], store.env);
     const ok = await runCli(['users', 'set-plan', '--email', 'plan@example.com', '--plan', 'pro'], store.env);

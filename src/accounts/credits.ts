@@ -4,7 +4,7 @@
 import type { Config, Plan } from '../config.ts';
 import type { ChargeOutcome, CreditStore } from './credit-store.ts';
 
-export const CREDIT_COSTS = { spam_check: 1, translation: 1, smart_reply: 2 } as const;
+export const CREDIT_COSTS = { spam_check: 1, translation: 1, smart_reply: 2, spam_analysis: 1, summary: 1 } as const;
 export type ChargedStep = keyof typeof CREDIT_COSTS;
 
 export interface CreditPeriod {

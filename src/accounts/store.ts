@@ -23,10 +23,17 @@ export interface ApiKeyRecord {
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
+  scope: KeyScope;
 }
+
+/** `full`: everything the owner can do; `read`: reads only, on every surface. */
+export type KeyScope = 'full' | 'read';
+export const KEY_SCOPES: readonly KeyScope[] = ['full', 'read'];
 
 export interface KeyOwner {
   keyId: string;
+  keyName: string;
+  scope: KeyScope;
   lastUsedAt: string | null;
   account: Account;
 }
@@ -78,11 +85,11 @@ export function accountStore(db: Db) {
       return result.numUpdatedRows > 0n;
     },
 
-    async insertKey(key: { accountId: string; name: string; hash: string; prefix: string; now: string }): Promise<string> {
+    async insertKey(key: { accountId: string; name: string; hash: string; prefix: string; scope: KeyScope; now: string }): Promise<string> {
       const id = randomUUID();
       await db
         .insertInto('api_keys')
-        .values({ id, account_id: key.accountId, name: key.name, key_hash: key.hash, key_prefix: key.prefix, created_at: key.now })
+        .values({ id, account_id: key.accountId, name: key.name, key_hash: key.hash, key_prefix: key.prefix, scope: key.scope, created_at: key.now })
         .execute();
       return id;
     },
@@ -93,7 +100,7 @@ export function accountStore(db: Db) {
         .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
         .select([
           'api_keys.id', 'api_keys.account_id', 'accounts.email', 'api_keys.name', 'api_keys.key_prefix',
-          'api_keys.created_at', 'api_keys.last_used_at', 'api_keys.revoked_at',
+          'api_keys.created_at', 'api_keys.last_used_at', 'api_keys.revoked_at', 'api_keys.scope',
         ])
         .orderBy('api_keys.created_at');
       if (email) query = query.where('accounts.email', '=', email);
@@ -107,6 +114,7 @@ export function accountStore(db: Db) {
         createdAt: toIso(r.created_at),
         lastUsedAt: toIsoOrNull(r.last_used_at),
         revokedAt: toIsoOrNull(r.revoked_at),
+        scope: r.scope,
       }));
     },
 
@@ -125,14 +133,14 @@ export function accountStore(db: Db) {
         .selectFrom('api_keys')
         .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
         .select([
-          'api_keys.id as key_id', 'api_keys.last_used_at', 'accounts.id', 'accounts.email', 'accounts.plan', 'accounts.language',
+          'api_keys.id as key_id', 'api_keys.name as key_name', 'api_keys.scope', 'api_keys.last_used_at', 'accounts.id', 'accounts.email', 'accounts.plan', 'accounts.language',
           'accounts.submissions_total', 'accounts.created_at',
         ])
         .where('api_keys.key_hash', '=', hash)
         .where('api_keys.revoked_at', 'is', null)
         .executeTakeFirst();
       if (!row) return null;
-      return { keyId: row.key_id, lastUsedAt: toIsoOrNull(row.last_used_at), account: toAccount(row) };
+      return { keyId: row.key_id, keyName: row.key_name, scope: row.scope, lastUsedAt: toIsoOrNull(row.last_used_at), account: toAccount(row) };
     },
 
     async touchKey(id: string, now: string): Promise<void> {

@@ -30,6 +30,8 @@ export interface ApiKeysTable {
   created_at: Timestamp;
   last_used_at: NullableTimestamp;
   revoked_at: NullableTimestamp;
+  /** `full`, or `read`: no writes through any surface. */
+  scope: Generated<'full' | 'read'>;
 }
 
 export interface CreditUsageTable {
@@ -202,6 +204,25 @@ export interface PasswordLinksTable {
   used_at: NullableTimestamp;
 }
 
+export interface AuditLogTable {
+  id: Generated<number | string>;
+  account_id: string;
+  key_id: string;
+  key_name: string;
+  surface: 'api' | 'mcp';
+  operation: string;
+  target_id: string | null;
+  outcome: 'succeeded' | 'failed';
+  created_at: Timestamp;
+}
+
+export interface SubmissionAnalysesTable {
+  submission_id: string;
+  kind: string;
+  result: Json;
+  created_at: Timestamp;
+}
+
 export interface Tables {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -218,4 +239,6 @@ export interface Tables {
   account_passwords: AccountPasswordsTable;
   dashboard_sessions: DashboardSessionsTable;
   password_links: PasswordLinksTable;
+  audit_log: AuditLogTable;
+  submission_analyses: SubmissionAnalysesTable;
 }

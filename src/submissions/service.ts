@@ -11,13 +11,16 @@ import { compileValidator, type SubmissionValidator } from './validator.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import { PROCESS_SUBMISSION } from '../pipeline/tasks.ts';
 import { contentFingerprint } from './fingerprint.ts';
-import type { InsertOutcome, NewSubmission, SearchQuery, SpamFilter, Submission, SubmissionMetadata, SubmissionStore } from './store.ts';
+import type { InsertOutcome, NewSubmission, SpamFilter, Submission, SubmissionMetadata, SubmissionStore } from './store.ts';
+import type { SearchQuery } from './search.ts';
 
 export interface SubmitRequest {
   segment: string;
   slug: string;
   body: unknown;
   bearerToken: string | null;
+  /** The account whose API key sent it (submit_to_form): on its own private forms the key stands in for the token. */
+  ownerAccountId?: string;
   idempotencyKey: string | null;
   metadata: SubmissionMetadata;
 }
@@ -33,7 +36,21 @@ export interface Page {
   meta: { current_page: number; total_pages: number; total_count: number; page_size: number };
 }
 
+export interface SearchPage {
+  data: Submission[];
+  /** Pass back as `cursor` for the next, older page (a narrowed search may come back short and still have one); null at the end. */
+  next_cursor: string | null;
+}
+
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 256;
+
+/** Cursors are opaque to clients: the position of the last row, encoded. */
+const encodeCursor = (seq: number) => Buffer.from(`s${seq}`).toString('base64url');
+function decodeCursor(cursor: string): number {
+  const match = /^s(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!match) throw fail.invalidParameters('The cursor is not one this service gave out: pass next_cursor of the previous page as it is.', { cursor: ['is invalid'] });
+  return Number(match[1]);
+}
 const VALIDATOR_CACHE_LIMIT = 10_000;
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -82,8 +99,8 @@ export function submissionService(deps: {
     return found;
   }
 
-  function authorize(form: FormRecord, token: string | null): void {
-    if (form.visibility !== 'private') return;
+  function authorize(form: FormRecord, token: string | null, ownerAccountId: string | undefined): void {
+    if (form.visibility !== 'private' || ownerAccountId === form.accountId) return;
     if (!token || !form.submissionTokenHash || !secretMatches(token, form.submissionTokenHash)) {
       throw fail.unauthorized('This form is private: send Authorization: Bearer <SUBMISSION_TOKEN>.');
     }
@@ -92,7 +109,7 @@ export function submissionService(deps: {
   return {
     async submit(request: SubmitRequest): Promise<Accepted> {
       const { form, endpointVersion } = await requireEndpoint(request.segment, request.slug);
-      authorize(form, request.bearerToken);
+      authorize(form, request.bearerToken, request.ownerAccountId);
       if (!isPlainObject(request.body)) throw fail.invalidBody('The request body must be a JSON object of field names and values.');
       if (request.idempotencyKey !== null && (request.idempotencyKey.length === 0 || request.idempotencyKey.length > MAX_IDEMPOTENCY_KEY_LENGTH)) {
         throw fail.invalidParameters(`The Idempotency-Key header must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters.`);
@@ -138,10 +155,12 @@ export function submissionService(deps: {
       };
     },
 
-    /** The owner's filtered view (text, status), continued by keyset; see the store. */
-    async search(accountId: string, formId: string, query: SearchQuery) {
+    /** Newest first, filtered; pages follow each other by cursor, so new arrivals never shift them. */
+    async search(accountId: string, formId: string, query: Omit<SearchQuery, 'beforeSeq'> & { cursor?: string }): Promise<SearchPage> {
       const form = await forms.get(accountId, formId);
-      return store.search(form.id, query);
+      const { cursor, ...rest } = query;
+      const page = await store.search(form.id, { ...rest, ...(cursor !== undefined && { beforeSeq: decodeCursor(cursor) }) });
+      return { data: page.submissions, next_cursor: page.nextBeforeSeq === null ? null : encodeCursor(page.nextBeforeSeq) };
     },
 
     async get(accountId: string, formId: string, id: string): Promise<Submission> {

@@ -5,18 +5,11 @@ import type { SubmissionsTable, Tables } from '../db/tables.ts';
 import { fromJson, toBool, toIso, toIsoOrNull } from '../db/values.ts';
 import type { Selectable } from 'kysely';
 import { insertBatch } from './insert-batch.ts';
+import { searchSubmissions, type SearchQuery } from './search.ts';
 import { sql } from 'kysely';
 import { LISTING_BLOCK_SIZE } from '../db/migrations/0003_listing.ts';
 
 export type SpamFilter = 'inbox' | 'spam' | 'all';
-
-export interface SearchQuery {
-  filter: SpamFilter;
-  status: SubmissionsTable['processing_status'] | null;
-  text: string | null;
-  beforeSeq: number | null;
-  limit: number;
-}
 
 export interface SubmissionMetadata {
   ip: string;
@@ -151,23 +144,10 @@ export function submissionStore(db: Db) {
       return rows.map(toSubmission);
     },
 
-    /**
-     * A filtered page, newest first, that continues below `beforeSeq` (keyset: as fast on the
-     * hundredth page as the first). `text` matches anywhere in the data, case-insensitively.
-     */
-    async search(formId: string, query: SearchQuery): Promise<{ rows: Submission[]; nextBefore: number | null }> {
-      let q = db.selectFrom('submissions').selectAll().where('form_id', '=', formId);
-      if (query.filter !== 'all') q = q.where('spam_flag', '=', query.filter === 'spam');
-      if (query.status) q = q.where('processing_status', '=', query.status);
-      if (query.beforeSeq !== null) q = q.where('seq', '<', query.beforeSeq);
-      if (query.text) {
-        const pattern = `%${query.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-        q = q.where(sql<boolean>`lower(cast(data as text)) like lower(${pattern}) escape '\\'`);
-      }
-      const rows = await q.orderBy('seq', 'desc').limit(query.limit + 1).execute();
-      const page = rows.slice(0, query.limit);
-      const last = page[page.length - 1];
-      return { rows: page.map(toSubmission), nextBefore: rows.length > query.limit && last ? Number(last.seq) : null };
+    /** One page of a search, and where the next one starts. */
+    async search(formId: string, query: SearchQuery): Promise<{ submissions: Submission[]; nextBeforeSeq: number | null }> {
+      const page = await searchSubmissions(db, formId, query);
+      return { submissions: page.rows.map(toSubmission), nextBeforeSeq: page.nextBeforeSeq };
     },
 
     async get(formId: string, id: string): Promise<Submission | null> {

@@ -24,16 +24,16 @@ interface InboxQuery {
   page?: string;
   q?: string;
   status?: string;
-  before?: string;
+  cursor?: string;
 }
 
 interface Listing {
   filter: SpamFilter;
   rows: Submission[];
-  /** Page numbers when browsing; a keyset cursor when searching. */
+  /** Page numbers when browsing; a cursor when searching. */
   page: number | null;
   totalPages: number;
-  nextBefore: number | null;
+  nextCursor: string | null;
   text: string;
   status: SubmissionsTableStatus | null;
 }
@@ -67,13 +67,18 @@ async function listing(deps: DashboardDeps, session: Session, form: FormRecord, 
   const text = (typeof query.q === 'string' ? query.q : '').trim().slice(0, MAX_SEARCH);
   const status = STATUSES.find((s) => s === query.status) ?? null;
   if (text || status) {
-    const before = /^\d{1,15}$/.test(query.before ?? '') ? Number(query.before) : null;
-    const found = await deps.services.submissions.search(session.account.id, form.id, { filter, status, text: text || null, beforeSeq: before, limit: PAGE_SIZE });
-    return { filter, rows: found.rows, page: null, totalPages: 0, nextBefore: found.nextBefore, text, status };
+    const found = await deps.services.submissions.search(session.account.id, form.id, {
+      filter,
+      limit: PAGE_SIZE,
+      ...(text && { text }),
+      ...(status && { processingStatus: status }),
+      ...(typeof query.cursor === 'string' && query.cursor !== '' && { cursor: query.cursor }),
+    });
+    return { filter, rows: found.data, page: null, totalPages: 0, nextCursor: found.next_cursor, text, status };
   }
   const pageNumber = /^\d{1,9}$/.test(query.page ?? '') ? Math.max(1, Number(query.page)) : 1;
   const result = await deps.services.submissions.list(session.account.id, form.id, { filter, page: pageNumber, pageSize: PAGE_SIZE });
-  return { filter, rows: result.data, page: pageNumber, totalPages: result.meta.total_pages, nextBefore: null, text, status };
+  return { filter, rows: result.data, page: pageNumber, totalPages: result.meta.total_pages, nextCursor: null, text, status };
 }
 
 function inboxUrl(form: FormRecord, params: Record<string, string | number | null>): string {
@@ -86,7 +91,8 @@ function inboxUrl(form: FormRecord, params: Record<string, string | number | nul
 function pager(form: FormRecord, l: Listing): Html {
   if (l.page === null) {
     const first = inboxUrl(form, { tab: l.filter, q: l.text, status: l.status });
-    const next = l.nextBefore === null ? null : inboxUrl(form, { tab: l.filter, q: l.text, status: l.status, before: l.nextBefore });
+    // A search reads a window of positions at a time: a short page may still have older matches.
+    const next = l.nextCursor === null ? null : inboxUrl(form, { tab: l.filter, q: l.text, status: l.status, cursor: l.nextCursor });
     return html`<nav class="pager" aria-label="Pages"><a href="${first}">Newest</a>${next ? html`<a href="${next}" rel="next">Older →</a>` : html`<span class="muted">End of results</span>`}</nav>`;
   }
   if (l.totalPages <= 1) return html``;
