@@ -217,6 +217,13 @@ describe('dashboard pages', () => {
     const revoked = await t.request({ method: 'GET', url: '/api/forms', headers: bearer(key) });
     assert.equal(revoked.statusCode, 401);
     assert.equal((await owner.post('/integrations/keys', { name: '' })).statusCode, 422);
+    assert.equal((await owner.post('/integrations/keys', { name: 'x', scope: 'root' })).statusCode, 422);
+    const reader = await owner.post('/integrations/keys', { name: 'reader', scope: 'read' });
+    assert.match(reader.body, /New read-only API key/);
+    const readKey = /id="once-secret">(ik_[^<]+)</.exec(reader.body)?.[1] ?? '';
+    assert.equal((await t.request({ method: 'GET', url: '/api/forms', headers: bearer(readKey) })).statusCode, 200);
+    assert.equal((await t.request({ method: 'DELETE', url: `/api/forms/${formId}`, headers: bearer(readKey) })).statusCode, 403);
+    assert.match(reader.body, /claude mcp add --transport http intake http:\/\/localhost(:80)?\/mcp/);
   });
 
   it('shows the account and the health panel', async () => {
