@@ -185,6 +185,34 @@ describe('dashboard in Chromium', { skip: chromiumMissing() }, () => {
     await screenshot(page, '14-forms');
   });
 
+  it('lists a busy inbox (the screenshot of the README)', async () => {
+    const key = (await t.services.accounts.createKey({ email: EMAIL, name: 'screenshot' })).key;
+    const made = await fetch(`${base}/api/forms`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: 'Quote requests', slug: 'quotes', visibility: 'public', localisation_enabled: true, spam_protection_enabled: true,
+        fields_schema: { fields: [{ name: 'name', type: 'string', required: true }, { name: 'email', type: 'email', required: true }, { name: 'message', type: 'string', required: true }] },
+      }),
+    });
+    const form = (await made.json()) as { id: string; endpoint: string };
+    const messages = [
+      ['Ada Lovelace', 'ada@example.com', 'Could you send me a quote for 40 garden chairs, delivered in March?'],
+      ['Jonas Weber', 'jonas@example.de', 'Guten Tag, ich hätte gern ein Angebot für zwölf Gartentische aus Holz.'],
+      ['Win big', 'promo@mailinator.com', 'CLICK HERE!!! casino bonus http://bit.ly/a http://bit.ly/b cheap SEO guaranteed'],
+      ['Grace Hopper', 'grace@example.com', 'Do the benches come in a weatherproof finish? We need six for a terrace.'],
+      ['Lucía Pérez', 'lucia@example.es', 'Hola, ¿tienen sillas plegables en color verde? Necesito veinte.'],
+    ];
+    for (const [name, email, message] of messages) {
+      const response = await fetch(form.endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name, email, message }) });
+      assert.equal(response.status, 201);
+    }
+    await page.goto(`${base}/forms/${form.id}/inbox?tab=all`);
+    await page.locator('#inbox-rows').getByText('Lucía Pérez').waitFor();
+    for (let i = 0; i < 50 && (await page.locator('#inbox-rows .status-pending, #inbox-rows .status-processing').count()) > 0; i++) await page.waitForTimeout(200);
+    await screenshot(page, '18-inbox-busy');
+  });
+
   it('is usable at 375 px and in dark mode, and no injected script ever ran', async () => {
     const phone = await browser.context.newPage();
     await phone.setViewportSize({ width: 375, height: 780 });
