@@ -4,6 +4,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { RELAXED_ENV, startTestApp, type TestApp } from './helpers.ts';
 import { runCli } from './cli.ts';
+import { accountStore } from '../src/accounts/store.ts';
+import { dashboardService, SESSION_DAYS } from '../src/dashboard/service.ts';
+import { dashboardStore } from '../src/dashboard/store.ts';
 import { DashboardClient } from './dashboard-helpers.ts';
 
 const PASSWORD = 'correct horse battery';
@@ -97,6 +100,17 @@ describe('dashboard accounts and sessions', () => {
     assert.equal(reuse.statusCode, 422);
     assert.match(reuse.body, /expired or was used/);
     await assert.rejects(t.services.dashboard.passwordLink('missing@example.com', false), /No account/);
+  });
+
+  it('lets sessions expire after 14 days', async () => {
+    let now = new Date('2030-01-01T00:00:00Z');
+    const service = dashboardService({ store: dashboardStore(t.database.db), accounts: accountStore(t.database.db), clock: () => now });
+    const { token } = await service.logIn('owner@example.com', PASSWORD);
+    now = new Date(now.getTime() + (SESSION_DAYS * 86_400_000) - 1000);
+    assert.ok(await service.session(token));
+    now = new Date(now.getTime() + 2000);
+    assert.equal(await service.session(token), null);
+    assert.equal(await service.session('x'.repeat(5000)), null);
   });
 
   it('refuses state-changing requests without the CSRF token or from another site', async () => {

@@ -28,7 +28,9 @@ export function dashboardStore(db: Db) {
         .execute();
     },
 
+    /** Stores a new session; expired ones of the same account go at the same time. */
     async insertSession(row: { tokenHash: string; accountId: string; csrfToken: string; now: string; expiresAt: string }): Promise<void> {
+      await db.deleteFrom('dashboard_sessions').where('account_id', '=', row.accountId).where('expires_at', '<=', row.now).execute();
       await db
         .insertInto('dashboard_sessions')
         .values({ token_hash: row.tokenHash, account_id: row.accountId, csrf_token: row.csrfToken, created_at: row.now, expires_at: row.expiresAt })
