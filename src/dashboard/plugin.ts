@@ -98,12 +98,15 @@ function csrfValid(request: FastifyRequest): boolean {
   return typeof pre === 'string' && sameText(sent, pre);
 }
 
-function errorPage(request: FastifyRequest, status: number, title: string, message: string) {
+function errorPage(request: FastifyRequest, title: string, message: string, details?: Record<string, string[]>) {
+  const problems = Object.entries(details ?? {});
   return page({
     title,
     session: request.session,
     narrow: !request.session,
-    body: html`<h1>${title}</h1><p>${message}</p><p><a href="/forms">Back to your forms</a></p>`,
+    body: html`<div class="panel narrow-panel"><h1>${title}</h1><p>${message}</p>${
+      problems.length ? html`<ul>${problems.map(([field, messages]) => html`<li><strong>${field}</strong> ${messages.join('; ')}</li>`)}</ul>` : ''
+    }<p><a href="/forms">Back to your forms</a></p></div>`,
   });
 }
 
@@ -125,7 +128,7 @@ export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps)
 
   app.addHook('preHandler', async (request, reply) => {
     if (request.method !== 'POST' || csrfValid(request)) return;
-    return sendPage(reply, errorPage(request, 403, 'Request refused', 'This form has expired or came from another site. Go back, reload the page and try again.'), 403);
+    return sendPage(reply, errorPage(request, 'Request refused', 'This form has expired or came from another site. Go back, reload the page and try again.'), 403);
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
@@ -140,11 +143,14 @@ export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps)
 
   app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
     const status = error instanceof AppError ? error.status : (error.statusCode ?? 500);
-    if (status === 429) return sendPage(reply, errorPage(request, 429, 'Too many attempts', error.message), 429);
-    if (status === 404) return sendPage(reply, errorPage(request, 404, 'Not found', 'There is nothing here, or it belongs to another account.'), 404);
-    if (status < 500) return sendPage(reply, errorPage(request, status, 'That did not work', error.message), status);
+    if (status === 429) return sendPage(reply, errorPage(request, 'Too many attempts', error.message), 429);
+    if (status === 404) return sendPage(reply, errorPage(request, 'Not found', 'There is nothing here, or it belongs to another account.'), 404);
+    if (status < 500) {
+      const details = error instanceof AppError ? error.details : undefined;
+      return sendPage(reply, errorPage(request, 'That did not work', error.message, details), status);
+    }
     request.log.error({ err: error }, 'dashboard request failed');
-    return sendPage(reply, errorPage(request, 500, 'Something went wrong', 'Please try again in a moment.'), 500);
+    return sendPage(reply, errorPage(request, 'Something went wrong', 'Please try again in a moment.'), 500);
   });
 
   app.get<{ Params: { name: string } }>('/assets/:name', { config: { public: true } }, async (request, reply) => {
