@@ -16,6 +16,8 @@ import { checkUrl, outboundPolicy, type SendOptions } from './delivery/outbound/
 import { formService } from './forms/service.ts';
 import { formStore } from './forms/store.ts';
 import { jobQueueFor } from './jobs/index.ts';
+import { knowledgeService } from './knowledge/service.ts';
+import { knowledgeStore } from './knowledge/store.ts';
 import { submissionService } from './submissions/service.ts';
 import { submissionStore } from './submissions/store.ts';
 
@@ -38,7 +40,9 @@ export function buildServices(config: Config, database: Database, options: Servi
   const destinationRows = destinationStore(database.db);
   const deliveryRows = deliveryStore(database.db);
   const accounts = accountService(accountStore(database.db), config);
+  const knowledge = knowledgeService(knowledgeStore(database.db), { maxBytes: config.knowledge.maxBytes });
   const forms = formService(formStore(database.db), {
+    ownsKnowledgeBase: knowledge.owns,
     urlProblem: (url) => checkUrl(url, policy)?.message ?? null,
     saved: (form) =>
       destinationRows.syncFormWebhook(
@@ -60,7 +64,7 @@ export function buildServices(config: Config, database: Database, options: Servi
     store: deliveryRows, sender, mailer, baseUrl,
     onFinished: enqueueDeliveries({ destinations: destinationRows, deliveries: deliveryRows, queue, baseUrl }),
   };
-  return { queue, accounts, forms, submissions, destinations, deliveries, delivery };
+  return { queue, accounts, forms, knowledge, submissions, destinations, deliveries, delivery };
 }
 
 export type Services = ReturnType<typeof buildServices>;

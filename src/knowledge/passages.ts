@@ -1,0 +1,95 @@
+// Splits a knowledge base into passages that keep their meaning: a question with its answer, a
+// Markdown section under its heading, or a plain paragraph. A reply copies passage bodies
+// verbatim, so a body is always a contiguous piece of the owner's own text.
+
+export interface Passage {
+  /** Order in the knowledge base, from 0. */
+  position: number;
+  /** The question of a Q&A pair or the heading of a Markdown section; searched, never copied into a reply. */
+  heading: string | null;
+  body: string;
+}
+
+const QUESTION = /^\s*(?:Q|Question)\s*[:.)]\s*(.*)$/i;
+const ANSWER = /^\s*(?:A|Answer)\s*[:.)]\s*(.*)$/i;
+const HEADING = /^ {0,3}(#{1,6})[ \t]+(.+?)[ \t#]*$/;
+/** A section longer than this is split into its paragraphs, each under the section's heading. */
+const MAX_SECTION_CHARS = 1500;
+
+interface Draft {
+  heading: string | null;
+  body: string;
+}
+
+function paragraphs(text: string): string[] {
+  return text.split(/\n[ \t]*\n+/).map((p) => p.trim()).filter((p) => p.length > 0);
+}
+
+/** Q&A pairs: a line starting `Q:` (or `Question:`) opens a pair, its answer starts at `A:`. */
+function qaPairs(lines: string[]): Draft[] | null {
+  const drafts: Draft[] = [];
+  let question: string[] | null = null;
+  let answer: string[] | null = null;
+  // Text before the first question (an introduction) is kept as paragraphs.
+  const preamble: string[] = [];
+  const close = () => {
+    if (question && answer) {
+      const body = answer.join('\n').trim();
+      if (body) drafts.push({ heading: question.join(' ').trim() || null, body });
+    }
+    question = null;
+    answer = null;
+  };
+  for (const line of lines) {
+    const q = QUESTION.exec(line);
+    const a = q ? null : ANSWER.exec(line);
+    if (q) {
+      close();
+      question = [q[1] ?? ''];
+    } else if (a && question && !answer) {
+      answer = [a[1] ?? ''];
+    } else if (answer) {
+      answer.push(line);
+    } else if (question) {
+      question.push(line.trim());
+    } else {
+      preamble.push(line);
+    }
+  }
+  close();
+  if (drafts.length === 0) return null;
+  return [...paragraphs(preamble.join('\n')).map((body) => ({ heading: null, body })), ...drafts];
+}
+
+function markdownSections(lines: string[]): Draft[] {
+  const drafts: Draft[] = [];
+  let heading: string | null = null;
+  let body: string[] = [];
+  let fenced = false;
+  const close = () => {
+    const text = body.join('\n').trim();
+    // Text outside any section, and long sections, are split into their paragraphs.
+    if (heading === null || text.length > MAX_SECTION_CHARS) for (const p of paragraphs(text)) drafts.push({ heading, body: p });
+    else if (text) drafts.push({ heading, body: text });
+    body = [];
+  };
+  for (const line of lines) {
+    if (/^ {0,3}(```|~~~)/.test(line)) fenced = !fenced;
+    const match = fenced ? null : HEADING.exec(line);
+    if (match) {
+      close();
+      heading = match[2] ?? null;
+    } else {
+      body.push(line);
+    }
+  }
+  close();
+  return drafts;
+}
+
+export function splitPassages(content: string): Passage[] {
+  const lines = content.replace(/\r\n?/g, '\n').split('\n');
+  const hasQa = lines.some((line) => QUESTION.test(line)) && lines.some((line) => ANSWER.test(line));
+  const drafts = (hasQa ? qaPairs(lines) : null) ?? markdownSections(lines);
+  return drafts.map((draft, position) => ({ position, ...draft }));
+}
