@@ -10,7 +10,10 @@ import type { Passage } from './passages.ts';
 export interface Match {
   passage: Passage;
   score: number;
-  /** Share of the query's distinct terms that this passage contains. */
+  /**
+   * Share of the query's distinct terms found in the passage's heading (its question), or in its
+   * body when it has none: a question is answered by a passage about the same things.
+   */
   coverage: number;
 }
 
@@ -56,7 +59,10 @@ export function buildIndex(passages: Passage[]): PassageIndex {
       if (terms.size === 0) return [];
       return search.search(text).slice(0, limit).flatMap((r) => {
         const passage = byPosition.get(r.id as number);
-        return passage ? [{ passage, score: r.score, coverage: r.terms.length / terms.size }] : [];
+        if (!passage) return [];
+        const fields = Object.values(r.match as Record<string, string[]>);
+        const covered = passage.heading ? fields.filter((f) => f.includes('heading')).length : fields.length;
+        return [{ passage, score: r.score, coverage: covered / terms.size }];
       });
     },
   };
