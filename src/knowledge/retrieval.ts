@@ -40,6 +40,7 @@ export function queryTerms(text: string): Set<string> {
 }
 
 export interface PassageIndex {
+  readonly passages: readonly Passage[];
   search(query: string, limit?: number): Match[];
 }
 
@@ -53,6 +54,7 @@ export function buildIndex(passages: Passage[]): PassageIndex {
   search.addAll(passages.map((p) => ({ id: p.position, heading: p.heading ?? '', body: p.body })));
   const byPosition = new Map(passages.map((p) => [p.position, p]));
   return {
+    passages,
     search(query, limit = 5) {
       const text = query.slice(0, MAX_QUERY_CHARS);
       const terms = queryTerms(text);

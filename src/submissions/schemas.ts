@@ -58,6 +58,7 @@ export const SubmissionOutput = Type.Object({
   original_language: nullable({ type: 'string' }),
   translated_data: nullable({ type: 'object', additionalProperties: true }),
   reply_status: Type.Enum(['pending', 'completed', 'sent', 'failed']),
+  reply_subject: nullable({ type: 'string' }),
   reply_content: nullable({ type: 'string' }),
   reply_reason: nullable({ type: 'string' }),
   replied_at: nullable({ type: 'string', format: 'date-time' }),

@@ -52,6 +52,8 @@ export interface Submission {
   original_language: string | null;
   translated_data: Record<string, unknown> | null;
   reply_status: SubmissionsTable['reply_status'];
+  /** Subject of the smart reply; `Re: <form name>` unless edited. */
+  reply_subject: string | null;
   reply_content: string | null;
   reply_reason: string | null;
   replied_at: string | null;
@@ -76,6 +78,7 @@ function toSubmission(row: Selectable<SubmissionsTable>): Submission {
     original_language: row.original_language,
     translated_data: fromJson(row.translated_data) as Record<string, unknown> | null,
     reply_status: row.reply_status,
+    reply_subject: row.reply_subject,
     reply_content: row.reply_content,
     reply_reason: row.reply_reason,
     replied_at: toIsoOrNull(row.replied_at),
