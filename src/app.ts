@@ -70,7 +70,7 @@ export async function buildApp({ config, database, logger, services: given }: Ap
   await app.register(async (zone) => {
     await rateLimitZone(zone, { perMinute: config.rateLimits.apiPerMinute, key: byApiKey });
     await zone.register(formRoutes, { config, accounts: services.accounts, forms: services.forms });
-    await zone.register(submissionRoutes, { config, accounts: services.accounts, submissions: services.submissions });
+    await zone.register(submissionRoutes, { config, accounts: services.accounts, submissions: services.submissions, replies: services.replies });
     await zone.register(knowledgeRoutes, { config, accounts: services.accounts, knowledge: services.knowledge });
     await zone.register(accountRoutes, { config, accounts: services.accounts });
     await zone.register(destinationRoutes, { config, accounts: services.accounts, destinations: services.destinations, deliveries: services.deliveries });

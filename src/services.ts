@@ -18,8 +18,15 @@ import { formStore } from './forms/store.ts';
 import { jobQueueFor } from './jobs/index.ts';
 import { knowledgeService } from './knowledge/service.ts';
 import { knowledgeStore } from './knowledge/store.ts';
+import { pipelineStore } from './pipeline/store.ts';
+import { replySender } from './replies/sender.ts';
+import { replyService } from './replies/service.ts';
+import { replyStore } from './replies/store.ts';
 import { submissionService } from './submissions/service.ts';
 import { submissionStore } from './submissions/store.ts';
+
+/** A send that has held a reply this long died with its process; another may take it over. */
+const REPLY_CLAIM_TIMEOUT_MS = 5 * 60_000;
 
 export interface ServiceOptions {
   /** Test seams of the outbound HTTP client (a resolver, a certificate authority). */
@@ -53,8 +60,9 @@ export function buildServices(config: Config, database: Database, options: Servi
   });
   const destinations = destinationService({ store: destinationRows, forms, policy });
   const deliveries = deliveryService({ store: deliveryRows, destinations, forms, queue, sender, baseUrl });
+  const submissionRows = submissionStore(database.db);
   const submissions = submissionService({
-    store: submissionStore(database.db),
+    store: submissionRows,
     forms,
     config,
     queue,
@@ -64,7 +72,11 @@ export function buildServices(config: Config, database: Database, options: Servi
     store: deliveryRows, sender, mailer, baseUrl,
     onFinished: enqueueDeliveries({ destinations: destinationRows, deliveries: deliveryRows, queue, baseUrl }),
   };
-  return { queue, accounts, forms, knowledge, submissions, destinations, deliveries, delivery };
+  const replySending = replySender({ store: replyStore(database.db), mailer, mailFrom: config.delivery.smtp?.from ?? null, claimTimeoutMs: REPLY_CLAIM_TIMEOUT_MS });
+  const replies = replyService({
+    store: replyStore(database.db), sender: replySending, forms, submissions: submissionRows, pipeline: pipelineStore(database.db), knowledge, config,
+  });
+  return { queue, accounts, forms, knowledge, submissions, replies, replySending, destinations, deliveries, delivery };
 }
 
 export type Services = ReturnType<typeof buildServices>;

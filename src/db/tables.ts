@@ -108,6 +108,7 @@ export interface SubmissionsTable {
   reply_subject: string | null;
   reply_passages: NullableJson;
   reply_sending_at: NullableTimestamp;
+  reply_sending_by: string | null;
   reply_message_id: string | null;
 }
 

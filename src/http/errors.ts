@@ -16,6 +16,7 @@ export type ErrorCode =
   | 'invalid_parameters'
   | 'cannot_delete'
   | 'cannot_update'
+  | 'reply_failed'
   | 'internal_error';
 
 /** Field name → messages, the shape every validation failure reports. */
@@ -72,5 +73,7 @@ export const fail = {
   invalidParameters: (message: string, details?: FieldErrors) => new AppError('invalid_parameters', 400, message, details),
   cannotDelete: (message: string) => new AppError('cannot_delete', 422, message),
   cannotUpdate: (message: string) => new AppError('cannot_update', 422, message),
+  /** An outside service a reply needs (the mail server, a translator) refused or could not be reached. */
+  replyFailed: (message: string) => new AppError('reply_failed', 502, message),
   internal: () => new AppError('internal_error', 500, 'Something went wrong on our side. Please retry later.'),
 };

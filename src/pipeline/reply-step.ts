@@ -6,7 +6,7 @@ import type { CreditCharger } from '../accounts/credits.ts';
 import type { ChatModel } from '../ai/chat-model.ts';
 import type { KnowledgeService } from '../knowledge/service.ts';
 import { draftReply } from '../replies/draft.ts';
-import { detectLanguage } from './language.ts';
+import { draftInput } from '../replies/prepare.ts';
 import type { PipelineStore, StepResult, Work } from './store.ts';
 import { StepFailure } from './step-failure.ts';
 import { Superseded } from './superseded.ts';
@@ -27,19 +27,6 @@ export interface ReplyStepDeps {
   log?: { info(object: object, message: string): void };
 }
 
-const LANGUAGE_SAMPLE_CHARS = 2000;
-const knowledgeLanguages = new Map<string, string | null>();
-
-/** The language a knowledge base is written in, detected once per version. */
-function knowledgeLanguage(id: string, version: number, bodies: readonly { body: string }[]): string | null {
-  const key = `${id}@${version}`;
-  if (!knowledgeLanguages.has(key)) {
-    if (knowledgeLanguages.size > 1000) knowledgeLanguages.clear();
-    knowledgeLanguages.set(key, detectLanguage(bodies.map((p) => p.body).join('\n').slice(0, LANGUAGE_SAMPLE_CHARS)));
-  }
-  return knowledgeLanguages.get(key) ?? null;
-}
-
 export async function replyStep(work: Work, soFar: StepResult, deps: ReplyStepDeps): Promise<ReplyStepOutcome> {
   const none = (result: StepResult = {}): ReplyStepOutcome => ({ result, creditsExhausted: false });
   if (work.submission.steps.includes('reply')) return none();
@@ -56,13 +43,8 @@ export async function replyStep(work: Work, soFar: StepResult, deps: ReplyStepDe
   const charge = await deps.credits.charge(work.owner, submission.id, 'smart_reply');
   if (charge === 'exhausted') return { result: { reply_reason: 'ai_credits_exhausted' }, creditsExhausted: true };
 
-  const language = soFar.original_language !== undefined ? soFar.original_language : submission.stored.original_language;
-  const translated = soFar.translated_data !== undefined ? soFar.translated_data : submission.stored.translated_data;
-  const input = {
-    formName: form.name, fields: work.fields, data: submission.data, translated, language,
-    knowledge: { index: knowledge.index, signature: knowledge.signature, language: knowledgeLanguage(form.knowledgeBaseId, knowledge.version, knowledge.index.passages) },
-  };
-  const remote = deps.model !== null || (deps.translator !== null && language !== input.knowledge.language);
+  const input = draftInput(work, form.knowledgeBaseId, knowledge, soFar);
+  const remote = deps.model !== null || (deps.translator !== null && input.language !== input.knowledge.language);
   if (remote && !(await deps.beginRemote(work))) throw new Superseded();
   let draft;
   try {

@@ -36,8 +36,10 @@ export async function up(db: Kysely<any>, t: ColumnTypes): Promise<void> {
   await db.schema.alterTable('submissions').addColumn('reply_subject', 'text').execute();
   // Positions of the passages a reply was made from (JSON array), for the owner to check it against.
   await db.schema.alterTable('submissions').addColumn('reply_passages', t.json).execute();
-  // Set when a send begins, with the Message-ID it uses: a second send of the same reply is refused
-  // while one is under way, and a send that a crash interrupted is repeated with the same Message-ID.
+  // Set when a send begins, with who sends (a job, a request) and the Message-ID it uses: another
+  // send of the same reply is refused while one is under way, and a send that a crash interrupted is
+  // taken up by the same job, with the same Message-ID.
   await db.schema.alterTable('submissions').addColumn('reply_sending_at', t.timestamp).execute();
+  await db.schema.alterTable('submissions').addColumn('reply_sending_by', 'text').execute();
   await db.schema.alterTable('submissions').addColumn('reply_message_id', 'text').execute();
 }
