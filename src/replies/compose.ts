@@ -21,10 +21,14 @@ const NAME_FIELD = /^(?:(?:full|first|given|your|contact|customer|sender)[_ -]?)
 /** A word of a name; a period only closes an initial or a short title (J., Jr.). */
 const NAME_WORD = /^(?:[\p{L}\p{M}]+(?:['’-][\p{L}\p{M}]+)*|[\p{L}\p{M}]{1,2}\.)$/u;
 
+export function isNameField(field: FieldDefinition): boolean {
+  return field.type === 'string' && NAME_FIELD.test(field.name);
+}
+
 /** The submitter's name when a name-like field holds something that looks like one. */
 export function submitterName(data: Record<string, unknown>, fields: FieldDefinition[]): string | null {
   for (const field of fields) {
-    if (field.type !== 'string' || !NAME_FIELD.test(field.name) || !Object.hasOwn(data, field.name)) continue;
+    if (!isNameField(field) || !Object.hasOwn(data, field.name)) continue;
     const value = data[field.name];
     if (typeof value !== 'string') continue;
     if (/[\r\n]/.test(value)) continue;

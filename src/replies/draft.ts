@@ -7,7 +7,7 @@ import type { Passage } from '../knowledge/passages.ts';
 import type { PassageIndex } from '../knowledge/retrieval.ts';
 import { submissionText } from '../pipeline/language.ts';
 import type { Translator } from '../pipeline/translation/index.ts';
-import { composeReply, defaultSubject, submitterName } from './compose.ts';
+import { composeReply, defaultSubject, isNameField, submitterName } from './compose.ts';
 import { modelReply } from './model-draft.ts';
 import { answerFromMatches, CANDIDATES } from './offline.ts';
 
@@ -32,11 +32,15 @@ export type Draft =
   | { kind: 'reply'; subject: string; body: string; passages: number[]; reason: string | null; remote: boolean }
   | { kind: 'no_answer'; remote: boolean };
 
-/** The text a reply answers: the prose fields, in the knowledge base's language when a translation into it exists. */
+/**
+ * The text a reply answers: the prose fields but the submitter's name, in the knowledge base's
+ * language when a translation into it exists.
+ */
 export function questionOf(input: Pick<DraftInput, 'data' | 'fields' | 'translated' | 'language' | 'knowledge'>): string {
-  const original = Object.values(submissionText(input.data, input.fields));
+  const names = new Set(input.fields.filter(isNameField).map((field) => field.name));
   const useTranslation = input.translated && input.language !== input.knowledge.language;
-  return (useTranslation ? Object.values(input.translated!) : original).join('\n\n');
+  const texts = useTranslation ? input.translated! : submissionText(input.data, input.fields);
+  return Object.entries(texts).filter(([field]) => !names.has(field)).map(([, text]) => text).join('\n\n');
 }
 
 function differentLanguage(a: string | null, b: string | null): boolean {
