@@ -116,6 +116,9 @@ async function deepPageStart(db: Db, formId: string, filter: SpamFilter, offset:
   return { belowSeq: (Number(found.block) + 1) * LISTING_BLOCK_SIZE, skip: offset - Number(found.newer) };
 }
 
+/** Called inside a spam correction's transaction when the pipeline must run the steps spam made it skip. */
+export type OnResume = (tx: Transaction<Tables>) => Promise<void>;
+
 /** Called inside the insert transaction with the submissions it created, to enqueue their processing. */
 export type OnCreated = (tx: Transaction<Tables>, created: NewSubmission[]) => Promise<void>;
 
@@ -179,11 +182,11 @@ export function submissionStore(db: Db) {
      * The owner's verdict replaces the pipeline's, with who and when recorded; the form's spam
      * counter moves with the flag. Only processed submissions: the pipeline would overwrite it.
      */
-    async correctSpam(formId: string, id: string, spam: boolean, by: string, at: string): Promise<SpamCorrection> {
+    async correctSpam(formId: string, id: string, spam: boolean, by: string, at: string, resume?: OnResume): Promise<SpamCorrection> {
       return db.transaction().execute(async (tx) => {
         const row = await tx
           .selectFrom('submissions')
-          .select(['spam_flag', 'spam_reason', 'processing_status'])
+          .select(['spam_flag', 'spam_reason', 'processing_status', 'processing_reason'])
           .where('form_id', '=', formId)
           .where('id', '=', id)
           .executeTakeFirst();
@@ -201,6 +204,16 @@ export function submissionStore(db: Db) {
           })
           .where('id', '=', id)
           .execute();
+        // The pipeline stopped at its spam verdict: the steps it skipped run now, once, in a job
+        // enqueued with the correction (a later correction finds the reason changed and resumes nothing).
+        if (!spam && row.processing_reason === 'spam_detected' && resume) {
+          await tx
+            .updateTable('submissions')
+            .set({ processing_status: 'pending', processing_reason: 'resumed: marked as not spam' })
+            .where('id', '=', id)
+            .execute();
+          await resume(tx);
+        }
         await tx
           .updateTable('forms')
           .set((eb) => ({ spam_count: eb('spam_count', '+', spam ? 1 : -1) }))
