@@ -16,7 +16,7 @@ import { SMTPServer } from 'smtp-server';
 import { runCli } from './cli.ts';
 import { FAQ } from './fixtures.ts';
 import { createTestStore, ENGINE, RELAXED_ENV, type TestStore } from './helpers.ts';
-import { startServer, startWorker, stop } from './processes.ts';
+import { apiClient, startServer, startWorker, stop } from './processes.ts';
 import { REPLY_SCHEMA } from './reply-helpers.ts';
 
 const SUBMISSIONS = 24;
@@ -68,14 +68,10 @@ describe('reply worker crash', () => {
 
   it('sends every reply exactly once after a SIGKILL, and records each sent', async (t) => {
     const key = (await runCli(['keys', 'create', '--email', 'replies@example.com', '--name', 'k'], env)).stdout.trim();
-    const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
     const server = await startServer(env);
     const workers = [startWorker(env), ...(ENGINE === 'postgres' ? [startWorker(env)] : [])];
     try {
-      const api = async (method: string, path: string, body?: unknown) => {
-        const response = await fetch(`${server.base}${path}`, { method, headers: auth, ...(body !== undefined && { body: JSON.stringify(body) }) });
-        return { status: response.status, json: (await response.json()) as Record<string, any> };
-      };
+      const api = apiClient(server.base, key);
       const kb = await api('POST', '/api/knowledge_bases', { name: 'FAQ', content: FAQ, signature: 'The Shop team' });
       assert.equal(kb.status, 201, JSON.stringify(kb.json));
       const form = await api('POST', '/api/forms', {

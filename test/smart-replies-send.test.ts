@@ -74,6 +74,9 @@ describe('smart replies that are sent', () => {
   it('sends to reply_email_field, and Reply-To the account setting', async () => {
     const patched = await t.request({ method: 'PATCH', url: '/api/account', headers: bearer(key), payload: { reply_to_email: 'support@shop.example' } });
     assert.equal(patched.json().reply_to_email, 'support@shop.example');
+    const bad = await t.request({ method: 'PATCH', url: '/api/account', headers: bearer(key), payload: { reply_to_email: 'not an address' } });
+    assert.equal(bad.statusCode, 400);
+    assert.ok(bad.json().error.details.reply_to_email);
     const schema = { fields: [{ name: 'work_email', type: 'email' }, { name: 'private_email', type: 'email' }, { name: 'message', type: 'string' }] };
     const form = await createForm(t, key, { fields_schema: schema, reply_email_field: 'private_email', smart_reply_enabled: true, smart_replies_mode: 'auto', knowledge_base_id: kb });
     const id = await submit(t, form.endpoint, { work_email: 'w@example.com', private_email: 'p@example.com', message: CANADA });
