@@ -1,6 +1,8 @@
 // Connects stores to services, services to each other and to the engine's job queue: the one
 // place that knows which implementation each dependency is. The app and the workers share what it builds.
 import { randomUUID } from 'node:crypto';
+import { creditCharger } from './accounts/credits.ts';
+import { creditStore } from './accounts/credit-store.ts';
 import { accountService } from './accounts/service.ts';
 import { accountStore } from './accounts/store.ts';
 import type { Config } from './config.ts';
@@ -74,7 +76,8 @@ export function buildServices(config: Config, database: Database, options: Servi
   };
   const replySending = replySender({ store: replyStore(database.db), mailer, mailFrom: config.delivery.smtp?.from ?? null, claimTimeoutMs: REPLY_CLAIM_TIMEOUT_MS });
   const replies = replyService({
-    store: replyStore(database.db), sender: replySending, forms, submissions: submissionRows, pipeline: pipelineStore(database.db), knowledge, config,
+    store: replyStore(database.db), sender: replySending, forms, submissions: submissionRows, pipeline: pipelineStore(database.db), knowledge,
+    credits: creditCharger(creditStore(database.db), config), config,
   });
   return { queue, accounts, forms, knowledge, submissions, replies, replySending, destinations, deliveries, delivery };
 }

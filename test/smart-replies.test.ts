@@ -62,6 +62,8 @@ describe('smart replies (offline)', () => {
     assert.equal(spam.spam_flag, true);
     assert.equal(spam.reply_status, 'pending');
     assert.equal(spam.reply_reason, 'spam');
+    const offSpam = await submitAndSettle(t, key, off, { email: 'a@example.com', message: 'Do you ship to Canada?', website: 'x' }) as unknown as Replied;
+    assert.equal(offSpam.reply_reason, 'smart_replies_disabled');
   });
 
   it('answers from the knowledge base as it is now', async () => {
@@ -89,6 +91,9 @@ describe('smart replies without credits', () => {
       assert.equal(s.reply_status, 'pending');
       assert.equal(s.reply_reason, 'ai_credits_exhausted');
       assert.equal(await creditsUsed(t, key), 0);
+      const regenerate = await t.request({ method: 'POST', url: `/api/forms/${form.id}/submissions/${(s as unknown as { id: string }).id}/reply/regenerate`, headers: bearer(key) });
+      assert.equal(regenerate.statusCode, 422);
+      assert.match(regenerate.json().error.message, /ai_credits_exhausted/);
     } finally {
       await t.close();
     }

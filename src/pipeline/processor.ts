@@ -117,7 +117,7 @@ export function submissionProcessor(deps: ProcessorDeps) {
     Object.assign(result, spam.result);
     if (spam.result.spam_flag) {
       // Spam gets no reply; a correction to not spam resumes the pipeline from here.
-      if (work.form.smartReply) result.reply_reason = 'spam';
+      result.reply_reason = work.form.smartReply ? 'spam' : 'smart_replies_disabled';
       return finish(work, result, { status: 'completed', reason: 'spam_detected' });
     }
 

@@ -1,6 +1,7 @@
 // The rules of smart replies once the pipeline has drafted them: an owner edits a draft, sends it
 // (once), or has a new one made. The MCP tools call the same functions.
 import { randomUUID } from 'node:crypto';
+import type { CreditCharger } from '../accounts/credits.ts';
 import { openAiChatModel } from '../ai/openai-chat.ts';
 import type { Config } from '../config.ts';
 import { MailError } from '../delivery/email.ts';
@@ -24,6 +25,7 @@ export interface ReplyServiceDeps {
   submissions: SubmissionStore;
   pipeline: PipelineStore;
   knowledge: KnowledgeService;
+  credits: CreditCharger;
   config: Config;
 }
 
@@ -88,7 +90,7 @@ export function replyService(deps: ReplyServiceDeps) {
       }
     },
 
-    /** A new draft from the form's knowledge base as it is now (no credits are charged again). */
+    /** A new draft from the form's knowledge base as it is now; a submission's reply is charged once, however often it is made. */
     async regenerate(accountId: string, formId: string, id: string): Promise<Submission> {
       const submission = await owned(accountId, formId, id);
       refuseSent(submission);
@@ -99,6 +101,8 @@ export function replyService(deps: ReplyServiceDeps) {
       if (!work || !work.form.smartReply || !kbId) throw fail.cannotUpdate('Smart replies are off for this form.');
       const knowledge = await deps.knowledge.index(kbId);
       if (!knowledge) throw fail.cannotUpdate('The form\'s knowledge base no longer exists.');
+      const charge = await deps.credits.charge(work.owner, id, 'smart_reply');
+      if (charge === 'exhausted') throw fail.cannotUpdate('ai_credits_exhausted: there are no AI credits left for a reply.');
       // Loaded on first use: drafting detects languages, whose model the API process need not hold otherwise.
       const { draftReply } = await import('./draft.ts');
       const { draftInput } = await import('./prepare.ts');
@@ -111,7 +115,10 @@ export function replyService(deps: ReplyServiceDeps) {
       } catch (error) {
         throw fail.replyFailed(`The reply could not be translated: ${error instanceof Error ? error.message : String(error)}`);
       }
-      if (draft.kind === 'no_answer') throw fail.cannotUpdate('The knowledge base has no answer to this submission.');
+      if (draft.kind === 'no_answer') {
+        if (charge === 'charged') await deps.credits.refund(id, 'smart_reply');
+        throw fail.cannotUpdate('The knowledge base has no answer to this submission.');
+      }
       const saved = await deps.store.saveDraft(id, { subject: draft.subject, content: draft.body, reason: draft.reason, passages: draft.passages });
       if (!saved) throw fail.cannotUpdate('The reply was sent or is being sent; it can no longer be changed.');
       return reread(formId, id);
