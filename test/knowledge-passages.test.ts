@@ -47,3 +47,12 @@ describe('retrieval', () => {
     assert.equal(answeringPassage(index.search('')), null);
   });
 });
+
+describe('passages of hostile content', () => {
+  // A backtracking pattern takes minutes on these lines; the timeout turns that into a failure.
+  it('splits long lines of spaces and markers without backtracking', { timeout: 30_000 }, () => {
+    const lines = [`# a${' '.repeat(200_000)}b`, `Q:${' '.repeat(100_000)}x`, `\n${' \t'.repeat(100_000)}`, `## Title ##`, 'body'];
+    const passages = splitPassages(lines.join('\n'));
+    assert.ok(passages.some((p) => p.heading === 'Title'));
+  });
+});

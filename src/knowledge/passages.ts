@@ -12,7 +12,16 @@ export interface Passage {
 
 const QUESTION = /^\s*(?:Q|Question)\s*[:.)]\s*(.*)$/i;
 const ANSWER = /^\s*(?:A|Answer)\s*[:.)]\s*(.*)$/i;
-const HEADING = /^ {0,3}(#{1,6})[ \t]+(.+?)[ \t#]*$/;
+const HEADING = /^ {0,3}#{1,6}[ \t]+(.*)$/;
+/** A heading's text without its optional closing #s; by hand, as a regex for it backtracks on long lines. */
+function headingText(raw: string): string {
+  let text = raw.trimEnd();
+  let end = text.length;
+  while (end > 0 && text[end - 1] === '#') end -= 1;
+  if (end === 0 || text[end - 1] === ' ' || text[end - 1] === '\t') text = text.slice(0, end);
+  return text.trim();
+}
+
 /** A section longer than this is split into its paragraphs, each under the section's heading. */
 const MAX_SECTION_CHARS = 1500;
 
@@ -78,7 +87,7 @@ function markdownSections(lines: string[]): Draft[] {
     const match = fenced ? null : HEADING.exec(line);
     if (match) {
       close();
-      heading = match[2] ?? null;
+      heading = headingText(match[1] ?? '') || null;
     } else {
       body.push(line);
     }
