@@ -12,6 +12,7 @@ import { destinationRoutes } from './delivery/routes.ts';
 import { formRoutes } from './forms/routes.ts';
 import { protectedResourceRoutes } from './mcp/protected-resource.ts';
 import { mcpRoutes } from './mcp/routes.ts';
+import { knowledgeRoutes } from './knowledge/routes.ts';
 import { errorHandlerFor } from './http/error-replies.ts';
 import { fail } from './http/errors.ts';
 import { registerJsonParser } from './http/json-body.ts';
@@ -79,7 +80,8 @@ export async function buildApp({ config, database, logger, services: given }: Ap
     await rateLimitZone(zone, { perMinute: config.rateLimits.apiPerMinute, key: byApiKey });
     auditRestWrites(zone, services.audit);
     await zone.register(formRoutes, { config, accounts: services.accounts, forms: services.forms });
-    await zone.register(submissionRoutes, { config, accounts: services.accounts, submissions: services.submissions });
+    await zone.register(submissionRoutes, { config, accounts: services.accounts, submissions: services.submissions, replies: services.replies });
+    await zone.register(knowledgeRoutes, { config, accounts: services.accounts, knowledge: services.knowledge });
     await zone.register(accountRoutes, { config, accounts: services.accounts });
     await zone.register(destinationRoutes, { config, accounts: services.accounts, destinations: services.destinations, deliveries: services.deliveries });
     await zone.register(auditRoutes, { config, accounts: services.accounts, audit: services.audit });

@@ -1,6 +1,8 @@
 // Connects stores to services, services to each other and to the engine's job queue: the one
 // place that knows which implementation each dependency is. The app and the workers share what it builds.
 import { randomUUID } from 'node:crypto';
+import { creditCharger } from './accounts/credits.ts';
+import { creditStore } from './accounts/credit-store.ts';
 import { accountService } from './accounts/service.ts';
 import { accountStore } from './accounts/store.ts';
 import { aiServices } from './analysis/ai.ts';
@@ -23,8 +25,17 @@ import { checkUrl, outboundPolicy, type SendOptions } from './delivery/outbound/
 import { formService } from './forms/service.ts';
 import { formStore } from './forms/store.ts';
 import { jobQueueFor } from './jobs/index.ts';
+import { knowledgeService } from './knowledge/service.ts';
+import { knowledgeStore } from './knowledge/store.ts';
+import { pipelineStore } from './pipeline/store.ts';
+import { replySender } from './replies/sender.ts';
+import { replyService } from './replies/service.ts';
+import { replyStore } from './replies/store.ts';
 import { submissionService } from './submissions/service.ts';
 import { submissionStore } from './submissions/store.ts';
+
+/** A send that has held a reply this long died with its process; another may take it over. */
+const REPLY_CLAIM_TIMEOUT_MS = 5 * 60_000;
 
 export interface ServiceOptions {
   /** Test seams of the outbound HTTP client (a resolver, a certificate authority). */
@@ -47,7 +58,9 @@ export function buildServices(config: Config, database: Database, options: Servi
   const accountRows = accountStore(database.db);
   const accounts = accountService(accountRows, config);
   const dashboard = dashboardService({ store: dashboardStore(database.db), accounts: accountRows });
+  const knowledge = knowledgeService(knowledgeStore(database.db), { maxBytes: config.knowledge.maxBytes });
   const forms = formService(formStore(database.db), {
+    ownsKnowledgeBase: knowledge.owns,
     urlProblem: (url) => checkUrl(url, policy)?.message ?? null,
     saved: (form) =>
       destinationRows.syncFormWebhook(
@@ -58,8 +71,9 @@ export function buildServices(config: Config, database: Database, options: Servi
   });
   const destinations = destinationService({ store: destinationRows, forms, policy });
   const deliveries = deliveryService({ store: deliveryRows, destinations, forms, queue, sender, baseUrl });
+  const submissionRows = submissionStore(database.db);
   const submissions = submissionService({
-    store: submissionStore(database.db),
+    store: submissionRows,
     forms,
     config,
     queue,
@@ -71,7 +85,12 @@ export function buildServices(config: Config, database: Database, options: Servi
   };
   const audit = auditService(auditStore(database.db));
   const analysis = analysisService({ store: analysisStore(database.db), forms, submissions, ai: aiServices(config, database) });
-  return { queue, accounts, dashboard, forms, submissions, destinations, deliveries, delivery, audit, analysis };
+  const replySending = replySender({ store: replyStore(database.db), mailer, mailFrom: config.delivery.smtp?.from ?? null, claimTimeoutMs: REPLY_CLAIM_TIMEOUT_MS });
+  const replies = replyService({
+    store: replyStore(database.db), sender: replySending, forms, submissions: submissionRows, pipeline: pipelineStore(database.db), knowledge,
+    credits: creditCharger(creditStore(database.db), config), config,
+  });
+  return { queue, accounts, dashboard, forms, knowledge, submissions, replies, replySending, destinations, deliveries, delivery, audit, analysis };
 }
 
 export type Services = ReturnType<typeof buildServices>;

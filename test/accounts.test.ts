@@ -16,6 +16,7 @@ describe('account API and keys', () => {
     assert.equal(response.statusCode, 200);
     assert.deepEqual(response.json(), {
       email: 'acct@example.com',
+      reply_to_email: 'acct@example.com',
       plan: 'free',
       language: 'en',
       submissions: { total: 0, limit: 5000 },

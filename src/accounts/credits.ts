@@ -29,7 +29,7 @@ export function creditCharger(store: CreditStore, config: Config, clock: () => D
         accountId: owner.id,
         submissionId,
         step,
-        cost: CREDIT_COSTS[step],
+        cost: step === 'smart_reply' ? config.knowledge.replyCredits : CREDIT_COSTS[step],
         period,
         limit: owner.plan === 'pro' ? null : allowance,
         now: now.toISOString(),

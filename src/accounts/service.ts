@@ -70,6 +70,11 @@ export function accountService(store: AccountStore, config: Config, clock: () =>
       return account ? store.setLanguage(account.id, language) : false;
     },
 
+    /** Where submitters' answers to smart replies go; null: the account's own email. */
+    setReplyTo(accountId: string, address: string | null): Promise<void> {
+      return store.setReplyTo(accountId, address);
+    },
+
     setAccountLanguage(accountId: string, language: string): Promise<boolean> {
       return store.setLanguage(accountId, language);
     },

@@ -10,6 +10,8 @@ export interface Account {
   plan: Plan;
   /** ISO 639-1; submissions are translated into it. */
   language: string;
+  /** Where answers to smart replies go; null: `email`. */
+  replyToEmail: string | null;
   submissionsTotal: number;
   createdAt: string;
 }
@@ -38,7 +40,7 @@ export interface KeyOwner {
   account: Account;
 }
 
-type AccountRow = { id: string; email: string; plan: Plan; language: string; submissions_total: number | string; created_at: string | Date };
+type AccountRow = { id: string; email: string; plan: Plan; language: string; reply_to_email: string | null; submissions_total: number | string; created_at: string | Date };
 
 function toAccount(row: AccountRow): Account {
   return {
@@ -46,6 +48,7 @@ function toAccount(row: AccountRow): Account {
     email: row.email,
     plan: row.plan,
     language: row.language,
+    replyToEmail: row.reply_to_email,
     submissionsTotal: toCount(row.submissions_total),
     createdAt: toIso(row.created_at),
   };
@@ -78,6 +81,10 @@ export function accountStore(db: Db) {
     async setPlan(email: string, plan: Plan): Promise<boolean> {
       const result = await db.updateTable('accounts').set({ plan }).where('email', '=', email).executeTakeFirst();
       return result.numUpdatedRows > 0n;
+    },
+
+    async setReplyTo(id: string, address: string | null): Promise<void> {
+      await db.updateTable('accounts').set({ reply_to_email: address }).where('id', '=', id).execute();
     },
 
     async setLanguage(id: string, language: string): Promise<boolean> {
@@ -133,7 +140,7 @@ export function accountStore(db: Db) {
         .selectFrom('api_keys')
         .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
         .select([
-          'api_keys.id as key_id', 'api_keys.name as key_name', 'api_keys.scope', 'api_keys.last_used_at', 'accounts.id', 'accounts.email', 'accounts.plan', 'accounts.language',
+          'api_keys.id as key_id', 'api_keys.name as key_name', 'api_keys.scope', 'api_keys.last_used_at', 'accounts.id', 'accounts.email', 'accounts.plan', 'accounts.language', 'accounts.reply_to_email',
           'accounts.submissions_total', 'accounts.created_at',
         ])
         .where('api_keys.key_hash', '=', hash)

@@ -10,6 +10,7 @@ import * as core from './migrations/0001_core.ts';
 import * as pipeline from './migrations/0002_pipeline.ts';
 import * as listing from './migrations/0003_listing.ts';
 import * as deliveries from './migrations/0004_deliveries.ts';
+import * as knowledgeBases from './migrations/0005_knowledge_bases.ts';
 import * as scopesAndAudit from './migrations/0008_scopes_and_audit.ts';
 import * as dashboardSessions from './migrations/0009_dashboard_sessions.ts';
 
@@ -20,6 +21,7 @@ const MIGRATIONS: Record<string, CodeMigration> = {
   '0002_pipeline': pipeline,
   '0003_listing': listing,
   '0004_deliveries': deliveries,
+  '0005_knowledge_bases': knowledgeBases,
   '0008_scopes_and_audit': scopesAndAudit,
   '0009_dashboard_sessions': dashboardSessions,
 };

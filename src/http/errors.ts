@@ -20,6 +20,7 @@ export type ErrorCode =
   | 'not_configured'
   | 'ai_credits_exhausted'
   | 'provider_unavailable'
+  | 'reply_failed'
   | 'internal_error';
 
 /** Field name → messages, the shape every validation failure reports. */
@@ -82,5 +83,7 @@ export const fail = {
   aiCreditsExhausted: () =>
     new AppError('ai_credits_exhausted', 402, 'No AI credits are left on this plan: upgrade, or wait for the next monthly allowance.'),
   providerUnavailable: (message: string) => new AppError('provider_unavailable', 503, message),
+  /** An outside service a reply needs (the mail server, a translator) refused or could not be reached. */
+  replyFailed: (message: string) => new AppError('reply_failed', 502, message),
   internal: () => new AppError('internal_error', 500, 'Something went wrong on our side. Please retry later.'),
 };

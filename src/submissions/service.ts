@@ -173,7 +173,10 @@ export function submissionService(deps: {
     /** The owner marks a submission spam or not spam; the correction is recorded on it. */
     async correctSpam(owner: { accountId: string; keyId: string }, formId: string, id: string, spam: boolean): Promise<Submission> {
       const form = await forms.get(owner.accountId, formId);
-      const result = await store.correctSpam(form.id, id, spam, owner.keyId, clock().toISOString());
+      const resume = (tx: Parameters<typeof queue.enqueueInTransaction>[0]) =>
+        queue.enqueueInTransaction(tx, [{ task: PROCESS_SUBMISSION, payload: { submissionId: id } }]);
+      const result = await store.correctSpam(form.id, id, spam, owner.keyId, clock().toISOString(), resume);
+      queue.wake();
       if (result === 'missing') throw fail.submissionNotFound();
       if (result === 'unprocessed') throw fail.cannotUpdate('The submission has not been processed yet; correct its spam flag once it has.');
       return this.get(owner.accountId, formId, id);

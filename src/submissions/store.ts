@@ -53,6 +53,8 @@ export interface Submission {
   original_language: string | null;
   translated_data: Record<string, unknown> | null;
   reply_status: SubmissionsTable['reply_status'];
+  /** Subject of the smart reply; `Re: <form name>` unless edited. */
+  reply_subject: string | null;
   reply_content: string | null;
   reply_reason: string | null;
   replied_at: string | null;
@@ -77,6 +79,7 @@ function toSubmission(row: Selectable<SubmissionsTable>): Submission {
     original_language: row.original_language,
     translated_data: fromJson(row.translated_data) as Record<string, unknown> | null,
     reply_status: row.reply_status,
+    reply_subject: row.reply_subject,
     reply_content: row.reply_content,
     reply_reason: row.reply_reason,
     replied_at: toIsoOrNull(row.replied_at),
@@ -113,6 +116,9 @@ async function deepPageStart(db: Db, formId: string, filter: SpamFilter, offset:
   if (!found) return null;
   return { belowSeq: (Number(found.block) + 1) * LISTING_BLOCK_SIZE, skip: offset - Number(found.newer) };
 }
+
+/** Called inside a spam correction's transaction when the pipeline must run the steps spam made it skip. */
+export type OnResume = (tx: Transaction<Tables>) => Promise<void>;
 
 /** Called inside the insert transaction with the submissions it created, to enqueue their processing. */
 export type OnCreated = (tx: Transaction<Tables>, created: NewSubmission[]) => Promise<void>;
@@ -183,11 +189,11 @@ export function submissionStore(db: Db) {
      * The owner's verdict replaces the pipeline's, with who and when recorded; the form's spam
      * counter moves with the flag. Only processed submissions: the pipeline would overwrite it.
      */
-    async correctSpam(formId: string, id: string, spam: boolean, by: string, at: string): Promise<SpamCorrection> {
+    async correctSpam(formId: string, id: string, spam: boolean, by: string, at: string, resume?: OnResume): Promise<SpamCorrection> {
       return db.transaction().execute(async (tx) => {
         const row = await tx
           .selectFrom('submissions')
-          .select(['spam_flag', 'spam_reason', 'processing_status'])
+          .select(['spam_flag', 'spam_reason', 'processing_status', 'processing_reason'])
           .where('form_id', '=', formId)
           .where('id', '=', id)
           .executeTakeFirst();
@@ -205,6 +211,16 @@ export function submissionStore(db: Db) {
           })
           .where('id', '=', id)
           .execute();
+        // The pipeline stopped at its spam verdict: the steps it skipped run now, once, in a job
+        // enqueued with the correction (a later correction finds the reason changed and resumes nothing).
+        if (!spam && row.processing_reason === 'spam_detected' && resume) {
+          await tx
+            .updateTable('submissions')
+            .set({ processing_status: 'pending', processing_reason: 'resumed: marked as not spam' })
+            .where('id', '=', id)
+            .execute();
+          await resume(tx);
+        }
         await tx
           .updateTable('forms')
           .set((eb) => ({ spam_count: eb('spam_count', '+', spam ? 1 : -1) }))

@@ -22,7 +22,9 @@ export function enqueueDeliveries(deps: { destinations: DestinationStore; delive
   return async (tx, work) => {
     const submission = await readSubmission(tx, work.submission.id);
     if (!submission) return;
-    const receivers = await deps.destinations.receiving(tx, work.form.id, submission.spam_flag);
+    // A submission finishes twice when a spam correction resumed it: only the destinations it has not reached yet are told.
+    const reached = await deps.deliveries.destinationsReached(tx, submission.id);
+    const receivers = (await deps.destinations.receiving(tx, work.form.id, submission.spam_flag)).filter((d) => !reached.has(d.id));
     if (receivers.length === 0) return;
     const now = clock().toISOString();
     const { form } = work;
