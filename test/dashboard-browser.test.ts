@@ -1,13 +1,15 @@
 // The dashboard in a real Chromium: first-run set-up, a form made with the field builder, a
 // submission sent with fetch from a page on another origin appearing without reload, spam
 // corrections, the translation toggle, a webhook destination tested and logged, an API key used
-// and revoked, log out and in; hostile data never runs. Screenshots go to test-results/screenshots.
+// and revoked, log out and in, a knowledge base and a reply draft edited and sent to a real SMTP
+// server; hostile data never runs. Screenshots go to test-results/screenshots.
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { startFakeProvider, type FakeProvider } from './fake-provider.ts';
 import { startPipelineApp, type PipelineApp } from './pipeline-helpers.ts';
+import { startSmtpServer } from './smtp.ts';
 import { chromiumMissing, launchBrowser, screenshot, type Browser } from './browser.ts';
 
 const EMAIL = 'owner@example.com';
@@ -22,6 +24,7 @@ describe('dashboard in Chromium', { skip: chromiumMissing() }, () => {
   let translator: FakeProvider;
   let receiver: FakeProvider;
   let otherOrigin: FakeProvider;
+  let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
   let snippet = '';
   let formUrl = '';
 
@@ -35,7 +38,10 @@ describe('dashboard in Chromium', { skip: chromiumMissing() }, () => {
       headers: { 'content-type': 'text/html; charset=utf-8' },
       body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Another site</title></head><body><h1>Contact us</h1>${snippet}</body></html>`,
     }));
-    t = await startPipelineApp({ INTAKE_TRANSLATE_URL: translator.url, INTAKE_OUTBOUND_ALLOW: '127.0.0.1' });
+    smtp = await startSmtpServer();
+    t = await startPipelineApp({
+      INTAKE_TRANSLATE_URL: translator.url, INTAKE_OUTBOUND_ALLOW: '127.0.0.1', INTAKE_SMTP_URL: smtp.url, INTAKE_MAIL_FROM: 'Intake <no-reply@example.com>',
+    });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
     browser = await launchBrowser();
@@ -44,7 +50,7 @@ describe('dashboard in Chromium', { skip: chromiumMissing() }, () => {
   after(async () => {
     await browser?.close();
     await t?.close();
-    await Promise.all([translator?.close(), receiver?.close(), otherOrigin?.close()]);
+    await Promise.all([translator?.close(), receiver?.close(), otherOrigin?.close(), smtp?.close()]);
   });
 
   it('sets up the first owner on a new server', async () => {
@@ -211,6 +217,50 @@ describe('dashboard in Chromium', { skip: chromiumMissing() }, () => {
     await page.locator('#inbox-rows').getByText('Lucía Pérez').waitFor();
     for (let i = 0; i < 50 && (await page.locator('#inbox-rows .status-pending, #inbox-rows .status-processing').count()) > 0; i++) await page.waitForTimeout(200);
     await screenshot(page, '18-inbox-busy');
+  });
+
+  it('edits and sends a reply draft, which arrives at a real SMTP server', async () => {
+    await page.goto(`${base}/knowledge/new`);
+    await page.getByLabel('Name').fill('Shop FAQ');
+    await page.getByLabel('Content').fill('Q: What are your opening hours?\nA: We are open from 9 to 5, Monday to Friday.\n\nQ: Do you deliver?\nA: We deliver within 50 km for free.');
+    await page.getByLabel('Signature').fill('The Garden Shop');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.getByText('Knowledge base created.').waitFor();
+    await screenshot(page, '19-knowledge-base');
+
+    await page.goto(`${base}/forms/new`);
+    await page.getByLabel('Name', { exact: true }).first().fill('Questions');
+    await page.getByLabel('Slug').fill('questions');
+    await page.getByLabel('Draft smart replies from a knowledge base').check();
+    await page.getByLabel('Knowledge base', { exact: true }).selectOption({ label: 'Shop FAQ' });
+    await page.getByRole('button', { name: 'Create form' }).click();
+    await page.getByText('Form created.').waitFor();
+    const endpoint = (await page.locator('#endpoint').textContent()) ?? '';
+    const formPath = (await page.locator('nav.tabs a').first().getAttribute('href')) ?? '';
+    const sent = await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'visitor@example.com', message: 'Hello, what are your opening hours?' }) });
+    assert.equal(sent.status, 201);
+    const { id } = (await sent.json()) as { id: string };
+
+    await page.goto(`${base}${formPath}/submissions/${id}`);
+    for (let i = 0; i < 50 && (await page.locator('#f-reply_content').count()) === 0; i++) {
+      await page.waitForTimeout(200);
+      await page.reload();
+    }
+    for (let i = 0; i < 25 && (await page.locator('#reply-status').textContent()) === 'pending' && !(await page.locator('#f-reply_content').inputValue()); i++) {
+      await page.waitForTimeout(200);
+      await page.reload();
+    }
+    await screenshot(page, '20-reply-draft');
+    await page.locator('#f-reply_subject').fill('Our opening hours');
+    await page.locator('#f-reply_content').fill('Hello! We are open from 9 to 5, Monday to Friday. See you soon.');
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await page.getByText('Draft saved.').waitFor();
+    await page.getByRole('button', { name: 'Send reply' }).click();
+    await page.getByText('Reply sent.').waitFor();
+    const mail = smtp.received.find((m) => m.recipients.includes('visitor@example.com'));
+    assert.ok(mail, 'the reply reached the SMTP server');
+    assert.equal(mail.mail.subject, 'Our opening hours');
+    assert.match(mail.mail.text ?? '', /open from 9 to 5, Monday to Friday\. See you soon\./);
   });
 
   it('is usable at 375 px and in dark mode, and no injected script ever ran', async () => {

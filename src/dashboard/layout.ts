@@ -10,7 +10,7 @@ export interface PageOptions {
   title: string;
   session: Session | null;
   /** The navigation entry to mark current. */
-  section?: 'forms' | 'integrations' | 'account' | 'health';
+  section?: 'forms' | 'knowledge' | 'integrations' | 'account' | 'health';
   body: Html;
   /** Narrow centred card for the sign-in pages. */
   narrow?: boolean;
@@ -18,6 +18,7 @@ export interface PageOptions {
 
 const NAV: Array<[NonNullable<PageOptions['section']>, string, string]> = [
   ['forms', '/forms', 'Forms'],
+  ['knowledge', '/knowledge', 'Knowledge'],
   ['integrations', '/integrations', 'Integrations'],
   ['account', '/account', 'Account'],
   ['health', '/health', 'Health'],

@@ -21,6 +21,8 @@ import { inboxPages } from './pages/inbox.ts';
 import { notificationPages } from './pages/notifications.ts';
 import { integrationPages } from './pages/integrations.ts';
 import { accountPages } from './pages/account.ts';
+import { knowledgePages } from './pages/knowledge.ts';
+import { knowledgeBodyLimit } from '../knowledge/routes.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -115,7 +117,8 @@ export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps)
   const assets = new Map(Object.keys(ASSETS).map((name) => [name, fs.readFileSync(new URL(`./assets/${name}`, import.meta.url))]));
 
   await app.register(cookie);
-  await app.register(formbody, { bodyLimit: config.maxBodyBytes });
+  // A knowledge base's text is the largest thing a page posts.
+  await app.register(formbody, { bodyLimit: knowledgeBodyLimit(config) });
   app.decorateRequest('session', null);
 
   app.addHook('onRequest', async (request, reply) => {
@@ -173,6 +176,7 @@ export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps)
   await formPages(app, deps);
   await inboxPages(app, deps);
   await notificationPages(app, deps);
+  await knowledgePages(app, deps);
   await integrationPages(app, deps);
   await accountPages(app, deps);
 }

@@ -1,6 +1,7 @@
 // The account page (plan, AI credits, translation language, password) and the health panel.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { LANGUAGE } from '../../accounts/service.ts';
+import { isEmailAddress } from '../../forms/email-address.ts';
 import { readHealth, type Health } from '../health.ts';
 import { text } from '../form-input.ts';
 import { html, when, type Html } from '../html.ts';
@@ -10,7 +11,9 @@ import { DashboardError, type Session } from '../service.ts';
 import { MIN_PASSWORD_LENGTH } from '../passwords.ts';
 import { sessionOf } from './forms.ts';
 
-const DONE: Record<string, string> = { password: 'Password changed. Your other sessions were logged out.', language: 'Language saved.' };
+const DONE: Record<string, string> = {
+  password: 'Password changed. Your other sessions were logged out.', language: 'Language saved.', 'reply-to': 'Reply-to address saved.',
+};
 
 async function accountPage(request: FastifyRequest<{ Querystring: { done?: string } }>, deps: DashboardDeps, session: Session, errors: Errors = {}): Promise<Html> {
   const account = (await deps.services.accounts.find(session.account.email)) ?? session.account;
@@ -39,6 +42,11 @@ ${done && DONE[done] ? notice('ok', DONE[done] as string) : ''}
   <h2 id="language-title">Translation language</h2>
   <p class="muted">Submissions in other languages are translated into this one (ISO 639-1 code, such as en, de, fr).</p>
   ${postForm(session, '/account/language', html`<div class="row align-end">${input({ name: 'language', label: 'Language code', value: account.language, errors, attributes: html`maxlength="2" pattern="[a-z]{2}"` })}<button type="submit" class="button secondary">Save</button></div>`)}
+</section>
+<section class="panel" aria-labelledby="reply-to-title">
+  <h2 id="reply-to-title">Reply-to address</h2>
+  <p class="muted">Where submitters' answers to smart replies go. Empty: ${account.email}.</p>
+  ${postForm(session, '/account/reply-to', html`<div class="row align-end">${input({ name: 'reply_to_email', label: 'Reply-to email', type: 'email', value: account.replyToEmail, errors, autocomplete: 'email' })}<button type="submit" class="button secondary">Save</button></div>`)}
 </section>
 </div>
 <section class="panel narrow-panel" aria-labelledby="password-title">
@@ -105,6 +113,16 @@ export async function accountPages(app: FastifyInstance, deps: DashboardDeps): P
     }
     await accounts.setAccountLanguage(session.account.id, language);
     return reply.redirect('/account?done=language', 303);
+  });
+
+  app.post('/account/reply-to', async (request: FastifyRequest<{ Querystring: { done?: string } }>, reply) => {
+    const session = sessionOf(request);
+    const address = text(request.body, 'reply_to_email').toLowerCase();
+    if (address !== '' && !isEmailAddress(address)) {
+      return sendPage(reply, await accountPage(request, deps, session, { reply_to_email: 'Enter an email address such as team@example.com, or leave it empty.' }), 422);
+    }
+    await accounts.setReplyTo(session.account.id, address === '' ? null : address);
+    return reply.redirect('/account?done=reply-to', 303);
   });
 
   app.get('/health', async (request, reply) => {

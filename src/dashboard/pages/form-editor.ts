@@ -48,6 +48,7 @@ export function formInputFrom(body: unknown, mode: 'create' | 'update'): FormInp
     knowledge_base_id: optional(body, 'knowledge_base_id'),
     webhook_enabled: flag(body, 'webhook_enabled'),
     webhook_url: optional(body, 'webhook_url'),
+    reply_email_field: optional(body, 'reply_email_field'),
   };
   // Write-only: left empty, the stored secret stays.
   const secret = optional(body, 'webhook_secret');
@@ -79,24 +80,23 @@ export function valuesOf(form: FormRecord | null): EditorValues {
 /** What the owner typed, to show again with the errors. */
 export function valuesFromBody(body: unknown): EditorValues {
   const settings: Record<string, unknown> = {};
-  for (const key of ['spam_protection_strategy', 'intent', 'smart_replies_mode', 'knowledge_base_id', 'webhook_url']) settings[key] = text(body, key);
+  for (const key of ['spam_protection_strategy', 'intent', 'smart_replies_mode', 'knowledge_base_id', 'webhook_url', 'reply_email_field']) settings[key] = text(body, key);
   for (const key of ['spam_protection_enabled', 'localisation_enabled', 'smart_reply_enabled', 'webhook_enabled']) settings[key] = flag(body, key);
   return { name: text(body, 'name'), slug: text(body, 'slug'), visibility: text(body, 'visibility'), fieldsJson: text(body, 'fields_schema', false), settings };
 }
 
 const str = (value: unknown) => (typeof value === 'string' ? value : '');
 
-function settingsFields(v: EditorValues, errors: Errors, knowledgeBases: KnowledgeBaseOption[] | null): Html {
+function settingsFields(v: EditorValues, errors: Errors, knowledgeBases: KnowledgeBaseOption[]): Html {
   const s = v.settings;
-  const kbControl = knowledgeBases
-    ? select({
-        name: 'knowledge_base_id',
-        label: 'Knowledge base',
-        value: str(s.knowledge_base_id),
-        options: [['', 'None'], ...knowledgeBases.map((kb): [string, string] => [kb.id, kb.name])],
-        errors,
-      })
-    : input({ name: 'knowledge_base_id', label: 'Knowledge base id', value: str(s.knowledge_base_id), errors });
+  const kbControl = select({
+    name: 'knowledge_base_id',
+    label: 'Knowledge base',
+    value: str(s.knowledge_base_id),
+    options: [['', 'None'], ...knowledgeBases.map((kb): [string, string] => [kb.id, kb.name])],
+    errors,
+    hint: knowledgeBases.length ? undefined : 'Create one on the Knowledge page first.',
+  });
   return html`<fieldset class="panel">
   <legend>Spam protection</legend>
   ${checkbox({ name: 'spam_protection_enabled', label: 'Check submissions for spam', checked: s.spam_protection_enabled === true })}
@@ -114,6 +114,7 @@ function settingsFields(v: EditorValues, errors: Errors, knowledgeBases: Knowled
   ${checkbox({ name: 'smart_reply_enabled', label: 'Draft smart replies from a knowledge base', checked: s.smart_reply_enabled === true })}
   ${select({ name: 'smart_replies_mode', label: 'Reply mode', value: str(s.smart_replies_mode) || 'draft', options: [['draft', 'Draft (I review and send)'], ['auto', 'Automatic (send at once)']], errors })}
   ${kbControl}
+  ${input({ name: 'reply_email_field', label: 'Reply to the address in field', value: str(s.reply_email_field), errors, hint: 'The email field replies go to; empty: the first email field.' })}
 </fieldset>
 <fieldset class="panel">
   <legend>Form webhook</legend>
@@ -129,7 +130,7 @@ export function editorForm(o: {
   submit: string;
   values: EditorValues;
   errors: Errors;
-  knowledgeBases: KnowledgeBaseOption[] | null;
+  knowledgeBases: KnowledgeBaseOption[];
 }): Html {
   const v = o.values;
   const schemaError = o.errors.fields_schema;

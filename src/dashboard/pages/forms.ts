@@ -43,8 +43,8 @@ function formTabs(form: FormRecord, current: FormTab): Html {
 </div>`;
 }
 
-async function knowledgeBasesOf(_deps: DashboardDeps, _accountId: string): Promise<KnowledgeBaseOption[] | null> {
-  return null;
+async function knowledgeBasesOf(deps: DashboardDeps, accountId: string): Promise<KnowledgeBaseOption[]> {
+  return (await deps.services.knowledge.list(accountId)).map((kb) => ({ id: kb.id, name: kb.name }));
 }
 
 async function listPage(deps: DashboardDeps, session: Session): Promise<Html> {
@@ -77,7 +77,7 @@ ${list.length ? table : empty}`,
   });
 }
 
-function editorPage(deps: DashboardDeps, session: Session, form: FormRecord | null, values: EditorValues, errors: Errors, kbs: KnowledgeBaseOption[] | null): Html {
+function editorPage(deps: DashboardDeps, session: Session, form: FormRecord | null, values: EditorValues, errors: Errors, kbs: KnowledgeBaseOption[]): Html {
   const title = form ? `Edit ${form.name}` : 'New form';
   return page({
     title,

@@ -11,12 +11,14 @@ import type { DashboardDeps } from '../plugin.ts';
 import type { Session } from '../service.ts';
 import { formPage, sessionOf } from './forms.ts';
 import { statusBadge } from './inbox.ts';
+import { REPLY_DONE, replyPanel, replyRoutes } from './reply.ts';
 
 type SubmissionRequest = FastifyRequest<{ Params: { id: string; sid: string }; Querystring: { view?: string; done?: string } }>;
 
 const DONE: Record<string, string> = {
   spam: 'Marked as spam.',
   'not-spam': 'Marked as not spam.',
+  ...REPLY_DONE,
 };
 
 function dataList(data: Record<string, unknown>): Html {
@@ -57,16 +59,6 @@ function spamPanel(session: Session, form: FormRecord, s: Submission): Html {
 </section>`;
 }
 
-function replyPanel(s: Submission): Html {
-  if (!s.reply_content && s.reply_status === 'pending') return html``;
-  return html`<section class="panel" aria-labelledby="reply-title">
-  <h2 id="reply-title">Reply</h2>
-  <p><span class="badge">${s.reply_status}</span>${s.replied_at ? html` <span class="muted">sent ${when(s.replied_at)}</span>` : ''}</p>
-  ${s.reply_content ? html`<div class="prose">${s.reply_content}</div>` : ''}
-  ${s.reply_reason ? html`<p class="muted">${s.reply_reason}</p>` : ''}
-</section>`;
-}
-
 function deliveriesPanel(form: FormRecord, deliveries: LoggedDelivery[]): Html {
   return html`<section class="panel" aria-labelledby="deliveries-title">
   <h2 id="deliveries-title">Notifications sent</h2>
@@ -95,7 +87,7 @@ ${done && DONE[done] ? notice('ok', DONE[done] as string) : ''}
       ${s.original_language ? html`<p class="muted small">Written in <span id="language">${s.original_language}</span>${translated ? ' · machine translation' : ''}</p>` : ''}
       <div id="submission-data">${dataList(translated ? { ...s.data, ...(s.translated_data as Record<string, unknown>) } : s.data)}</div>
     </section>
-    ${replyPanel(s)}
+    ${replyPanel(session, form, s)}
     ${deliveriesPanel(form, deliveries)}
   </div>
   <div>
@@ -141,6 +133,8 @@ export async function submissionPages(app: FastifyInstance, deps: DashboardDeps)
     await submissions.delete(session.account.id, request.params.id, request.params.sid);
     return reply.redirect(`/forms/${request.params.id}/inbox`, 303);
   });
+
+  await replyRoutes(app, deps);
 
   // Links in notifications point at /dashboard/…; the dashboard lives at /.
   app.get('/dashboard/forms/:id/submissions/:sid', async (request: SubmissionRequest, reply) =>
