@@ -39,6 +39,10 @@ class CodeMigrationProvider implements MigrationProvider {
   }
 }
 
+function isOtherSchemaGone(error: unknown): boolean {
+  return (error as { code?: string } | undefined)?.code === '3F000';
+}
+
 async function currentSchema(database: Database): Promise<string> {
   const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db);
   if (!rows[0]?.schema) throw new Error('PostgreSQL has no current schema: check the search_path of DATABASE_URL');
@@ -54,7 +58,10 @@ export async function migrateToLatest(database: Database): Promise<string[]> {
     // database's (another tenant's, another test's) and skip creating its own.
     ...(database.engine === 'postgres' && { migrationTableSchema: await currentSchema(database) }),
   });
-  const { error, results } = await migrator.migrateToLatest();
+  let { error, results } = await migrator.migrateToLatest();
+  // Kysely looks for its table by listing every schema's tables; a schema another tenant (or test)
+  // drops meanwhile fails that listing with invalid_schema_name. Nothing was applied: look again.
+  for (let retry = 0; retry < 3 && isOtherSchemaGone(error); retry++) ({ error, results } = await migrator.migrateToLatest());
   if (error) throw error;
   if (database.pgPool) await migrateGraphileSchema(database.pgPool, database.jobsSchema);
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
