@@ -13,10 +13,11 @@ import { capitalise, roundConfidence, scoreOf, standardVerdict } from './standar
 export const CLASSIFIER_SIGNAL = 'text_classifier';
 /** Heuristics whose evidence the classifier already reads in the text; counting them again would double it. */
 const READ_BY_CLASSIFIER = new Set(['links', 'all_caps', 'exclamations']);
-const PHRASES = 'spam_phrases';
+/** What the text says (phrases, promotion, claims, bait): evidence weighed with the classifier's own reading. */
+const PHRASES = new Set(['spam_phrases', 'self_promotion', 'money_claim', 'contact_push', 'link_bait', 'mostly_link', 'off_topic']);
 
 export function phraseScore(hits: readonly SignalHit[]): number {
-  return scoreOf(hits.filter((hit) => hit.id === PHRASES));
+  return scoreOf(hits.filter((hit) => PHRASES.has(hit.id)));
 }
 
 /** The standard score of the signals the classifier cannot see. */
@@ -25,7 +26,7 @@ export function formSignalScore(hits: readonly SignalHit[]): number {
 }
 
 export function formSignals(hits: readonly SignalHit[]): SignalHit[] {
-  return hits.filter((hit) => hit.id !== PHRASES && !READ_BY_CLASSIFIER.has(hit.id));
+  return hits.filter((hit) => !PHRASES.has(hit.id) && !READ_BY_CLASSIFIER.has(hit.id));
 }
 
 export function classifierVerdict(input: SpamInput, hits: readonly SignalHit[], classifier: SpamClassifier, modelProblem?: string): SpamVerdict {

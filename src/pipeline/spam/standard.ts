@@ -6,12 +6,14 @@
 import type { SignalHit, SpamInput, SpamVerdict } from './types.ts';
 import { prepareText, type SubmissionText } from './submission-text.ts';
 import { honeypotSignal } from './signals/honeypot.ts';
-import { ipLinkSignal, linkCountSignal, linkMarkupSignal, linkShortenerSignal, onlyLinksSignal } from './signals/links.ts';
+import { ipLinkSignal, linkBaitSignal, linkCountSignal, linkMarkupSignal, linkShortenerSignal, onlyLinksSignal } from './signals/links.ts';
 import { disposableEmailSignal } from './signals/disposable-email.ts';
 import { gibberishSignal } from './signals/gibberish.ts';
 import { spamPhraseSignal } from './signals/phrases.ts';
 import { allCapsSignal, exclamationSignal, repeatedSubmissionSignal, repeatedWordsSignal } from './signals/repetition.ts';
 import { mixedScriptSignal, scriptMismatchSignal } from './signals/scripts.ts';
+import { contactPushSignal, moneyClaimSignal, selfPromotionSignal } from './signals/promotion.ts';
+import { fieldMismatchSignal, offTopicSignal } from './signals/form-fit.ts';
 
 export const SPAM_SCORE_THRESHOLD = 1;
 /** How steeply confidence rises around the threshold: a score of 0 gives ~0.7%, 1.5 gives ~92%. */
@@ -19,8 +21,9 @@ const CONFIDENCE_SLOPE = 5;
 export const NO_SIGNALS_REASON = 'No spam signals';
 
 const TEXT_SIGNALS: ReadonlyArray<(text: SubmissionText) => SignalHit | null> = [
-  linkCountSignal, linkShortenerSignal, ipLinkSignal, onlyLinksSignal, linkMarkupSignal, disposableEmailSignal,
-  gibberishSignal, spamPhraseSignal, allCapsSignal, exclamationSignal, repeatedWordsSignal, mixedScriptSignal, scriptMismatchSignal,
+  linkCountSignal, linkShortenerSignal, ipLinkSignal, onlyLinksSignal, linkBaitSignal, linkMarkupSignal, disposableEmailSignal,
+  gibberishSignal, spamPhraseSignal, selfPromotionSignal, moneyClaimSignal, contactPushSignal, fieldMismatchSignal,
+  allCapsSignal, exclamationSignal, repeatedWordsSignal, mixedScriptSignal, scriptMismatchSignal,
 ];
 
 /** Every heuristic that fires on the submission, honeypot first. */
@@ -35,6 +38,8 @@ export function standardSignals(input: SpamInput): SignalHit[] {
     const hit = signal(text);
     if (hit) hits.push(hit);
   }
+  const offTopic = offTopicSignal(text, hits);
+  if (offTopic) hits.push(offTopic);
   return hits;
 }
 
