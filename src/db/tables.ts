@@ -180,6 +180,14 @@ export interface DeliveryAttemptsTable {
   response_body: string | null;
 }
 
+/** Per account and hashed text feature, how many of its spam corrections had it (feature -1: the corrections). */
+export interface SpamFeedbackTable {
+  account_id: string;
+  feature: number;
+  spam: number;
+  ham: number;
+}
+
 export interface Tables {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -193,4 +201,5 @@ export interface Tables {
   destinations: DestinationsTable;
   deliveries: DeliveriesTable;
   delivery_attempts: DeliveryAttemptsTable;
+  spam_feedback: SpamFeedbackTable;
 }

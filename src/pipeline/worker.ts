@@ -8,6 +8,7 @@ import type { Database } from '../db/database.ts';
 import type { JobLog, JobQueue, RunningWorker } from '../jobs/queue.ts';
 import { submissionProcessor, type ProcessorDeps } from './processor.ts';
 import { pipelineStore } from './store.ts';
+import { spamFeedbackStore } from './spam/feedback-store.ts';
 import { PROCESS_SUBMISSION, type ProcessSubmissionPayload } from './tasks.ts';
 import { translatorFromConfig } from './translation/index.ts';
 
@@ -31,6 +32,7 @@ export function startPipelineWorker({ config, database, queue, log, onFinished }
     translator: translatorFromConfig(config.translation, model),
     pipeline: config.pipeline,
     log,
+    feedback: spamFeedbackStore(database.db),
     onFinished,
   });
 

@@ -8,11 +8,14 @@
 import type { SignalHit, SpamInput, SpamVerdict } from './types.ts';
 import { classifierText } from './submission-text.ts';
 import { calibrated, logit, type SpamClassifier } from './classifier.ts';
-import { capitalise, roundConfidence, scoreOf, standardVerdict } from './standard.ts';
+import { capitalise, ownerAdjustmentOf, roundConfidence, scoreOf, standardVerdict } from './standard.ts';
+import { OWNER_FEEDBACK_SIGNAL } from './owner-feedback.ts';
 
 export const CLASSIFIER_SIGNAL = 'text_classifier';
 /** Heuristics whose evidence the classifier already reads in the text; counting them again would double it. */
 const READ_BY_CLASSIFIER = new Set(['links', 'all_caps', 'exclamations']);
+/** Signals added to the score in log-odds of their own rather than as heuristic points. */
+const OWN_SCALE = new Set([OWNER_FEEDBACK_SIGNAL]);
 /** What the text says (phrases, promotion, claims, bait): evidence weighed with the classifier's own reading. */
 const PHRASES = new Set(['spam_phrases', 'self_promotion', 'money_claim', 'contact_push', 'link_bait', 'mostly_link', 'off_topic']);
 
@@ -29,7 +32,7 @@ export function formSignalScore(hits: readonly SignalHit[]): number {
 }
 
 export function formSignals(hits: readonly SignalHit[]): SignalHit[] {
-  return hits.filter((hit) => !PHRASES.has(hit.id) && !READ_BY_CLASSIFIER.has(hit.id));
+  return hits.filter((hit) => !PHRASES.has(hit.id) && !READ_BY_CLASSIFIER.has(hit.id) && !OWN_SCALE.has(hit.id));
 }
 
 /**
@@ -39,14 +42,15 @@ export function formSignals(hits: readonly SignalHit[]): SignalHit[] {
  */
 export function overridingSignals(hits: readonly SignalHit[], textLength: number): SignalHit[] {
   const short = textLength <= SHORT_TEXT_LENGTH;
-  return hits.filter((hit) => (short && OVERRIDING_TEXT_SIGNALS.has(hit.id)) || (!PHRASES.has(hit.id) && !READ_BY_CLASSIFIER.has(hit.id)));
+  return hits.filter((hit) => (short && OVERRIDING_TEXT_SIGNALS.has(hit.id)) || (!PHRASES.has(hit.id) && !READ_BY_CLASSIFIER.has(hit.id) && !OWN_SCALE.has(hit.id)));
 }
 
 export function classifierVerdict(input: SpamInput, hits: readonly SignalHit[], classifier: SpamClassifier, modelProblem?: string): SpamVerdict {
   const { decision } = classifier;
   const text = classifierText(input);
   const textLogit = logit(classifier.probability(text));
-  const score = textLogit + decision.phraseWeight * phraseScore(hits) + decision.formWeight * formSignalScore(hits);
+  // The owner's corrections move the score directly, in log-odds, before the threshold.
+  const score = textLogit + decision.phraseWeight * phraseScore(hits) + decision.formWeight * formSignalScore(hits) + ownerAdjustmentOf(input).logit;
   const byFormSignals = standardVerdict(overridingSignals(hits, text.length));
   const confidence = Math.max(calibrated(decision, score), byFormSignals.spam ? byFormSignals.confidence : 0);
 

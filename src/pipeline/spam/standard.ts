@@ -14,6 +14,8 @@ import { allCapsSignal, exclamationSignal, repeatedSubmissionSignal, repeatedWor
 import { mixedScriptSignal, scriptMismatchSignal } from './signals/scripts.ts';
 import { contactPushSignal, moneyClaimSignal, selfPromotionSignal } from './signals/promotion.ts';
 import { fieldMismatchSignal, offTopicSignal } from './signals/form-fit.ts';
+import { feedbackFeatures, ownerAdjustment, type OwnerAdjustment } from './owner-feedback.ts';
+import { classifierText } from './submission-text.ts';
 
 export const SPAM_SCORE_THRESHOLD = 1;
 /** How steeply confidence rises around the threshold: a score of 0 gives ~0.7%, 1.5 gives ~92%. */
@@ -40,7 +42,15 @@ export function standardSignals(input: SpamInput): SignalHit[] {
   }
   const offTopic = offTopicSignal(text, hits);
   if (offTopic) hits.push(offTopic);
+  const owner = ownerAdjustmentOf(input);
+  if (owner.hit) hits.push(owner.hit);
   return hits;
+}
+
+/** The owner's adaptive layer for this submission; nothing when the owner corrected nothing. */
+export function ownerAdjustmentOf(input: SpamInput): OwnerAdjustment {
+  if (!input.ownerFeedback) return { logit: 0, hit: null };
+  return ownerAdjustment(input.ownerFeedback, feedbackFeatures(classifierText(input)));
 }
 
 export function scoreOf(hits: readonly SignalHit[]): number {

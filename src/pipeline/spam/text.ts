@@ -46,8 +46,11 @@ export function featureValue(featureCount: number): number {
   return 1 / Math.sqrt(Math.max(featureCount, MIN_NORMALISED_FEATURES));
 }
 
-/** The distinct hashed features of a text, as bucket numbers. */
-export function featureBuckets(rawText: string): number[] {
+/**
+ * The distinct hashed features of a text, as bucket numbers. Without `style`, only what the text says (words,
+ * word pieces, link hosts): the owner's adaptive layer compares submissions by content.
+ */
+export function featureBuckets(rawText: string, style = true): number[] {
   const text = rawText.length > MAX_TEXT_LENGTH ? rawText.slice(0, MAX_TEXT_LENGTH) : rawText;
   const buckets = new Set<number>();
   const add = (feature: string) => buckets.add(hashFeature(feature));
@@ -55,23 +58,12 @@ export function featureBuckets(rawText: string): number[] {
   const urls = findUrls(text);
   for (const url of urls) {
     add(`u:${registrableHost(url.host)}`);
-    if (isShortener(url.host)) add('u!short');
-    if (isIpHost(url.host)) add('u!ip');
+    if (style && isShortener(url.host)) add('u!short');
+    if (style && isIpHost(url.host)) add('u!ip');
   }
   const withoutUrls = removeUrls(text).normalize('NFKC');
-  if (urls.length === 0) add('s:nolink');
-  if (EMAIL_ADDRESS.test(withoutUrls)) add('p:email');
-  EMAIL_ADDRESS.lastIndex = 0;
   const prose = foldHomoglyphs(withoutUrls).replace(EMAIL_ADDRESS, ' @email ');
-  const phones = prose.match(PHONE_NUMBER)?.length ?? 0;
-  if (phones > 0) add(`p:phone${Math.min(phones, 3)}`);
-  if (HANDLE.test(prose)) add('p:handle');
-  HANDLE.lastIndex = 0;
-  if (MONEY.test(prose)) add('p:money');
-  MONEY.lastIndex = 0;
-  const emoji = prose.match(EMOJI)?.length ?? 0;
-  if (emoji > 0) add(`s:emoji${logBucket(emoji)}`);
-  if (QUESTION.test(prose)) add('s:question');
+  if (style) addStyleFeatures(withoutUrls, prose, urls.length, add);
   // no length feature: lengths differ by corpus more than by label, and would teach the corpora apart
 
   let previous = '^';
@@ -89,6 +81,7 @@ export function featureBuckets(rawText: string): number[] {
     previous = token;
   }
 
+  if (!style) return [...buckets];
   const upper = text.match(UPPER_CASE)?.length ?? 0;
   const letters = upper + (text.match(LOWER_CASE)?.length ?? 0);
   const capsBucket = letters >= 20 ? Math.floor((upper / letters) * 5) : 0;
@@ -96,6 +89,22 @@ export function featureBuckets(rawText: string): number[] {
   if (exclamations > 0) add(`s:bang${logBucket(exclamations)}`);
   if (urls.length > 0) add(`s:urls${logBucket(urls.length)}`);
   return [...buckets];
+}
+
+/** Contact patterns and script-independent shape: what a text is like rather than what it says. */
+function addStyleFeatures(withoutUrls: string, prose: string, urlCount: number, add: (feature: string) => void): void {
+  if (urlCount === 0) add('s:nolink');
+  if (EMAIL_ADDRESS.test(withoutUrls)) add('p:email');
+  EMAIL_ADDRESS.lastIndex = 0;
+  const phones = prose.match(PHONE_NUMBER)?.length ?? 0;
+  if (phones > 0) add(`p:phone${Math.min(phones, 3)}`);
+  if (HANDLE.test(prose)) add('p:handle');
+  HANDLE.lastIndex = 0;
+  if (MONEY.test(prose)) add('p:money');
+  MONEY.lastIndex = 0;
+  const emoji = prose.match(EMOJI)?.length ?? 0;
+  if (emoji > 0) add(`s:emoji${logBucket(emoji)}`);
+  if (QUESTION.test(prose)) add('s:question');
 }
 
 /** Pieces of words, so spellings never seen in training ("v1agra", "m0rtgage", "refinancing") still share features with seen ones. */
