@@ -10,7 +10,7 @@ const LEFTOVER_WORD = /[\p{L}\p{N}]{2,}/u;
 const WORDS = /[\p{L}\p{N}]+/gu;
 const MAX_MOSTLY_LINK_LENGTH = 600;
 const MAX_BAIT_WORDS = 6;
-const LINK_BAIT = /\b(?:check\s(?:it\s|this\s)?out|click\s(?:here|this|the\slink|on\sthe\slink)|visit\s(?:my|our|this|the)|go\sto\s(?:my|our|this)|look\s(?:it\s)?up|watch\s(?:it|this|my|now)|download\snow|sign\sup\snow|join\s(?:now|us|me)|free\s(?:download|gift|codes?))\b/u;
+const LINK_BAIT = /\b(?:check\s(?:it\s|this\s)?out|click\s(?:here|this|the\slink|on\sthe\slink)|visit\s(?:my|our|this|the)|go\sto\s(?:my|our|this)|look\s(?:it\s)?up|watch\s(?:it|this|my|now)|download\snow|sign\sup\snow|join\s(?:now|us|me)|free\s(?:download|gift|codes?)|download\s(?:\w{1,20}\s){0,3}for\sfree|(?:please\s)?open\sthis\slink)\b|\bclick\s?:/u;
 const LINK_FIELD = /url|link|site|web|homepage|portfolio|profile|social|linkedin|github|twitter|instagram/iu;
 
 export function linkCountSignal(text: SubmissionText): SignalHit | null {
