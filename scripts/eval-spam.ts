@@ -1,11 +1,12 @@
 // Prints how both offline strategies do on the held-out splits, per set: precision, recall, F1, false-positive
-// rate, the reliability curve of `intelligent`'s confidence, and false positives by script.
+// rate, the reliability curve of `intelligent`'s confidence, false positives by script, and the effect of
+// replaying corrections through the owner's adaptive layer.
 //   node scripts/eval-spam.ts
 
-import { heldOutMessages, falsePositivesByScript, figures, halves, reliability, verdictsOf, type Figures, type Strategy, type Verdicts } from './spam-evaluation.ts';
+import { heldOutMessages, falsePositivesByScript, figures, halves, reliability, verdictsOf, type Figures, type Strategy } from './spam-evaluation.ts';
 import { countsFromCorrections, feedbackFeatures } from '../src/pipeline/spam/owner-feedback.ts';
 import { classifierText } from '../src/pipeline/spam/submission-text.ts';
-import type { LabelledMessage, SetName } from './spam-sets.ts';
+import type { SetName } from './spam-sets.ts';
 
 const started = performance.now();
 const messages = await heldOutMessages();
@@ -63,7 +64,7 @@ function row(set: SetName, strategy: string, truth: boolean[], result: Figures):
   ];
 }
 
-export function table(header: string[], body: string[][]): void {
+function table(header: string[], body: string[][]): void {
   const widths = header.map((title, column) => Math.max(title.length, ...body.map((cells) => cells[column]!.length)));
   for (const cells of [header, ...body]) console.log(cells.map((cell, column) => (column <= 1 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  '));
 }
@@ -73,8 +74,6 @@ function accuracy(result: Figures): number {
   return all === 0 ? 0 : (result.truePositives + result.trueNegatives) / all;
 }
 
-export function percent(value: number): string {
+function percent(value: number): string {
   return `${(value * 100).toFixed(1)}%`;
 }
-
-export type { LabelledMessage, Verdicts };

@@ -4,7 +4,7 @@ import { checkIntelligent, checkStandard } from '../src/pipeline/spam/index.ts';
 import type { SpamClassifier } from '../src/pipeline/spam/classifier.ts';
 import { dominantScript } from '../src/pipeline/spam/unicode-scripts.ts';
 import { classifierText } from '../src/pipeline/spam/submission-text.ts';
-import type { SpamInput, SpamVerdict } from '../src/pipeline/spam/types.ts';
+import type { SpamVerdict } from '../src/pipeline/spam/types.ts';
 import { splitCorpus } from './spam-corpus.ts';
 import { loadSets, type LabelledMessage } from './spam-sets.ts';
 import { reliabilityCurve, type ReliabilityBin } from './spam-training.ts';
@@ -28,20 +28,13 @@ export async function heldOutMessages(): Promise<LabelledMessage[]> {
   return (await loadSets()).test;
 }
 
-/** Both strategies' verdicts; `adjust` lets a caller put the owner's adaptive layer in front (see eval-spam.ts). */
-export async function verdictsOf(
-  messages: readonly LabelledMessage[],
-  classifier?: SpamClassifier,
-  check: { standard: (input: SpamInput) => SpamVerdict | Promise<SpamVerdict>; intelligent: (input: SpamInput) => Promise<SpamVerdict> } = {
-    standard: checkStandard,
-    intelligent: (input) => checkIntelligent(input, null, classifier),
-  },
-): Promise<Record<Strategy, Verdicts>> {
+/** Both strategies' verdicts, without a language model. */
+export async function verdictsOf(messages: readonly LabelledMessage[], classifier?: SpamClassifier): Promise<Record<Strategy, Verdicts>> {
   const standard: Verdicts = [];
   const intelligent: Verdicts = [];
   for (const message of messages) {
-    standard.push(await check.standard(message.input));
-    intelligent.push(await check.intelligent(message.input));
+    standard.push(checkStandard(message.input));
+    intelligent.push(await checkIntelligent(message.input, null, classifier));
   }
   return { standard, intelligent };
 }
