@@ -40,7 +40,7 @@ const QUESTION = /[?¿؟]/u;
 /**
  * The value of each present feature. Features are binary and the document vector has unit length, so
  * long texts do not shout louder; but very short texts are damped as if they had MIN_NORMALISED_FEATURES
- * features (about ten words): three words are too little evidence to be sure of anything.
+ * features (a sentence of twenty-odd words): three words are too little evidence to be sure of anything.
  */
 export function featureValue(featureCount: number): number {
   return 1 / Math.sqrt(Math.max(featureCount, MIN_NORMALISED_FEATURES));
@@ -64,7 +64,8 @@ export function featureBuckets(rawText: string, style = true): number[] {
   const withoutUrls = removeUrls(text).normalize('NFKC');
   const prose = foldHomoglyphs(withoutUrls).replace(EMAIL_ADDRESS, ' @email ');
   if (style) addStyleFeatures(withoutUrls, prose, urls.length, add);
-  // no length feature: lengths differ by corpus more than by label, and would teach the corpora apart
+  // No length feature: lengths differ more between the corpora than between spam and not, so it would
+  // learn which corpus a text resembles.
 
   let previous = '^';
   let exclamations = 0;
