@@ -227,6 +227,14 @@ export interface KnowledgePassagesTable {
   body: string;
 }
 
+/** Per account and hashed text feature, how many of its spam corrections had it (feature -1: the corrections). */
+export interface SpamFeedbackTable {
+  account_id: string;
+  feature: number;
+  spam: number;
+  ham: number;
+}
+
 export interface Tables {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -244,4 +252,5 @@ export interface Tables {
   submission_analyses: SubmissionAnalysesTable;
   knowledge_bases: KnowledgeBasesTable;
   knowledge_passages: KnowledgePassagesTable;
+  spam_feedback: SpamFeedbackTable;
 }

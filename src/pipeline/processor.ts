@@ -15,6 +15,7 @@ import type { JobLog, JobQueue } from '../jobs/queue.ts';
 import { detectSubmissionLanguage } from './language.ts';
 import { ProviderError } from './provider-error.ts';
 import { spamStep } from './spam-step.ts';
+import type { SpamFeedbackStore } from './spam/feedback-store.ts';
 import { StepFailure } from './step-failure.ts';
 import { Superseded } from './superseded.ts';
 import { FINAL_STATUSES, type Outcome, type PipelineStore, type StepResult, type Work, type OnFinished } from './store.ts';
@@ -32,6 +33,8 @@ export interface ProcessorDeps {
   knowledge: KnowledgeService;
   pipeline: Config['pipeline'];
   log: JobLog;
+  /** Owners' spam corrections, for the adaptive layer of the spam step. */
+  feedback?: SpamFeedbackStore;
   /** Runs in the transaction that records the final status (notifications are enqueued there). */
   onFinished?: OnFinished;
   clock?: () => Date;
