@@ -55,7 +55,7 @@ describe('configuration', () => {
     assert.equal(defaults.pipeline.embeddedWorker, true);
     assert.equal(defaults.pipeline.jobsSchema, 'graphile_worker');
     assert.deepEqual(defaults.delivery, {
-      outboundAllow: [], smtp: null, timeoutMs: 15_000, maxAttempts: 8, retryBaseMs: 600_000, retryMaxMs: 43_200_000, disableAfter: 15, concurrency: 16,
+      outboundAllow: [], smtp: null, timeoutMs: 15_000, maxAttempts: 8, retrySchedule: [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000], disableAfter: 15, concurrency: 16,
     });
     const config = loadConfig({
       INTAKE_AI_BASE_URL: 'http://127.0.0.1:11434/v1/', INTAKE_AI_MODEL: 'llama3.2', INTAKE_DEEPL_API_KEY: 'k:fx',

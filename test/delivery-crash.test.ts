@@ -71,8 +71,7 @@ describe('delivery worker crash', () => {
       ...store.env,
       INTAKE_EMBEDDED_WORKER: 'false',
       INTAKE_OUTBOUND_ALLOW: '127.0.0.1',
-      INTAKE_DELIVERY_RETRY_BASE_MS: '50',
-      INTAKE_DELIVERY_RETRY_MAX_MS: '200',
+      INTAKE_DELIVERY_RETRY_SCHEDULE: '50ms,100ms,200ms',
       INTAKE_WORKER_LEASE_MS: '1000',
     };
   });

@@ -7,7 +7,7 @@ import type { Transaction } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { GroupCommit } from '../db/group-commit.ts';
 import type { Tables } from '../db/tables.ts';
-import { backoffDelay, type BackoffPolicy } from './backoff.ts';
+import { retryDelay, type RetrySchedule } from './backoff.ts';
 import type { JobHandler, JobQueue, JobSpec, RunningWorker, WorkerOptions } from './queue.ts';
 
 export interface SqliteQueueOptions {
@@ -15,7 +15,7 @@ export interface SqliteQueueOptions {
   pollMs: number;
   /** Runs of a job whose handler keeps throwing before it is set aside as failed. */
   maxAttempts: number;
-  backoff: BackoffPolicy;
+  retrySchedule: RetrySchedule;
 }
 
 interface LeasedJob {
@@ -132,7 +132,7 @@ export function sqliteJobQueue(db: Db, options: SqliteQueueOptions): JobQueue {
             locked_by: null,
             locked_until: null,
             last_error: message.slice(0, 2000),
-            ...(final ? { failed_at: iso(Date.now()) } : { run_at: iso(Date.now() + backoffDelay(job.attempts, options.backoff)) }),
+            ...(final ? { failed_at: iso(Date.now()) } : { run_at: iso(Date.now() + retryDelay(job.attempts, options.retrySchedule)) }),
           })
           .where('id', '=', job.id)
           .where('locked_by', '=', workerId)

@@ -1,9 +1,9 @@
-// Sends a delivery and decides what follows: success; a retry with exponential backoff and jitter
+// Sends a delivery and decides what follows: success; a retry on the configured schedule, fast first
 // (honouring Retry-After); or a logged final failure. The destination is turned off when the
 // receiver answers 410, when a delivery fails its last attempt, or after too many failed attempts
 // in a row across submissions; its owner is then told by email.
 import type { Config } from '../../config.ts';
-import { backoffDelay } from '../../jobs/backoff.ts';
+import { retryDelay } from '../../jobs/backoff.ts';
 import type { JobLog, JobQueue } from '../../jobs/queue.ts';
 import { ownerAlertEmail, type Mailer } from '../email.ts';
 import { sendToDestination, type AttemptResult, type SenderDeps } from './sender.ts';
@@ -46,7 +46,7 @@ export function deliverer(deps: DelivererDeps) {
           ? `${failedInARow} failed attempts in a row (last: ${result.error})`
           : null;
     if (disable || result.permanent) return { record, status: 'failed', nextAttemptAt: null, disable };
-    const delay = Math.max(backoffDelay(attempt, { baseMs: policy.retryBaseMs, maxMs: policy.retryMaxMs }), (result.retryAfterSeconds ?? 0) * 1000);
+    const delay = Math.max(retryDelay(attempt, policy.retrySchedule), (result.retryAfterSeconds ?? 0) * 1000);
     return { record, status: 'pending', nextAttemptAt: new Date(at.getTime() + delay).toISOString(), disable: null };
   }
 
