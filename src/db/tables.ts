@@ -131,6 +131,9 @@ export interface JobsTable {
 export interface WorkerLeasesTable {
   worker_id: string;
   renewed_at: Timestamp;
+  /** The session of the process that renews the lease (PostgreSQL's pid and start of that backend). */
+  backend_pid: number | null;
+  backend_start: Timestamp | null;
 }
 
 export type DestinationType = 'webhook' | 'slack' | 'discord' | 'teams' | 'google_chat' | 'telegram' | 'email';
