@@ -17,6 +17,11 @@ export interface Config {
   maxBodyBytes: number;
   trustProxy: boolean;
   rateLimits: { submitPerMinute: number; apiPerMinute: number; mcpPerMinute: number };
+  /**
+   * Where counters that several processes share live (rate limits, in-flight caps per destination):
+   * Redis when a URL is set, else PostgreSQL when that is the database, else this process's memory.
+   */
+  redis: { url: string; prefix: string } | null;
   freeSubmissionLimit: number;
   freeAiCredits: number;
   proMonthlyAiCredits: number;
@@ -178,6 +183,13 @@ function outboundAllow(env: Env): string[] {
   return entries;
 }
 
+function redisConfig(env: Env): Config['redis'] {
+  const redisUrl = url(env, 'REDIS_URL', ['redis:', 'rediss:']);
+  const prefix = read(env, 'INTAKE_REDIS_PREFIX') ?? 'intake:';
+  if (!/^[\w:.-]{1,64}$/.test(prefix)) throw new ConfigError('INTAKE_REDIS_PREFIX', 'expected up to 64 letters, digits, ":", ".", "_" or "-"');
+  return redisUrl ? { url: redisUrl, prefix } : null;
+}
+
 function smtpConfig(env: Env): Config['delivery']['smtp'] {
   const smtpUrl = url(env, 'INTAKE_SMTP_URL', ['smtp:', 'smtps:']);
   if (!smtpUrl) return null;
@@ -197,6 +209,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']) ?? null,
     maxBodyBytes: integer(env, 'INTAKE_MAX_BODY_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),
     trustProxy: boolean(env, 'INTAKE_TRUST_PROXY', false),
+    redis: redisConfig(env),
     rateLimits: {
       submitPerMinute: perMinute('INTAKE_SUBMIT_RATE_LIMIT', 10),
       apiPerMinute: perMinute('INTAKE_API_RATE_LIMIT', 60),

@@ -16,6 +16,7 @@ import { checkUrl, outboundPolicy, type SendOptions } from './delivery/outbound/
 import { formService } from './forms/service.ts';
 import { formStore } from './forms/store.ts';
 import { jobQueueFor } from './jobs/index.ts';
+import { sharedLimitsFor } from './limits/index.ts';
 import { submissionService } from './submissions/service.ts';
 import { submissionStore } from './submissions/store.ts';
 
@@ -31,6 +32,7 @@ export function publicBaseUrl(config: Config): string {
 
 export function buildServices(config: Config, database: Database, options: ServiceOptions = {}) {
   const queue = jobQueueFor(database, config.pipeline);
+  const limits = sharedLimitsFor(config, database);
   const baseUrl = publicBaseUrl(config);
   const policy = outboundPolicy(config.delivery);
   const mailer = config.delivery.smtp ? createMailer(config.delivery.smtp) : null;
@@ -57,10 +59,10 @@ export function buildServices(config: Config, database: Database, options: Servi
     writeConcurrency: database.engine === 'postgres' ? 4 : 1,
   });
   const delivery = {
-    store: deliveryRows, sender, mailer, baseUrl,
+    store: deliveryRows, sender, mailer, baseUrl, slots: limits.slots,
     onFinished: enqueueDeliveries({ destinations: destinationRows, deliveries: deliveryRows, queue, baseUrl }),
   };
-  return { queue, accounts, forms, submissions, destinations, deliveries, delivery };
+  return { queue, limits, accounts, forms, submissions, destinations, deliveries, delivery };
 }
 
 export type Services = ReturnType<typeof buildServices>;

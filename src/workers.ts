@@ -10,7 +10,7 @@ import { startPipelineWorker } from './pipeline/worker.ts';
 export async function startWorkers(config: Config, database: Database, services: Services, log: JobLog): Promise<RunningWorker> {
   const { queue, delivery } = services;
   const pipeline = await startPipelineWorker({ config, database, queue, log, onFinished: delivery.onFinished });
-  const deliveries = await startDeliveryWorker({ config, queue, store: delivery.store, sender: delivery.sender, mailer: delivery.mailer, baseUrl: delivery.baseUrl, log });
+  const deliveries = await startDeliveryWorker({ config, queue, store: delivery.store, sender: delivery.sender, mailer: delivery.mailer, baseUrl: delivery.baseUrl, slots: delivery.slots, log });
   return {
     async stop() {
       await Promise.all([pipeline.stop(), deliveries.stop()]);

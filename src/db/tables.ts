@@ -136,6 +136,20 @@ export interface WorkerLeasesTable {
   backend_start: Timestamp | null;
 }
 
+/** PostgreSQL only: rate-limit windows shared by every process when there is no Redis. */
+export interface RateLimitCountersTable {
+  key: string;
+  count: number;
+  expires_at: Timestamp;
+}
+
+/** PostgreSQL only: a slot taken for work in flight (a delivery to one destination) until released or expired. */
+export interface InFlightSlotsTable {
+  key: string;
+  token: string;
+  expires_at: Timestamp;
+}
+
 export type DestinationType = 'webhook' | 'slack' | 'discord' | 'teams' | 'google_chat' | 'telegram' | 'email';
 
 export interface DestinationsTable {
@@ -193,6 +207,8 @@ export interface Tables {
   credit_charges: CreditChargesTable;
   jobs: JobsTable;
   worker_leases: WorkerLeasesTable;
+  rate_limit_counters: RateLimitCountersTable;
+  in_flight_slots: InFlightSlotsTable;
   destinations: DestinationsTable;
   deliveries: DeliveriesTable;
   delivery_attempts: DeliveryAttemptsTable;
