@@ -14,6 +14,7 @@ import { runCli } from './cli.ts';
 import { CONTACT_SCHEMA, createForm as createTestForm, createTestStore, ENGINE, pathOf, startTestApp, type TestStore } from './helpers.ts';
 import { startServer, startWorker, stop } from './processes.ts';
 import type { ChildProcess } from 'node:child_process';
+import { postgresRateLimitStore } from '../src/limits/rate-limit-stores.ts';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
 
@@ -130,6 +131,15 @@ for (const backend of BACKENDS) {
       assert.equal(otherIp.status, 201, 'another IP has its own budget');
     });
 
+    it('lets exactly 10 of 16 simultaneous submissions from one IP through, across both processes', async () => {
+      const key = await createKey('burst@example.com');
+      const form = await createForm(key);
+      const answers = await Promise.all(Array.from({ length: 16 }, (_, i) =>
+        call(i % 2, form.path, { method: 'POST', ip: '203.0.113.50', body: { name: `Cy ${i}`, email: 'cy@example.com', message: 'Hi' } }).then((r) => r.status)));
+      assert.deepEqual(answers.filter((status) => status === 201).length, 10, answers.join());
+      assert.deepEqual(answers.filter((status) => status === 429).length, 6, answers.join());
+    });
+
     it("holds each API key to its budget across both processes, apart from the submit path's", async () => {
       const key = await createKey('api@example.com');
       await createForm(key); // 1 of 6
@@ -177,6 +187,31 @@ describe('a Redis that cannot be reached', () => {
         const response = await t.request({ method: 'POST', url: pathOf(form.endpoint), payload: { name: 'Ada', email: 'ada@example.com', message: 'Hi' } });
         assert.equal(response.statusCode, 201, response.body);
       }
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('the PostgreSQL rate-limit store', { skip: ENGINE !== 'postgres' && 'PostgreSQL only' }, () => {
+  it('counts the hits of one turn in one statement, each hit with its own count', async () => {
+    const t = await startTestApp();
+    try {
+      const Store = postgresRateLimitStore(t.database.db)('unit:');
+      const store = new Store({} as never);
+      const incr = (key: string, windowMs = 60_000) =>
+        new Promise<{ current: number; ttl: number }>((resolve, reject) =>
+          store.incr(key, (error, hit) => (error ? reject(error) : resolve(hit!)), windowMs, 10));
+      const first = await Promise.all([incr('a'), incr('b'), incr('a'), incr('a'), incr('b')]);
+      assert.deepEqual(first.map((h) => h.current), [1, 1, 2, 3, 2]);
+      assert.ok(first.every((h) => h.ttl > 58_000 && h.ttl <= 60_000), JSON.stringify(first));
+      assert.equal((await incr('a')).current, 4);
+      assert.equal((await incr('c', 100)).current, 1);
+      assert.equal((await incr('c', 100)).current, 2);
+      await sleep(150);
+      assert.equal((await incr('c', 100)).current, 1, 'a window that ended starts again');
+      const rows = await t.database.db.selectFrom('rate_limit_counters').select(['key', 'count']).orderBy('key').execute();
+      assert.deepEqual(rows, [{ key: 'unit:a', count: 4 }, { key: 'unit:b', count: 2 }, { key: 'unit:c', count: 1 }]);
     } finally {
       await t.close();
     }
