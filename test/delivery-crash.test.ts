@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { runCli } from './cli.ts';
 import { CONTACT_SCHEMA, createTestStore, ENGINE, RELAXED_ENV, type TestStore } from './helpers.ts';
-import { startServer, startWorker, stop } from './processes.ts';
+import { LEASE_PAST_THE_TEST_MS, startServer, startWorker, stop } from './processes.ts';
 
 const SUBMISSIONS = 30;
 const KILL_AFTER_REQUESTS = 8;
@@ -73,10 +73,7 @@ describe('delivery worker crash', () => {
       INTAKE_EMBEDDED_WORKER: 'false',
       INTAKE_OUTBOUND_ALLOW: '127.0.0.1',
       INTAKE_DELIVERY_RETRY_SCHEDULE: '50ms,100ms,200ms',
-      // Ten minutes: the killed worker's jobs must be taken up because its process is known to be
-      // gone (SQLite: same machine, no such pid; PostgreSQL: its session closed), not because its
-      // lease ran out, which would take longer than this test waits.
-      INTAKE_WORKER_LEASE_MS: '600000',
+      INTAKE_WORKER_LEASE_MS: LEASE_PAST_THE_TEST_MS,
     };
   });
   after(async () => {

@@ -11,7 +11,7 @@ import { openDatabase } from '../src/db/database.ts';
 import { loadConfig } from '../src/config.ts';
 import { runCli } from './cli.ts';
 import { CONTACT_SCHEMA, createTestStore, ENGINE, RELAXED_ENV, type TestStore } from './helpers.ts';
-import { startServer, startWorker, stop } from './processes.ts';
+import { LEASE_PAST_THE_TEST_MS, startServer, startWorker, stop } from './processes.ts';
 
 const SUBMISSIONS = 40;
 
@@ -53,10 +53,7 @@ describe('worker crash', () => {
       ...store.env,
       INTAKE_EMBEDDED_WORKER: 'false',
       INTAKE_TRANSLATE_URL: translator.url,
-      // Ten minutes: the killed worker's jobs must be taken up because its process is known to be
-      // gone (SQLite: same machine, no such pid; PostgreSQL: its session closed), not because its
-      // lease ran out, which would take longer than this test waits.
-      INTAKE_WORKER_LEASE_MS: '600000',
+      INTAKE_WORKER_LEASE_MS: LEASE_PAST_THE_TEST_MS,
       INTAKE_WORKER_CONCURRENCY: '4',
       INTAKE_FREE_AI_CREDITS: '1000',
     };
