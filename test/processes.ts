@@ -33,7 +33,8 @@ export async function startServer(env: Record<string, string>): Promise<{ child:
   const port = await freePort();
   const child = spawnCli(['serve'], { ...env, PORT: String(port), HOST: '127.0.0.1' });
   const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 200; i++) {
+  // Up to 30 s: on a loaded machine, loading and migrating takes a while.
+  for (let i = 0; i < 600; i++) {
     try {
       if ((await fetch(`${base}/healthz`)).ok) return { child, base };
     } catch {

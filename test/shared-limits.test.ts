@@ -71,7 +71,7 @@ for (const backend of BACKENDS) {
   describe(`limits shared by processes, ${backend.name}`, { skip: backend.skip }, () => {
     let store: TestStore;
     let env: Record<string, string>;
-    let servers: Array<{ child: ChildProcess; base: string }> = [];
+    const servers: Array<{ child: ChildProcess; base: string }> = [];
     const createKey = async (email: string) => (await runCli(['keys', 'create', '--email', email, '--name', 'k'], env)).stdout.trim();
 
     before(async () => {
@@ -85,7 +85,8 @@ for (const backend of BACKENDS) {
         INTAKE_API_RATE_LIMIT: '6',
         INTAKE_OUTBOUND_ALLOW: '127.0.0.1',
       };
-      servers = [await startServer(env), await startServer(env)];
+      // One at a time into the list: if the second cannot start, after() still stops the first.
+      for (let i = 0; i < 2; i++) servers.push(await startServer(env));
     });
     after(async () => {
       for (const server of servers) await stop(server.child);

@@ -43,6 +43,9 @@ function loggerFor(log: JobLog): GraphileLogger {
 
 export function graphileJobQueue(db: Db, pool: pg.Pool, options: GraphileQueueOptions): JobQueue {
   const fn = (name: string) => sql.id(options.schema, name);
+  // One lease session for the process's workers (pipeline and delivery), closed with the last.
+  const session = leaseSession(pool);
+  let workersRunning = 0;
 
   async function add(executor: Db | Transaction<Tables>, jobs: JobSpec[]): Promise<void> {
     if (jobs.length === 0) return;
@@ -111,10 +114,10 @@ export function graphileJobQueue(db: Db, pool: pg.Pool, options: GraphileQueueOp
       const leaseSeconds = options.leaseMs / 1000;
       const heartbeatMs = options.heartbeatMs ?? Math.max(100, Math.min(2_000, Math.floor(options.leaseMs / 3)));
       const graceSeconds = (heartbeatMs * 2.5) / 1000;
-      const session = leaseSession(pool, worker.log);
+      workersRunning++;
       async function renew(): Promise<void> {
         if (ownIds.size === 0) return;
-        const client = await session.client();
+        const client = await session.client(worker.log);
         await client.query(
           `insert into worker_leases (worker_id, renewed_at, backend_pid, backend_start)
            select id, now(), pg_backend_pid(), (select backend_start from pg_stat_activity where pid = pg_backend_pid())
@@ -158,18 +161,18 @@ export function graphileJobQueue(db: Db, pool: pg.Pool, options: GraphileQueueOp
           clearInterval(timer);
           await runner.stop().catch(() => {}); // already stopped: nothing left to wait for
           if (ownIds.size > 0) await sql`delete from worker_leases where worker_id = any(${[...ownIds]}::text[])`.execute(db);
-          await session.close();
+          if (--workersRunning === 0) await session.close();
         },
       };
     },
   };
 }
 
-/** The connection a worker's leases name: its own, not the pool's, so it lives exactly as long as the process (or until it is cut off). */
-function leaseSession(pool: pg.Pool, log: JobLog) {
+/** The connection the process's worker leases name: its own, not the pool's, so it lives exactly as long as the process (or until it is cut off). */
+function leaseSession(pool: pg.Pool) {
   let current: Promise<pg.Client> | null = null;
   return {
-    client(): Promise<pg.Client> {
+    client(log: JobLog): Promise<pg.Client> {
       current ??= (async () => {
         const client = new pg.Client(pool.options);
         client.on('error', (error) => {
