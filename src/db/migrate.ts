@@ -12,6 +12,7 @@ import * as listing from './migrations/0003_listing.ts';
 import * as deliveries from './migrations/0004_deliveries.ts';
 import * as knowledgeBases from './migrations/0005_knowledge_bases.ts';
 import * as spamLearning from './migrations/0006_spam_learning.ts';
+import * as coordination from './migrations/0007_coordination.ts';
 import * as scopesAndAudit from './migrations/0008_scopes_and_audit.ts';
 
 type CodeMigration = { up(db: Kysely<any>, t: ColumnTypes): Promise<void> };
@@ -23,6 +24,7 @@ const MIGRATIONS: Record<string, CodeMigration> = {
   '0004_deliveries': deliveries,
   '0005_knowledge_bases': knowledgeBases,
   '0006_spam_learning': spamLearning,
+  '0007_coordination': coordination,
   '0008_scopes_and_audit': scopesAndAudit,
 };
 

@@ -10,7 +10,7 @@ import type { Config } from '../config.ts';
 import type { KnowledgeService } from '../knowledge/service.ts';
 import { GroupCommit } from '../db/group-commit.ts';
 import type { Tables } from '../db/tables.ts';
-import { backoffDelay } from '../jobs/backoff.ts';
+import { retryDelay } from '../jobs/backoff.ts';
 import type { JobLog, JobQueue } from '../jobs/queue.ts';
 import { detectSubmissionLanguage } from './language.ts';
 import { ProviderError } from './provider-error.ts';
@@ -100,7 +100,7 @@ export function submissionProcessor(deps: ProcessorDeps) {
     const cause = failure.cause;
     const transient = cause instanceof ProviderError && cause.transient;
     if (transient && attempt < deps.pipeline.maxAttempts) {
-      const backoff = backoffDelay(attempt, { baseMs: deps.pipeline.retryBaseMs, maxMs: deps.pipeline.retryMaxMs });
+      const backoff = retryDelay(attempt, deps.pipeline.retrySchedule);
       const delay = Math.max(backoff, (cause.retryAfterSeconds ?? 0) * 1000);
       const runAt = new Date(clock().getTime() + delay);
       const reason = `${failure.step}_retrying: ${failure.message} (attempt ${attempt} of ${deps.pipeline.maxAttempts})`;
