@@ -169,7 +169,7 @@ export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps)
 
   // Attempts to log in (and set-up, sign-up, set-password) share one budget per client address.
   await app.register(async (zone) => {
-    await rateLimitZone(zone, { perMinute: config.rateLimits.loginPerMinute, key: (request) => `login:${byClientIp(request)}` });
+    await rateLimitZone(zone, { name: 'login', perMinute: config.rateLimits.loginPerMinute, key: byClientIp });
     await authPages(zone, deps, 'attempts');
   });
   await authPages(app, deps, 'pages');
