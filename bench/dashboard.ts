@@ -91,7 +91,7 @@ function render(results: EngineResult[], context: BenchContext): string {
     '',
     table(header, rows),
     '',
-    `Answers other than 200: ${failures}. A search scans the form's rows newest first until it has a page, so a rare term costs more than a common one.`,
+    `Answers other than 200: ${failures}. A search reads at most 20,000 positions per page, newest first, and links to the next window; here the term is common.`,
   ].join('\n');
 }
 
