@@ -26,7 +26,7 @@ export const CONTACT_SUBMISSION = {
     'without manual intervention, and what the delivery time would be for a small workshop. Thank you, Ada',
 };
 
-async function runCli(args: string[], env: Record<string, string>): Promise<string> {
+export async function runCli(args: string[], env: Record<string, string>): Promise<string> {
   const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';

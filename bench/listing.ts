@@ -6,7 +6,8 @@ import { measureLatency, type LatencyResult } from './latency-client.ts';
 import { generatePostgres, generateSqlite, SPAM_EVERY } from './listing-data.ts';
 import type { BenchContext, Section, SectionResult, TargetCheck } from './section.ts';
 import { startIntake } from './server-process.ts';
-import { median, ms, table, whole } from './stats.ts';
+import { table, whole } from './stats.ts';
+import { ENGINE_NAMES, failuresOf, latencyChecks, latencyTable } from './latency-report.ts';
 import { createStore, type Engine } from './stores.ts';
 
 const SUBMISSIONS = 1_000_000;
@@ -61,18 +62,9 @@ async function measureEngine(engine: Engine, context: BenchContext): Promise<Eng
   }
 }
 
-const medianOf = (result: EngineResult, label: string, pick: (r: LatencyResult) => number) =>
-  median(result.runs.map((run) => (run[label] ? pick(run[label]) : Number.NaN)));
-const ENGINE_NAMES: Record<Engine, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
-
 function render(results: EngineResult[], context: BenchContext): string {
-  const header = ['Request (GET …/submissions)', ...results.flatMap((r) => [`${ENGINE_NAMES[r.engine]} p50 (ms)`, `${ENGINE_NAMES[r.engine]} p99 (ms)`]), 'Target'];
-  const rows = QUERIES.map((q) => [
-    q.label,
-    ...results.flatMap((r) => [ms(medianOf(r, q.label, (l) => l.p50)), ms(medianOf(r, q.label, (l) => l.p99))]),
-    q.target ? `p99 < ${TARGET_MS} ms` : '(extra)',
-  ]);
-  const failures = results.reduce((sum, r) => sum + r.runs.reduce((s, run) => s + Object.values(run).reduce((t, l) => t + l.failures, 0), 0), 0);
+  const { header, rows } = latencyTable('Request (GET …/submissions)', QUERIES, results, TARGET_MS);
+  const failures = failuresOf(results);
   return [
     `A form with ${whole(SUBMISSIONS)} submissions (one in ${SPAM_EVERY} spam) written straight into the database; ` +
       `${REQUESTS} sequential requests per line after ${WARMUP} untimed ones, from a client in its own process, ` +
@@ -87,11 +79,7 @@ function render(results: EngineResult[], context: BenchContext): string {
 }
 
 function checks(results: EngineResult[]): TargetCheck[] {
-  return results.flatMap((r) =>
-    QUERIES.filter((q) => q.target).map((q) => {
-      const p99 = medianOf(r, q.label, (l) => l.p99);
-      return { name: `Listing ${q.label}, ${ENGINE_NAMES[r.engine]}`, goal: `p99 < ${TARGET_MS} ms`, measured: `${ms(p99)} ms`, met: p99 < TARGET_MS };
-    }));
+  return latencyChecks('Listing', QUERIES, results, TARGET_MS);
 }
 
 export const listingSection: Section = {

@@ -1,5 +1,6 @@
 // The benchmark, section by section, in report order. A new section is a module under bench/ that
 // exports a Section (see section.ts) and one line here.
+import { dashboardSection } from './dashboard.ts';
 import { listingSection } from './listing.ts';
 import { pipelineSection } from './pipeline.ts';
 import type { Section } from './section.ts';
@@ -9,4 +10,5 @@ export const SECTIONS: Section[] = [
   submitSection, // items 1, 2 and 5
   pipelineSection, // item 3
   listingSection, // item 4
+  dashboardSection,
 ];

@@ -7,6 +7,7 @@ import { accountRoutes } from './accounts/routes.ts';
 import { auditRestWrites, auditRoutes } from './audit/routes.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
+import { dashboardRoutes } from './dashboard/plugin.ts';
 import { destinationRoutes } from './delivery/routes.ts';
 import { formRoutes } from './forms/routes.ts';
 import { protectedResourceRoutes } from './mcp/protected-resource.ts';
@@ -94,6 +95,8 @@ export async function buildApp({ config, database, logger, services: given }: Ap
     await rateLimitZone(zone, { name: 'mcp', perMinute: config.rateLimits.mcpPerMinute, key: byApiKey });
     await zone.register(mcpRoutes, { config, services });
   });
+
+  await app.register(dashboardRoutes, { config, database, services });
 
   return app;
 }

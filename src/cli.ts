@@ -6,6 +6,9 @@ import { accountStore } from './accounts/store.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { DashboardError, dashboardService } from './dashboard/service.ts';
+import { dashboardStore } from './dashboard/store.ts';
+import { publicBaseUrl } from './services.ts';
 
 const USAGE = `Usage: intake <command>
   serve                                   run the API server with its workers (migrates first)
@@ -18,7 +21,9 @@ const USAGE = `Usage: intake <command>
   keys revoke <key-id>                    revoke an API key
   users set-plan --email E --plan free|pro
   users set-language --email E --language LL   translate submissions into LL (ISO 639-1)
-  users show --email E                    plan, language and AI credits`;
+  users show --email E                    plan, language and AI credits
+  users create --email E                  create a dashboard account; prints a one-time set-password link
+  users password-link --email E           print a one-time set-password link for an existing account`;
 
 class UsageError extends Error {}
 
@@ -61,8 +66,25 @@ async function keysCommand(config: Config, sub: string | undefined, args: string
   }
 }
 
+/** `users create` and `users password-link`: the link is the only line on stdout. */
+async function passwordLink(config: Config, email: string, create: boolean): Promise<void> {
+  const database = openDatabase(config);
+  try {
+    await migrateToLatest(database);
+    const dashboard = dashboardService({ store: dashboardStore(database.db), accounts: accountStore(database.db) });
+    const link = await dashboard.passwordLink(email, create).catch((error: unknown) => {
+      throw error instanceof DashboardError ? new InputError(error.message) : error;
+    });
+    process.stderr.write(`${create ? 'Account' : 'Set-password link for'} ${link.account.email}. This link works once, within ${link.hours} hours:\n`);
+    process.stdout.write(`${publicBaseUrl(config)}/set-password?token=${link.token}\n`);
+  } finally {
+    await database.close();
+  }
+}
+
 async function usersCommand(config: Config, sub: string | undefined, args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: { email: { type: 'string' }, plan: { type: 'string' }, language: { type: 'string' } } });
+  if (sub === 'create' || sub === 'password-link') return passwordLink(config, option(values, 'email'), sub === 'create');
   if (sub === 'set-language') {
     const language = option(values, 'language');
     if (!(await withAccounts(config, (a) => a.setLanguage(option(values, 'email'), language)))) {

@@ -16,7 +16,9 @@ export interface Config {
   databaseUrl: string | null;
   maxBodyBytes: number;
   trustProxy: boolean;
-  rateLimits: { submitPerMinute: number; apiPerMinute: number; mcpPerMinute: number };
+  rateLimits: { submitPerMinute: number; apiPerMinute: number; mcpPerMinute: number; loginPerMinute: number };
+  /** `open`: anyone may create an account on the dashboard; `closed` (default): the owner adds people with the CLI. */
+  signup: 'open' | 'closed';
   /**
    * Where counters that several processes share live (rate limits, in-flight caps per destination):
    * Redis when a URL is set, else PostgreSQL when that is the database, else this process's memory.
@@ -150,6 +152,12 @@ function logLevel(env: Env): Config['logLevel'] {
   return level;
 }
 
+function signup(env: Env): Config['signup'] {
+  const raw = read(env, 'INTAKE_SIGNUP')?.toLowerCase() ?? 'closed';
+  if (raw !== 'open' && raw !== 'closed') throw new ConfigError('INTAKE_SIGNUP', `must be open or closed, got "${raw}"`);
+  return raw;
+}
+
 function aiConfig(env: Env): Config['ai'] {
   const baseUrl = url(env, 'INTAKE_AI_BASE_URL', ['http:', 'https:']);
   const model = read(env, 'INTAKE_AI_MODEL');
@@ -220,7 +228,9 @@ export function loadConfig(env: Env = process.env): Config {
       submitPerMinute: perMinute('INTAKE_SUBMIT_RATE_LIMIT', 10),
       apiPerMinute: perMinute('INTAKE_API_RATE_LIMIT', 60),
       mcpPerMinute: perMinute('INTAKE_MCP_RATE_LIMIT', 30),
+      loginPerMinute: perMinute('INTAKE_LOGIN_RATE_LIMIT', 10),
     },
+    signup: signup(env),
     freeSubmissionLimit: integer(env, 'INTAKE_FREE_SUBMISSION_LIMIT', 5000, 0, 1_000_000_000),
     freeAiCredits: integer(env, 'INTAKE_FREE_AI_CREDITS', 50, 0, 1_000_000_000),
     proMonthlyAiCredits: integer(env, 'INTAKE_PRO_MONTHLY_AI_CREDITS', 500, 0, 1_000_000_000),

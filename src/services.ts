@@ -18,6 +18,8 @@ import { deliveryService } from './delivery/deliveries/service.ts';
 import { deliveryStore } from './delivery/deliveries/store.ts';
 import { destinationService } from './delivery/destinations/service.ts';
 import { destinationStore } from './delivery/destinations/store.ts';
+import { dashboardService } from './dashboard/service.ts';
+import { dashboardStore } from './dashboard/store.ts';
 import { createMailer } from './delivery/email.ts';
 import { checkUrl, outboundPolicy, type SendOptions } from './delivery/outbound/index.ts';
 import { formService } from './forms/service.ts';
@@ -55,7 +57,9 @@ export function buildServices(config: Config, database: Database, options: Servi
   const sender: SenderDeps = { policy, timeoutMs: config.delivery.timeoutMs, mailer, outbound: options.outbound };
   const destinationRows = destinationStore(database.db);
   const deliveryRows = deliveryStore(database.db);
-  const accounts = accountService(accountStore(database.db), config);
+  const accountRows = accountStore(database.db);
+  const accounts = accountService(accountRows, config);
+  const dashboard = dashboardService({ store: dashboardStore(database.db), accounts: accountRows });
   const knowledge = knowledgeService(knowledgeStore(database.db), { maxBytes: config.knowledge.maxBytes });
   const forms = formService(formStore(database.db), {
     ownsKnowledgeBase: knowledge.owns,
@@ -88,7 +92,7 @@ export function buildServices(config: Config, database: Database, options: Servi
     store: replyStore(database.db), sender: replySending, forms, submissions: submissionRows, pipeline: pipelineStore(database.db), knowledge,
     credits: creditCharger(creditStore(database.db), config), config,
   });
-  return { queue, limits, accounts, forms, knowledge, submissions, replies, replySending, destinations, deliveries, delivery, audit, analysis };
+  return { queue, limits, accounts, dashboard, forms, knowledge, submissions, replies, replySending, destinations, deliveries, delivery, audit, analysis };
 }
 
 export type Services = ReturnType<typeof buildServices>;

@@ -13,7 +13,8 @@ describe('configuration', () => {
     assert.ok(path.isAbsolute(config.dataDir) && config.dataDir.endsWith(`${path.sep}data`));
     assert.equal(config.maxBodyBytes, 65536);
     assert.equal(config.trustProxy, false);
-    assert.deepEqual(config.rateLimits, { submitPerMinute: 10, apiPerMinute: 60, mcpPerMinute: 30 });
+    assert.deepEqual(config.rateLimits, { submitPerMinute: 10, apiPerMinute: 60, mcpPerMinute: 30, loginPerMinute: 10 });
+    assert.equal(config.signup, 'closed');
     assert.equal(config.freeSubmissionLimit, 5000);
     assert.equal(config.freeAiCredits, 50);
     assert.equal(config.proMonthlyAiCredits, 500);
@@ -27,7 +28,7 @@ describe('configuration', () => {
     const config = loadConfig({
       PORT: '8080', HOST: '127.0.0.1', INTAKE_PUBLIC_URL: 'https://forms.example.com//', INTAKE_DATA_DIR: '/var/lib/intake',
       DATABASE_URL: 'postgres://u@db/intake', INTAKE_MAX_BODY_BYTES: '2048', INTAKE_TRUST_PROXY: 'true',
-      INTAKE_SUBMIT_RATE_LIMIT: '100', INTAKE_API_RATE_LIMIT: '600', INTAKE_MCP_RATE_LIMIT: '300',
+      INTAKE_SUBMIT_RATE_LIMIT: '100', INTAKE_API_RATE_LIMIT: '600', INTAKE_MCP_RATE_LIMIT: '300', INTAKE_LOGIN_RATE_LIMIT: '5', INTAKE_SIGNUP: 'OPEN',
       INTAKE_FREE_SUBMISSION_LIMIT: '10', INTAKE_FREE_AI_CREDITS: '5', INTAKE_PRO_MONTHLY_AI_CREDITS: '1000',
       INTAKE_BILLING_URL: 'https://pay.example.com/upgrade', INTAKE_LOG_LEVEL: 'warn',
     });
@@ -38,7 +39,8 @@ describe('configuration', () => {
     assert.equal(config.databaseUrl, 'postgres://u@db/intake');
     assert.equal(config.maxBodyBytes, 2048);
     assert.equal(config.trustProxy, true);
-    assert.deepEqual(config.rateLimits, { submitPerMinute: 100, apiPerMinute: 600, mcpPerMinute: 300 });
+    assert.deepEqual(config.rateLimits, { submitPerMinute: 100, apiPerMinute: 600, mcpPerMinute: 300, loginPerMinute: 5 });
+    assert.equal(config.signup, 'open');
     assert.equal(config.freeSubmissionLimit, 10);
     assert.equal(config.freeAiCredits, 5);
     assert.equal(config.proMonthlyAiCredits, 1000);
@@ -80,7 +82,7 @@ describe('configuration', () => {
   it('refuses a bad value with an error that names the variable', () => {
     const bad: Array<[string, string]> = [
       ['PORT', 'abc'], ['PORT', '70000'], ['INTAKE_TRUST_PROXY', 'maybe'], ['DATABASE_URL', 'mysql://x/db'],
-      ['INTAKE_PUBLIC_URL', 'not a url'], ['INTAKE_SUBMIT_RATE_LIMIT', '0'], ['INTAKE_LOG_LEVEL', 'loud'],
+      ['INTAKE_PUBLIC_URL', 'not a url'], ['INTAKE_SUBMIT_RATE_LIMIT', '0'], ['INTAKE_SIGNUP', 'maybe'], ['INTAKE_LOGIN_RATE_LIMIT', '0'], ['INTAKE_LOG_LEVEL', 'loud'],
       ['INTAKE_MAX_BODY_BYTES', '12'], ['INTAKE_FREE_SUBMISSION_LIMIT', '-1'], ['INTAKE_BILLING_URL', 'ftp://x'],
       ['INTAKE_AI_BASE_URL', 'localhost:11434'], ['INTAKE_TRANSLATE_URL', 'ftp://lt'],
       ['INTAKE_WORKER_CONCURRENCY', '0'], ['INTAKE_PG_JOBS_SCHEMA', 'jobs; drop table x'], ['INTAKE_OUTBOUND_ALLOW', '10.0.0.0/33'],

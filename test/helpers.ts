@@ -69,6 +69,7 @@ export const RELAXED_ENV = {
   INTAKE_SUBMIT_RATE_LIMIT: '100000',
   INTAKE_API_RATE_LIMIT: '100000',
   INTAKE_MCP_RATE_LIMIT: '100000',
+  INTAKE_LOGIN_RATE_LIMIT: '100000',
 };
 
 export async function startTestApp(env: Record<string, string> = {}, options: ServiceOptions = {}): Promise<TestApp> {

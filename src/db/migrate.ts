@@ -14,6 +14,7 @@ import * as knowledgeBases from './migrations/0005_knowledge_bases.ts';
 import * as spamLearning from './migrations/0006_spam_learning.ts';
 import * as coordination from './migrations/0007_coordination.ts';
 import * as scopesAndAudit from './migrations/0008_scopes_and_audit.ts';
+import * as dashboardSessions from './migrations/0009_dashboard_sessions.ts';
 
 type CodeMigration = { up(db: Kysely<any>, t: ColumnTypes): Promise<void> };
 
@@ -26,6 +27,7 @@ const MIGRATIONS: Record<string, CodeMigration> = {
   '0006_spam_learning': spamLearning,
   '0007_coordination': coordination,
   '0008_scopes_and_audit': scopesAndAudit,
+  '0009_dashboard_sessions': dashboardSessions,
 };
 
 class CodeMigrationProvider implements MigrationProvider {
@@ -39,6 +41,10 @@ class CodeMigrationProvider implements MigrationProvider {
       Object.entries(MIGRATIONS).map(([name, m]) => [name, { up: (db: Kysely<any>) => m.up(db, types) }]),
     );
   }
+}
+
+function isOtherSchemaGone(error: unknown): boolean {
+  return (error as { code?: string } | undefined)?.code === '3F000';
 }
 
 async function currentSchema(database: Database): Promise<string> {
@@ -56,7 +62,10 @@ export async function migrateToLatest(database: Database): Promise<string[]> {
     // database's (another tenant's, another test's) and skip creating its own.
     ...(database.engine === 'postgres' && { migrationTableSchema: await currentSchema(database) }),
   });
-  const { error, results } = await migrator.migrateToLatest();
+  let { error, results } = await migrator.migrateToLatest();
+  // Kysely looks for its table by listing every schema's tables; a schema another tenant (or test)
+  // drops meanwhile fails that listing with invalid_schema_name. Nothing was applied: look again.
+  for (let retry = 0; retry < 3 && isOtherSchemaGone(error); retry++) ({ error, results } = await migrator.migrateToLatest());
   if (error) throw error;
   if (database.pgPool) await migrateGraphileSchema(database.pgPool, database.jobsSchema);
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

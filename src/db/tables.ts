@@ -207,6 +207,28 @@ export interface DeliveryAttemptsTable {
   response_body: string | null;
 }
 
+export interface AccountPasswordsTable {
+  account_id: string;
+  password_hash: string;
+  updated_at: Timestamp;
+}
+
+export interface DashboardSessionsTable {
+  token_hash: string;
+  account_id: string;
+  csrf_token: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+export interface PasswordLinksTable {
+  token_hash: string;
+  account_id: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
+}
+
 export interface AuditLogTable {
   id: Generated<number | string>;
   account_id: string;
@@ -267,6 +289,9 @@ export interface Tables {
   destinations: DestinationsTable;
   deliveries: DeliveriesTable;
   delivery_attempts: DeliveryAttemptsTable;
+  account_passwords: AccountPasswordsTable;
+  dashboard_sessions: DashboardSessionsTable;
+  password_links: PasswordLinksTable;
   audit_log: AuditLogTable;
   submission_analyses: SubmissionAnalysesTable;
   knowledge_bases: KnowledgeBasesTable;

@@ -141,6 +141,11 @@ export function formService(store: FormStore, hooks: FormHooks = { urlProblem: h
     list: (accountId: string) => store.listOwned(accountId),
     get: requireOwned,
 
+    async versions(accountId: string, id: string) {
+      const form = await requireOwned(accountId, id);
+      return store.versions(form.id);
+    },
+
     async create(accountId: string, input: FormInput): Promise<{ form: FormRecord; submissionToken: string | null }> {
       const errors: FieldErrors = {};
       const schema = parseSchema(input.fields_schema, errors);

@@ -205,6 +205,24 @@ export function formStore(db: Db) {
       });
     },
 
+    /** Every schema version of the form, newest first, with when it was minted. */
+    async versions(formId: string): Promise<Array<FormVersion & { createdAt: string }>> {
+      const rows = await db
+        .selectFrom('form_versions')
+        .select(['id', 'version', 'segment', 'slug', 'fields_schema', 'created_at'])
+        .where('form_id', '=', formId)
+        .orderBy('version', 'desc')
+        .execute();
+      return rows.map((row) => ({
+        id: row.id,
+        number: row.version,
+        segment: row.segment,
+        slug: row.slug,
+        schema: fromJson(row.fields_schema) as FieldsSchema,
+        createdAt: toIso(row.created_at),
+      }));
+    },
+
     async delete(id: string): Promise<void> {
       await db.deleteFrom('forms').where('id', '=', id).execute();
     },

@@ -47,6 +47,9 @@ export function deliveryService(deps: {
       return { deliveries: await withLog(deliveries), total };
     },
 
+    /** Deliveries of a submission the caller has checked belongs to the owner. */
+    forSubmission: (submissionId: string) => store.forSubmission(submissionId).then(withLog),
+
     async retry(accountId: string, formId: string, destinationId: string, deliveryId: string): Promise<LoggedDelivery> {
       const destination = await destinations.get(accountId, formId, destinationId);
       const delivery = await store.get(destination.id, deliveryId);

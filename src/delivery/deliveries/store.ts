@@ -213,6 +213,12 @@ export function deliveryStore(db: Db) {
       return row ? toDelivery(row) : null;
     },
 
+    /** The deliveries made for one submission, to any destination, newest first. */
+    async forSubmission(submissionId: string): Promise<Delivery[]> {
+      const rows = await deliveryQuery(db).where('submission_id', '=', submissionId).orderBy('created_at', 'desc').limit(100).execute();
+      return rows.map(toDelivery);
+    },
+
     async list(destinationId: string, limit: number, offset: number): Promise<{ deliveries: Delivery[]; total: number }> {
       const rows = await deliveryQuery(db)
         .where('destination_id', '=', destinationId)

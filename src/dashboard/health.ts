@@ -1,0 +1,65 @@
+// What a self-hoster needs to see when notifications silently do not arrive: is a worker running,
+// how deep is the queue, how old is its oldest due job, how many deliveries failed today, is SMTP set.
+import { sql } from 'kysely';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import { toIsoOrNull } from '../db/values.ts';
+
+export interface Health {
+  engine: string;
+  embeddedWorker: boolean;
+  /** PostgreSQL: worker processes whose lease was renewed lately; SQLite: null (workers hold no lease while idle). */
+  workersSeen: number | null;
+  queueDepth: number;
+  oldestDueJob: string | null;
+  failedDeliveriesLastDay: number;
+  smtpConfigured: boolean;
+}
+
+/** Server-wide figures, except failed deliveries: those of the account's own forms. */
+export async function readHealth(database: Database, config: Config, accountId: string, now = new Date()): Promise<Health> {
+  const { db } = database;
+  const nowIso = now.toISOString();
+  const dayAgo = new Date(now.getTime() - 86_400_000).toISOString();
+  let queueDepth = 0;
+  let oldest: string | Date | null = null;
+  let workersSeen: number | null = null;
+  if (database.engine === 'postgres') {
+    const jobs = sql.id(database.jobsSchema, 'jobs');
+    const { rows } = await sql<{ depth: string; oldest: Date | null }>`
+      select count(*) as depth, min(run_at) filter (where run_at <= now() and locked_at is null) as oldest
+      from ${jobs} where attempts < max_attempts`.execute(db);
+    queueDepth = Number(rows[0]?.depth ?? 0);
+    oldest = rows[0]?.oldest ?? null;
+    const leaseAgo = new Date(now.getTime() - config.pipeline.leaseMs).toISOString();
+    const seen = await db.selectFrom('worker_leases').select((eb) => eb.fn.countAll().as('n')).where('renewed_at', '>', leaseAgo).executeTakeFirst();
+    workersSeen = Number(seen?.n ?? 0);
+  } else {
+    const row = await db
+      .selectFrom('jobs')
+      .select((eb) => [eb.fn.countAll().as('depth'), eb.fn.min('run_at').as('oldest')])
+      .where('failed_at', 'is', null)
+      .executeTakeFirst();
+    queueDepth = Number(row?.depth ?? 0);
+    const due = await db.selectFrom('jobs').select((eb) => eb.fn.min('run_at').as('oldest')).where('failed_at', 'is', null).where('run_at', '<=', nowIso).where('locked_by', 'is', null).executeTakeFirst();
+    oldest = (due?.oldest as string | null) ?? null;
+  }
+  const failed = await db
+    .selectFrom('deliveries')
+    .innerJoin('destinations', 'destinations.id', 'deliveries.destination_id')
+    .innerJoin('forms', 'forms.id', 'destinations.form_id')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('forms.account_id', '=', accountId)
+    .where('deliveries.status', '=', 'failed')
+    .where('deliveries.created_at', '>', dayAgo)
+    .executeTakeFirst();
+  return {
+    engine: database.engine,
+    embeddedWorker: config.pipeline.embeddedWorker,
+    workersSeen,
+    queueDepth,
+    oldestDueJob: toIsoOrNull(oldest),
+    failedDeliveriesLastDay: Number(failed?.n ?? 0),
+    smtpConfigured: config.delivery.smtp !== null,
+  };
+}

@@ -1,0 +1,143 @@
+// Set-up, sign-up, log in, log out and set-password pages. The POSTs that try a password are
+// registered in the login rate-limit zone ('attempts'); the pages that show the forms are not.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { html, type Html } from '../html.ts';
+import { csrfField, input, notice, page, sendPage, type Errors } from '../layout.ts';
+import { text } from '../form-input.ts';
+import { preToken, SESSION_COOKIE, startSessionCookie, type DashboardDeps } from '../plugin.ts';
+import { DashboardError } from '../service.ts';
+import { MIN_PASSWORD_LENGTH } from '../passwords.ts';
+
+const PUBLIC = { config: { public: true } };
+
+interface AuthForm {
+  title: string;
+  intro: Html | string;
+  action: string;
+  submit: string;
+  withEmail: boolean;
+  newPassword: boolean;
+  hidden?: Html;
+  footer?: Html;
+}
+
+function authPage(request: FastifyRequest, reply: FastifyReply, deps: DashboardDeps, form: AuthForm, values: { email?: string }, errors: Errors = {}): Html {
+  const general = errors.token ?? errors.form;
+  return page({
+    title: form.title,
+    session: null,
+    narrow: true,
+    body: html`<div class="card auth">
+  <p class="brand big">Intake</p>
+  <h1>${form.title}</h1>
+  <p class="lead">${form.intro}</p>
+  ${general ? notice('error', general) : ''}
+  <form method="post" action="${form.action}" novalidate>
+    ${csrfField(null, preToken(request, reply, deps.config))}
+    ${form.hidden ?? ''}
+    ${form.withEmail ? input({ name: 'email', label: 'Email', type: 'email', value: values.email, errors, required: true, autocomplete: 'username' }) : ''}
+    ${input({
+      name: 'password',
+      label: form.newPassword ? 'New password' : 'Password',
+      type: 'password',
+      errors,
+      required: true,
+      autocomplete: form.newPassword ? 'new-password' : 'current-password',
+      hint: form.newPassword ? `At least ${MIN_PASSWORD_LENGTH} characters.` : undefined,
+    })}
+    <button type="submit" class="button primary wide">${form.submit}</button>
+  </form>
+  ${form.footer ?? ''}
+</div>`,
+  });
+}
+
+const SETUP: AuthForm = {
+  title: 'Set up Intake',
+  intro: 'Create the owner account of this server. You will use it to log in to the dashboard.',
+  action: '/setup',
+  submit: 'Create account',
+  withEmail: true,
+  newPassword: true,
+};
+const LOGIN: AuthForm = { title: 'Log in', intro: 'Welcome back.', action: '/login', submit: 'Log in', withEmail: true, newPassword: false };
+const SIGNUP: AuthForm = { title: 'Create an account', intro: 'Collect form submissions in minutes.', action: '/signup', submit: 'Sign up', withEmail: true, newPassword: true };
+
+function setPasswordForm(token: string): AuthForm {
+  return {
+    title: 'Choose a password',
+    intro: 'Set the password of your Intake account. This link works once.',
+    action: '/set-password',
+    submit: 'Set password and log in',
+    withEmail: false,
+    newPassword: true,
+    hidden: html`<input type="hidden" name="token" value="${token}">`,
+  };
+}
+
+function loginForm(deps: DashboardDeps): AuthForm {
+  return deps.config.signup === 'open' ? { ...LOGIN, footer: html`<p class="muted center">New here? <a href="/signup">Create an account</a></p>` } : LOGIN;
+}
+
+async function attempt(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  deps: DashboardDeps,
+  form: AuthForm,
+  run: () => Promise<{ token: string }>,
+): Promise<FastifyReply> {
+  try {
+    const { token } = await run();
+    startSessionCookie(request, reply, deps.config, token);
+    return reply.redirect('/forms', 303);
+  } catch (error) {
+    if (!(error instanceof DashboardError)) throw error;
+    const status = form.action === '/login' ? 401 : 422;
+    return sendPage(reply, authPage(request, reply, deps, form, { email: text(request.body, 'email') }, { [error.field]: error.message }), status);
+  }
+}
+
+export async function authPages(app: FastifyInstance, deps: DashboardDeps, part: 'attempts' | 'pages'): Promise<void> {
+  const { dashboard } = deps.services;
+  const password = (request: FastifyRequest) => text(request.body, 'password', false);
+
+  if (part === 'attempts') {
+    app.post('/setup', PUBLIC, (request, reply) =>
+      attempt(request, reply, deps, SETUP, () => dashboard.setUp(text(request.body, 'email'), password(request))));
+    app.post('/login', PUBLIC, (request, reply) =>
+      attempt(request, reply, deps, loginForm(deps), () => dashboard.logIn(text(request.body, 'email'), password(request))));
+    app.post('/signup', PUBLIC, async (request, reply) => {
+      if (deps.config.signup !== 'open') return reply.redirect('/login', 303);
+      return attempt(request, reply, deps, SIGNUP, () => dashboard.signUp(text(request.body, 'email'), password(request)));
+    });
+    app.post('/set-password', PUBLIC, (request, reply) => {
+      const token = text(request.body, 'token');
+      return attempt(request, reply, deps, setPasswordForm(token), () => dashboard.usePasswordLink(token, password(request)));
+    });
+    return;
+  }
+
+  app.get('/setup', PUBLIC, async (request, reply) => {
+    if (!(await dashboard.needsSetup())) return reply.redirect('/login', 303);
+    return sendPage(reply, authPage(request, reply, deps, SETUP, {}));
+  });
+  app.get('/login', PUBLIC, async (request, reply) => {
+    if (request.session) return reply.redirect('/forms', 303);
+    if (await dashboard.needsSetup()) return reply.redirect('/setup', 303);
+    return sendPage(reply, authPage(request, reply, deps, loginForm(deps), {}));
+  });
+  app.get('/signup', PUBLIC, async (request, reply) => {
+    if (deps.config.signup !== 'open') return reply.redirect('/login', 303);
+    return sendPage(reply, authPage(request, reply, deps, SIGNUP, {}));
+  });
+  app.get<{ Querystring: { token?: string } }>('/set-password', PUBLIC, async (request, reply) => {
+    const token = typeof request.query.token === 'string' ? request.query.token : '';
+    const errors: Errors = (await dashboard.linkIsValid(token)) ? {} : { token: 'This link has expired or was used. Ask the owner of this server for a new one.' };
+    return sendPage(reply, authPage(request, reply, deps, setPasswordForm(token), {}, errors), errors.token ? 410 : 200);
+  });
+  app.post('/logout', async (request, reply) => {
+    if (request.session) await dashboard.logOut(request.session);
+    reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    return reply.redirect('/login', 303);
+  });
+}

@@ -1,0 +1,164 @@
+// The form editor: a field builder (builder.js, progressive enhancement) beside the raw JSON of
+// fields_schema, which is what is submitted, so the page works without JavaScript. The input is
+// checked by the API's own body schema and then by the forms service: one set of rules.
+import { CreateFormBody, UpdateFormBody } from '../../forms/schemas.ts';
+import type { FormInput } from '../../forms/service.ts';
+import type { FormRecord } from '../../forms/store.ts';
+import { fail } from '../../http/errors.ts';
+import { bodyChecker } from '../validate.ts';
+import { flag, optional, text } from '../form-input.ts';
+import { html, type Html } from '../html.ts';
+import { checkbox, input, select, type Errors } from '../layout.ts';
+import type { Session } from '../service.ts';
+import { csrfField } from '../layout.ts';
+
+const checkers = { create: bodyChecker<FormInput>(CreateFormBody), update: bodyChecker<FormInput>(UpdateFormBody) };
+
+export const STARTER_SCHEMA = {
+  fields: [
+    { name: 'email', type: 'email', required: true, rules: [] },
+    { name: 'message', type: 'string', required: true, rules: [{ op: 'max_length', value: 5000 }] },
+  ],
+};
+
+export interface KnowledgeBaseOption {
+  id: string;
+  name: string;
+}
+
+/** The API body the editor's fields describe; a JSON syntax error is reported on fields_schema. */
+export function formInputFrom(body: unknown, mode: 'create' | 'update'): FormInput {
+  let schema: unknown;
+  try {
+    schema = JSON.parse(text(body, 'fields_schema', false));
+  } catch (error) {
+    throw fail.validation({ fields_schema: [`is not valid JSON: ${(error as Error).message}`] });
+  }
+  const input: Record<string, unknown> = {
+    name: text(body, 'name'),
+    slug: text(body, 'slug'),
+    visibility: text(body, 'visibility') || 'public',
+    fields_schema: schema,
+    spam_protection_enabled: flag(body, 'spam_protection_enabled'),
+    spam_protection_strategy: text(body, 'spam_protection_strategy') || 'standard',
+    intent: optional(body, 'intent'),
+    localisation_enabled: flag(body, 'localisation_enabled'),
+    smart_reply_enabled: flag(body, 'smart_reply_enabled'),
+    smart_replies_mode: text(body, 'smart_replies_mode') || 'draft',
+    knowledge_base_id: optional(body, 'knowledge_base_id'),
+    webhook_enabled: flag(body, 'webhook_enabled'),
+    webhook_url: optional(body, 'webhook_url'),
+    reply_email_field: optional(body, 'reply_email_field'),
+  };
+  // Write-only: left empty, the stored secret stays.
+  const secret = optional(body, 'webhook_secret');
+  if (secret !== null) input.webhook_secret = secret;
+  return checkers[mode](input);
+}
+
+export interface EditorValues {
+  name: string;
+  slug: string;
+  visibility: string;
+  fieldsJson: string;
+  settings: Record<string, unknown>;
+}
+
+export function valuesOf(form: FormRecord | null): EditorValues {
+  if (!form) {
+    return { name: '', slug: '', visibility: 'public', fieldsJson: JSON.stringify(STARTER_SCHEMA, null, 2), settings: {} };
+  }
+  return {
+    name: form.name,
+    slug: form.slug,
+    visibility: form.visibility,
+    fieldsJson: JSON.stringify(form.version.schema, null, 2),
+    settings: { ...form.settings },
+  };
+}
+
+/** What the owner typed, to show again with the errors. */
+export function valuesFromBody(body: unknown): EditorValues {
+  const settings: Record<string, unknown> = {};
+  for (const key of ['spam_protection_strategy', 'intent', 'smart_replies_mode', 'knowledge_base_id', 'webhook_url', 'reply_email_field']) settings[key] = text(body, key);
+  for (const key of ['spam_protection_enabled', 'localisation_enabled', 'smart_reply_enabled', 'webhook_enabled']) settings[key] = flag(body, key);
+  return { name: text(body, 'name'), slug: text(body, 'slug'), visibility: text(body, 'visibility'), fieldsJson: text(body, 'fields_schema', false), settings };
+}
+
+const str = (value: unknown) => (typeof value === 'string' ? value : '');
+
+function settingsFields(v: EditorValues, errors: Errors, knowledgeBases: KnowledgeBaseOption[]): Html {
+  const s = v.settings;
+  const kbControl = select({
+    name: 'knowledge_base_id',
+    label: 'Knowledge base',
+    value: str(s.knowledge_base_id),
+    options: [['', 'None'], ...knowledgeBases.map((kb): [string, string] => [kb.id, kb.name])],
+    errors,
+    hint: knowledgeBases.length ? undefined : 'Create one on the Knowledge page first.',
+  });
+  return html`<fieldset class="panel">
+  <legend>Spam protection</legend>
+  ${checkbox({ name: 'spam_protection_enabled', label: 'Check submissions for spam', checked: s.spam_protection_enabled === true })}
+  ${select({ name: 'spam_protection_strategy', label: 'Strategy', value: str(s.spam_protection_strategy) || 'standard', options: [['standard', 'Standard (rules and classifier)'], ['intelligent', 'Intelligent (uses AI credits)']], errors })}
+  <div class="field${errors.intent ? ' invalid' : ''}">
+    <label for="f-intent">Intent</label>
+    <textarea id="f-intent" name="intent" rows="2" maxlength="1000" aria-describedby="f-intent-hint">${str(s.intent)}</textarea>
+    <p class="hint" id="f-intent-hint">What the form is for, in plain words; intelligent spam checks judge submissions against it.</p>
+    ${errors.intent ? html`<p class="error">${errors.intent}</p>` : ''}
+  </div>
+</fieldset>
+<fieldset class="panel">
+  <legend>Language and replies</legend>
+  ${checkbox({ name: 'localisation_enabled', label: 'Translate submissions into my language', checked: s.localisation_enabled === true })}
+  ${checkbox({ name: 'smart_reply_enabled', label: 'Draft smart replies from a knowledge base', checked: s.smart_reply_enabled === true })}
+  ${select({ name: 'smart_replies_mode', label: 'Reply mode', value: str(s.smart_replies_mode) || 'draft', options: [['draft', 'Draft (I review and send)'], ['auto', 'Automatic (send at once)']], errors })}
+  ${kbControl}
+  ${input({ name: 'reply_email_field', label: 'Reply to the address in field', value: str(s.reply_email_field), errors, hint: 'The email field replies go to; empty: the first email field.' })}
+</fieldset>
+<fieldset class="panel">
+  <legend>Form webhook</legend>
+  ${checkbox({ name: 'webhook_enabled', label: 'Send each submission to a webhook', checked: s.webhook_enabled === true })}
+  ${input({ name: 'webhook_url', label: 'Webhook URL', type: 'url', value: str(s.webhook_url), errors, hint: 'HTTPS. More destinations on the Notifications page.' })}
+  ${input({ name: 'webhook_secret', label: 'Webhook secret', type: 'password', errors, autocomplete: 'off', hint: 'Write-only: leave empty to keep the current one.' })}
+</fieldset>`;
+}
+
+export function editorForm(o: {
+  session: Session;
+  action: string;
+  submit: string;
+  values: EditorValues;
+  errors: Errors;
+  knowledgeBases: KnowledgeBaseOption[];
+}): Html {
+  const v = o.values;
+  const schemaError = o.errors.fields_schema;
+  return html`<form method="post" action="${o.action}" class="editor" novalidate>
+  ${csrfField(o.session)}
+  <fieldset class="panel">
+    <legend>Form</legend>
+    <div class="row">
+      ${input({ name: 'name', label: 'Name', value: v.name, errors: o.errors, required: true })}
+      ${input({ name: 'slug', label: 'Slug', value: v.slug, errors: o.errors, required: true, hint: 'Lowercase letters, digits and hyphens; part of the endpoint URL.' })}
+    </div>
+    ${select({ name: 'visibility', label: 'Visibility', value: v.visibility || 'public', options: [['public', 'Public: anyone may submit'], ['private', 'Private: submitters need a token']], errors: o.errors })}
+  </fieldset>
+  <fieldset class="panel fields-editor">
+    <legend>Fields</legend>
+    <div class="split">
+      <div class="builder" id="builder" hidden aria-label="Field builder"></div>
+      <div class="field json${schemaError ? ' invalid' : ''}">
+        <label for="f-fields_schema">Fields as JSON</label>
+        <textarea id="f-fields_schema" name="fields_schema" rows="18" spellcheck="false" class="code" data-builder="#builder"${
+          schemaError ? html` aria-invalid="true" aria-describedby="f-fields_schema-error"` : ''
+        }>${v.fieldsJson}</textarea>
+        ${schemaError ? html`<p class="error" id="f-fields_schema-error">${schemaError}</p>` : ''}
+        <p class="hint">Types: string, email, number, boolean, date. Rules: required, honeypot, one_of, not_one_of, min_length, max_length, min, max, pattern, after, before, each with an optional <code>when</code> condition.</p>
+      </div>
+    </div>
+  </fieldset>
+  ${settingsFields(v, o.errors, o.knowledgeBases)}
+  <div class="actions"><button type="submit" class="button primary">${o.submit}</button><a class="button secondary" href="/forms">Cancel</a></div>
+</form>`;
+}

@@ -1,0 +1,107 @@
+// Integrations: API keys (generate: named, shown once with a copy button; list; revoke).
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { InputError } from '../../accounts/service.ts';
+import type { ApiKeyRecord } from '../../accounts/store.ts';
+import { baseUrlOf } from '../../http/base-url.ts';
+import { AppError } from '../../http/errors.ts';
+import { text } from '../form-input.ts';
+import { html, when, type Html } from '../html.ts';
+import { actionButton, input, notice, page, postForm, select, sendPage, shownOnce, type Errors } from '../layout.ts';
+import type { DashboardDeps } from '../plugin.ts';
+import type { Session } from '../service.ts';
+import { sessionOf } from './forms.ts';
+
+function keyRow(session: Session, key: ApiKeyRecord): Html {
+  return html`<tr>
+  <td class="strong">${key.name}</td>
+  <td><code>${key.prefix}…</code></td>
+  <td>${key.scope === 'read' ? html`<span class="badge">read</span>` : html`<span class="badge">full</span>`}</td>
+  <td>${when(key.createdAt)}</td>
+  <td>${key.lastUsedAt ? when(key.lastUsedAt) : 'Never'}</td>
+  <td>${key.revokedAt ? html`<span class="badge off">revoked</span>` : actionButton(session, `/integrations/keys/${key.id}/revoke`, 'Revoke', 'danger', 'Revoke this key? Programs using it stop working at once.')}</td>
+</tr>`;
+}
+
+/** Configuration snippets for common MCP clients; the key stays a placeholder. */
+function mcpSection(base: string): Html {
+  const url = `${base}/mcp`;
+  const snippets: Array<[string, string, string]> = [
+    ['mcp-claude-code', 'Claude Code', `claude mcp add --transport http intake ${url} --header "Authorization: Bearer YOUR_API_KEY"`],
+    ['mcp-cursor', 'Cursor (~/.cursor/mcp.json)', JSON.stringify({ mcpServers: { intake: { url, headers: { Authorization: 'Bearer YOUR_API_KEY' } } } }, null, 2)],
+    ['mcp-vscode', 'VS Code (.vscode/mcp.json)', JSON.stringify({
+      inputs: [{ type: 'promptString', id: 'intake-key', description: 'Intake API key', password: true }],
+      servers: { intake: { type: 'http', url, headers: { Authorization: 'Bearer ${input:intake-key}' } } },
+    }, null, 2)],
+    ['mcp-desktop', 'Claude Desktop (through mcp-remote)', JSON.stringify({
+      mcpServers: { intake: { command: 'npx', args: ['-y', 'mcp-remote', url, '--header', 'Authorization:${INTAKE_AUTH}'], env: { INTAKE_AUTH: 'Bearer YOUR_API_KEY' } } },
+    }, null, 2)],
+  ];
+  return html`<section class="panel" aria-labelledby="mcp-title">
+  <h2 id="mcp-title">MCP server</h2>
+  <p class="muted">Agents reach everything an owner can do at <code>${url}</code> (Streamable HTTP) with an API key; a read-only key gives them the read tools only.</p>
+  ${snippets.map(([id, title, text]) => html`<section class="snippet">
+    <div class="snippet-head"><h3 id="${id}-title">${title}</h3><button type="button" class="button secondary small" data-copy="#${id}">Copy</button></div>
+    <pre aria-labelledby="${id}-title"><code id="${id}">${text}</code></pre>
+  </section>`)}
+</section>`;
+}
+
+function integrationsPage(request: FastifyRequest, deps: DashboardDeps, session: Session, keys: ApiKeyRecord[], top: Html, errors: Errors = {}): Html {
+  const base = baseUrlOf(request, deps.config.publicUrl);
+  return page({
+    title: 'Integrations',
+    session,
+    section: 'integrations',
+    body: html`<div class="page-head"><h1>Integrations</h1></div>
+${top}
+<section class="panel" aria-labelledby="keys-title">
+  <h2 id="keys-title">API keys</h2>
+  <p class="muted">Programs and agents use a key as <code>Authorization: Bearer KEY</code> on <code>${base}/api/…</code>.</p>
+  ${postForm(session, '/integrations/keys', html`<div class="row align-end">
+    ${input({ name: 'name', label: 'Key name', errors, required: true, hint: 'Say where it is used, such as “CRM sync”.', attributes: html`maxlength="100"` })}
+    ${select({ name: 'scope', label: 'Scope', value: 'full', options: [['full', 'Full: read and change'], ['read', 'Read only']], errors, hint: 'A read-only key can list and read but never change anything or spend credits.' })}
+    <button type="submit" class="button primary">Generate new key</button></div>`, html`novalidate`)}
+  ${keys.length
+    ? html`<div class="table-wrap"><table>
+    <thead><tr><th scope="col">Name</th><th scope="col">Prefix</th><th scope="col">Scope</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+    <tbody>${keys.map((key) => keyRow(session, key))}</tbody></table></div>`
+    : html`<p class="muted">No keys yet.</p>`}
+</section>
+${mcpSection(base)}
+<section class="panel" aria-labelledby="docs-title">
+  <h2 id="docs-title">API reference</h2>
+  <p>The OpenAPI document is at <a href="/openapi.json">/openapi.json</a>; browse it at <a href="/docs">/docs</a>.</p>
+</section>`,
+  });
+}
+
+export async function integrationPages(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
+  const { accounts } = deps.services;
+  const keysOf = (session: Session) => accounts.listKeys(session.account.email);
+
+  app.get('/integrations', async (request, reply) => {
+    const session = sessionOf(request);
+    return sendPage(reply, integrationsPage(request, deps, session, await keysOf(session), html``));
+  });
+
+  app.post('/integrations/keys', async (request, reply) => {
+    const session = sessionOf(request);
+    try {
+      const created = await accounts.createKey({ email: session.account.email, name: text(request.body, 'name'), scope: text(request.body, 'scope') || 'full' });
+      const top = shownOnce(`New ${created.scope === 'read' ? 'read-only ' : ''}API key “${text(request.body, 'name')}”.`, created.key);
+      return sendPage(reply, integrationsPage(request, deps, session, await keysOf(session), top), 201);
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      const errors: Errors = /scope/.test(error.message) ? { scope: 'Choose full or read.' } : { name: 'Give the key a name of 1 to 100 characters.' };
+      return sendPage(reply, integrationsPage(request, deps, session, await keysOf(session), notice('error', 'The key was not created.'), errors), 422);
+    }
+  });
+
+  app.post<{ Params: { id: string } }>('/integrations/keys/:id/revoke', async (request, reply) => {
+    const session = sessionOf(request);
+    const own = (await keysOf(session)).some((key) => key.id === request.params.id);
+    if (!own) throw new AppError('not_found', 404, 'Key not found');
+    await accounts.revokeKey(request.params.id);
+    return sendPage(reply, integrationsPage(request, deps, session, await keysOf(session), notice('ok', 'Key revoked.')));
+  });
+}

@@ -1,0 +1,110 @@
+// Copyable snippets for a form: an HTML form whose small fetch script shows per-field errors from
+// the API's `details`, a curl command, and a prompt an agent can follow (discover, then submit).
+import escapeHtml from 'escape-html';
+import { isHoneypot, type FieldDefinition } from '../../forms/field-schema.ts';
+import type { FormRecord } from '../../forms/store.ts';
+import { html, type Html } from '../html.ts';
+
+const INPUT_TYPES: Record<FieldDefinition['type'], string> = { string: 'text', email: 'email', number: 'number', boolean: 'checkbox', date: 'date' };
+
+function label(name: string): string {
+  const words = name.replace(/[_-]+/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+function inputFor(field: FieldDefinition): string {
+  const name = escapeHtml(field.name);
+  const required = field.required ? ' required' : '';
+  if (isHoneypot(field)) {
+    return `  <!-- Left empty by people; bots fill it in. -->\n  <input name="${name}" type="text" tabindex="-1" autocomplete="off" style="position:absolute;left:-9999px" aria-hidden="true">`;
+  }
+  const control = field.type === 'boolean'
+    ? `<input name="${name}" type="checkbox" value="true"${required}>`
+    : field.name === 'message' || field.name === 'body'
+      ? `<textarea name="${name}"${required}></textarea>`
+      : `<input name="${name}" type="${INPUT_TYPES[field.type]}"${required}>`;
+  return `  <label>${escapeHtml(label(field.name))} ${control}</label>\n  <p class="field-error" data-error-for="${name}"></p>`;
+}
+
+export function htmlSnippet(form: FormRecord, endpoint: string): string {
+  const auth = form.visibility === 'private' ? ", Authorization: 'Bearer YOUR_SUBMISSION_TOKEN'" : '';
+  return `<form id="intake-form" novalidate>
+${form.version.schema.fields.map(inputFor).join('\n')}
+  <button type="submit">Send</button>
+  <p id="intake-status" role="status"></p>
+</form>
+<script>
+document.getElementById('intake-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const form = event.currentTarget;
+  const status = document.getElementById('intake-status');
+  for (const p of form.querySelectorAll('[data-error-for]')) p.textContent = '';
+  const data = Object.fromEntries(new FormData(form));
+  status.textContent = 'Sending…';
+  try {
+    const response = await fetch('${endpoint}', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json'${auth} },
+      body: JSON.stringify(data),
+    });
+    const result = await response.json().catch(() => ({}));
+    if (response.ok) { form.reset(); status.textContent = 'Thank you! We received your message.'; return; }
+    for (const [field, messages] of Object.entries(result.error?.details ?? {})) {
+      const p = form.querySelector('[data-error-for="' + CSS.escape(field) + '"]');
+      if (p) p.textContent = messages.join(', ');
+    }
+    status.textContent = result.error?.message ?? 'Something went wrong. Please try again.';
+  } catch {
+    status.textContent = 'Could not reach the server. Please try again.';
+  }
+});
+</script>`;
+}
+
+function exampleValue(field: FieldDefinition): unknown {
+  switch (field.type) {
+    case 'email': return 'ada@example.com';
+    case 'number': return 42;
+    case 'boolean': return true;
+    case 'date': return '2026-01-31';
+    default: return field.name === 'message' ? 'Hello!' : 'Ada Lovelace';
+  }
+}
+
+export function curlSnippet(form: FormRecord, endpoint: string): string {
+  const example = Object.fromEntries(form.version.schema.fields.filter((f) => !isHoneypot(f)).map((f) => [f.name, exampleValue(f)]));
+  const body = JSON.stringify(example).replace(/'/g, `'\\''`);
+  const auth = form.visibility === 'private' ? ` \\\n  -H 'Authorization: Bearer YOUR_SUBMISSION_TOKEN'` : '';
+  return `curl -X POST '${endpoint}' \\\n  -H 'Content-Type: application/json'${auth} \\\n  -d '${body}'`;
+}
+
+export function agentPrompt(form: FormRecord, endpoint: string): string {
+  const auth = form.visibility === 'private'
+    ? '\nThe form is private: send the header "Authorization: Bearer YOUR_SUBMISSION_TOKEN" with both requests.'
+    : '';
+  return `You can submit to the form "${form.name}" over HTTP.
+1. Discover it: GET ${endpoint}
+   The JSON answer lists its fields (name, type, required, rules) and the endpoint to use.
+2. Submit: POST a JSON object of field names and values to that endpoint with
+   "Content-Type: application/json". A 201 means it was stored.
+3. If the answer is 422, read error.details: it names each field that failed and why.
+   Fix those fields and submit again. On 429, wait for the Retry-After seconds.${auth}
+Send only what the person asked you to send; never invent contact details.`;
+}
+
+function snippet(id: string, title: string, text: string): Html {
+  return html`<section class="snippet">
+  <div class="snippet-head"><h3 id="${id}-title">${title}</h3><button type="button" class="button secondary small" data-copy="#${id}">Copy</button></div>
+  <pre aria-labelledby="${id}-title"><code id="${id}">${text}</code></pre>
+</section>`;
+}
+
+export function snippetsSection(form: FormRecord, endpoint: string): Html {
+  return html`<section aria-labelledby="snippets-title" class="panel">
+  <h2 id="snippets-title">Use this form</h2>
+  <p class="muted">Paste the HTML into any page; its script shows each field's error from the API's <code>details</code>.</p>
+  ${snippet('snippet-html', 'HTML with fetch', htmlSnippet(form, endpoint))}
+  ${snippet('snippet-curl', 'curl', curlSnippet(form, endpoint))}
+  ${snippet('snippet-agent', 'Prompt for an agent', agentPrompt(form, endpoint))}
+</section>`;
+}

@@ -1,0 +1,147 @@
+// The rules of dashboard accounts: first-run set-up, sign-up (only when open), log in, sessions
+// that expire, password changes that end other sessions, one-time set-password links.
+import { randomBytes } from 'node:crypto';
+import type { Account, AccountStore } from '../accounts/store.ts';
+import { hashSecret, newSecret } from '../accounts/secrets.ts';
+import { isEmailAddress } from '../forms/email-address.ts';
+import { hashPassword, passwordProblem, verifyPassword } from './passwords.ts';
+import type { DashboardStore } from './store.ts';
+
+export const SESSION_DAYS = 14;
+const LINK_HOURS = 24;
+const DAY_MS = 86_400_000;
+// Compared against when the email is unknown, so a wrong email costs as long as a wrong password.
+const DUMMY_HASH = hashPassword('not a password of anyone');
+
+export class DashboardError extends Error {
+  readonly field: string;
+  constructor(field: string, message: string) {
+    super(message);
+    this.field = field;
+  }
+}
+
+export interface Session {
+  account: Account;
+  csrfToken: string;
+  tokenHash: string;
+}
+
+function normaliseEmail(email: string): string {
+  const normal = email.trim().toLowerCase();
+  if (!isEmailAddress(normal)) throw new DashboardError('email', 'Enter an email address such as you@example.com.');
+  return normal;
+}
+
+function checkPassword(password: string): void {
+  const problem = passwordProblem(password);
+  if (problem) throw new DashboardError('password', problem);
+}
+
+export function dashboardService(deps: { store: DashboardStore; accounts: AccountStore; clock?: () => Date }) {
+  const { store, accounts } = deps;
+  const clock = deps.clock ?? (() => new Date());
+
+  async function startSession(account: Account): Promise<{ token: string; session: Session }> {
+    const token = newSecret('', 32);
+    const now = clock();
+    const session = { account, csrfToken: randomBytes(24).toString('base64url'), tokenHash: hashSecret(token) };
+    await store.insertSession({
+      tokenHash: session.tokenHash,
+      accountId: account.id,
+      csrfToken: session.csrfToken,
+      now: now.toISOString(),
+      expiresAt: new Date(now.getTime() + SESSION_DAYS * DAY_MS).toISOString(),
+    });
+    return { token, session };
+  }
+
+  async function createOwner(email: string, password: string): Promise<Account> {
+    const normal = normaliseEmail(email);
+    checkPassword(password);
+    if (await accounts.findByEmail(normal)) {
+      throw new DashboardError('email', 'An account with this email exists. Log in, or ask for a set-password link (intake users password-link).');
+    }
+    const account = await accounts.ensure(normal, clock().toISOString());
+    await store.setPassword(account.id, await hashPassword(password), clock().toISOString());
+    return account;
+  }
+
+  return {
+    /** True until some account has a password: then `/` leads to the set-up page. */
+    needsSetup: async () => !(await store.anyPassword()),
+
+    /** The first owner; refused once any account has a password (a second visitor cannot take over). */
+    async setUp(email: string, password: string) {
+      if (await store.anyPassword()) throw new DashboardError('email', 'This server is already set up. Log in instead.');
+      return startSession(await createOwner(email, password));
+    },
+
+    async signUp(email: string, password: string) {
+      return startSession(await createOwner(email, password));
+    },
+
+    async logIn(email: string, password: string) {
+      const account = await accounts.findByEmail(email.trim().toLowerCase());
+      const hash = account ? await store.passwordHash(account.id) : null;
+      const ok = await verifyPassword(password, hash ?? (await DUMMY_HASH));
+      if (!account || !hash || !ok) throw new DashboardError('password', 'That email and password do not match an account.');
+      return startSession(account);
+    },
+
+    async session(token: string): Promise<Session | null> {
+      if (token.length > 200) return null;
+      const tokenHash = hashSecret(token);
+      const row = await store.findSession(tokenHash, clock().toISOString());
+      if (!row) return null;
+      const account = await accounts.findById(row.accountId);
+      return account ? { account, csrfToken: row.csrfToken, tokenHash } : null;
+    },
+
+    logOut: (session: Session) => store.deleteSession(session.tokenHash),
+
+    async changePassword(session: Session, current: string, next: string): Promise<void> {
+      const hash = await store.passwordHash(session.account.id);
+      if (!hash || !(await verifyPassword(current, hash))) throw new DashboardError('current_password', 'That is not your current password.');
+      checkPassword(next);
+      await store.setPassword(session.account.id, await hashPassword(next), clock().toISOString());
+      await store.deleteOtherSessions(session.account.id, session.tokenHash, clock().toISOString());
+    },
+
+    /** A one-time link token for the account of `email` (created when `create` and missing). */
+    async passwordLink(email: string, create: boolean): Promise<{ token: string; account: Account; hours: number }> {
+      const normal = normaliseEmail(email);
+      const now = clock();
+      const account = create ? await accounts.ensure(normal, now.toISOString()) : await accounts.findByEmail(normal);
+      if (!account) throw new DashboardError('email', `No account with email ${normal}.`);
+      const token = newSecret('', 32);
+      await store.insertLink({
+        tokenHash: hashSecret(token),
+        accountId: account.id,
+        now: now.toISOString(),
+        expiresAt: new Date(now.getTime() + LINK_HOURS * 3_600_000).toISOString(),
+      });
+      return { token, account, hours: LINK_HOURS };
+    },
+
+    async linkIsValid(token: string): Promise<boolean> {
+      return token.length <= 200 && (await store.linkAccount(hashSecret(token), clock().toISOString())) !== null;
+    },
+
+    /** Sets the password through a link and logs in; the link works once. */
+    async usePasswordLink(token: string, password: string) {
+      checkPassword(password);
+      const tokenHash = hashSecret(token);
+      const now = clock().toISOString();
+      const accountId = await store.linkAccount(tokenHash, now);
+      if (!accountId || !(await store.useLink(tokenHash, now))) throw new DashboardError('token', 'This link has expired or was used. Ask for a new one.');
+      const account = await accounts.findById(accountId);
+      if (!account) throw new DashboardError('token', 'This link has expired or was used. Ask for a new one.');
+      await store.setPassword(account.id, await hashPassword(password), now);
+      await store.deleteOtherSessions(account.id, null, now);
+      return startSession(account);
+    },
+  };
+}
+
+export type DashboardService = ReturnType<typeof dashboardService>;

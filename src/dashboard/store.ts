@@ -1,0 +1,94 @@
+// The only code that reads and writes dashboard passwords, sessions and set-password links.
+import type { Db } from '../db/database.ts';
+import { toIso } from '../db/values.ts';
+
+export interface SessionRow {
+  accountId: string;
+  csrfToken: string;
+  expiresAt: string;
+}
+
+export function dashboardStore(db: Db) {
+  return {
+    async anyPassword(): Promise<boolean> {
+      const row = await db.selectFrom('account_passwords').select('account_id').limit(1).executeTakeFirst();
+      return row !== undefined;
+    },
+
+    async passwordHash(accountId: string): Promise<string | null> {
+      const row = await db.selectFrom('account_passwords').select('password_hash').where('account_id', '=', accountId).executeTakeFirst();
+      return row?.password_hash ?? null;
+    },
+
+    async setPassword(accountId: string, hash: string, now: string): Promise<void> {
+      await db
+        .insertInto('account_passwords')
+        .values({ account_id: accountId, password_hash: hash, updated_at: now })
+        .onConflict((oc) => oc.column('account_id').doUpdateSet({ password_hash: hash, updated_at: now }))
+        .execute();
+    },
+
+    /** Stores a new session; expired ones of the same account go at the same time. */
+    async insertSession(row: { tokenHash: string; accountId: string; csrfToken: string; now: string; expiresAt: string }): Promise<void> {
+      await db.deleteFrom('dashboard_sessions').where('account_id', '=', row.accountId).where('expires_at', '<=', row.now).execute();
+      await db
+        .insertInto('dashboard_sessions')
+        .values({ token_hash: row.tokenHash, account_id: row.accountId, csrf_token: row.csrfToken, created_at: row.now, expires_at: row.expiresAt })
+        .execute();
+    },
+
+    async findSession(tokenHash: string, now: string): Promise<SessionRow | null> {
+      const row = await db
+        .selectFrom('dashboard_sessions')
+        .select(['account_id', 'csrf_token', 'expires_at'])
+        .where('token_hash', '=', tokenHash)
+        .where('expires_at', '>', now)
+        .executeTakeFirst();
+      return row ? { accountId: row.account_id, csrfToken: row.csrf_token, expiresAt: toIso(row.expires_at) } : null;
+    },
+
+    async deleteSession(tokenHash: string): Promise<void> {
+      await db.deleteFrom('dashboard_sessions').where('token_hash', '=', tokenHash).execute();
+    },
+
+    /** Every session of the account but the one kept (after a password change), and expired ones. */
+    async deleteOtherSessions(accountId: string, keepHash: string | null, now: string): Promise<void> {
+      let query = db.deleteFrom('dashboard_sessions').where('account_id', '=', accountId);
+      if (keepHash) query = query.where('token_hash', '<>', keepHash);
+      await query.execute();
+      await db.deleteFrom('dashboard_sessions').where('expires_at', '<=', now).execute();
+    },
+
+    async insertLink(row: { tokenHash: string; accountId: string; now: string; expiresAt: string }): Promise<void> {
+      await db
+        .insertInto('password_links')
+        .values({ token_hash: row.tokenHash, account_id: row.accountId, created_at: row.now, expires_at: row.expiresAt, used_at: null })
+        .execute();
+    },
+
+    async linkAccount(tokenHash: string, now: string): Promise<string | null> {
+      const row = await db
+        .selectFrom('password_links')
+        .select('account_id')
+        .where('token_hash', '=', tokenHash)
+        .where('used_at', 'is', null)
+        .where('expires_at', '>', now)
+        .executeTakeFirst();
+      return row?.account_id ?? null;
+    },
+
+    /** Marks the link used; false when another request used it first. */
+    async useLink(tokenHash: string, now: string): Promise<boolean> {
+      const result = await db
+        .updateTable('password_links')
+        .set({ used_at: now })
+        .where('token_hash', '=', tokenHash)
+        .where('used_at', 'is', null)
+        .where('expires_at', '>', now)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+  };
+}
+
+export type DashboardStore = ReturnType<typeof dashboardStore>;

@@ -1,0 +1,252 @@
+// The dashboard's pages over the real app and workers: forms made with the editor, hostile data
+// rendered inert everywhere it shows, other owners' ids answering 404, the inbox's tabs, search
+// and deep pages, spam corrections, destinations, keys and the health panel.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startFakeProvider, type FakeProvider } from './fake-provider.ts';
+import { bearer, settled, startPipelineApp, submit, type PipelineApp } from './pipeline-helpers.ts';
+import { DashboardClient, formIdIn } from './dashboard-helpers.ts';
+
+const XSS_NAME = '<script>alert("name")</script><img src=x onerror=alert(1)>';
+const XSS_DATA = {
+  email: 'x@example.com',
+  message: '"><script>alert(document.cookie)</script><a href="javascript:alert(2)">click</a>\' onmouseover=\'alert(3)',
+};
+const SCHEMA = { fields: [{ name: 'email', type: 'email', required: true }, { name: 'message', type: 'string', required: true, rules: [{ op: 'max_length', value: 500 }] }] };
+
+function assertInert(body: string): void {
+  assert.doesNotMatch(body, /<script>alert/);
+  assert.doesNotMatch(body, /<img src=x/);
+  assert.doesNotMatch(body, /href="javascript:/i);
+  assert.doesNotMatch(body, / onmouseover='alert/);
+  assert.doesNotMatch(body, /<img[^>]*onerror/);
+}
+
+describe('dashboard pages', () => {
+  let t: PipelineApp;
+  let translator: FakeProvider;
+  let owner: DashboardClient;
+  let formId: string;
+  let endpoint: string;
+
+  before(async () => {
+    translator = await startFakeProvider((request) => {
+      const body = request.body as { q: string[]; target: string };
+      return { body: { translatedText: body.q.map((text) => `[${body.target}] ${text}`) } };
+    });
+    t = await startPipelineApp({ INTAKE_TRANSLATE_URL: translator.url, INTAKE_OUTBOUND_ALLOW: '127.0.0.1' });
+    owner = new DashboardClient(t);
+    await owner.setUp();
+  });
+  after(async () => {
+    await t?.close();
+    await translator?.close();
+  });
+
+  it('creates a form from the editor, reports schema errors on the field, and keeps what was typed', async () => {
+    await owner.get('/forms/new');
+    const bad = await owner.post('/forms/new', { name: 'Broken', slug: 'broken', visibility: 'public', fields_schema: '{"fields": [' });
+    assert.equal(bad.statusCode, 422);
+    assert.match(bad.body, /is not valid JSON/);
+    assert.match(bad.body, /value="Broken"/);
+    const badRule = await owner.post('/forms/new', { name: 'Broken', slug: 'Not A Slug', visibility: 'public', fields_schema: JSON.stringify({ fields: [{ name: 'n', type: 'nope' }] }) });
+    assert.equal(badRule.statusCode, 422);
+    assert.match(badRule.body, /lowercase letters and digits/);
+
+    const made = await owner.post('/forms/new', {
+      name: XSS_NAME, slug: 'contact', visibility: 'public', fields_schema: JSON.stringify(SCHEMA),
+      localisation_enabled: 'true', spam_protection_enabled: 'true', spam_protection_strategy: 'standard',
+    });
+    assert.equal(made.statusCode, 201, made.body.slice(0, 400));
+    formId = formIdIn(/\/forms\/[0-9a-f-]{36}/.exec(made.body)?.[0]);
+    endpoint = /<code id="endpoint">([^<]+)<\/code>/.exec(made.body)?.[1] ?? '';
+    assert.match(endpoint, /^http:\/\/localhost(:80)?\/api\/[A-Za-z0-9_-]+\/f\/contact$/);
+    assertInert(made.body);
+    assert.match(made.body, /&lt;script&gt;alert\(&quot;name&quot;\)/);
+    // The snippets: HTML with fetch and details, curl, an agent prompt.
+    assert.match(made.body, /result\.error\?\.details/);
+    assert.match(made.body, /curl -X POST/);
+    assert.match(made.body, /Discover it: GET/);
+  });
+
+  it('edits the form: a new schema mints version 2 and both endpoints are listed', async () => {
+    await owner.get(`/forms/${formId}/edit`);
+    const schema = { fields: [...SCHEMA.fields, { name: 'phone', type: 'string', required: false, rules: [{ op: 'required', when: { field: 'email', is: 'empty' } }] }] };
+    const saved = await owner.post(`/forms/${formId}/edit`, {
+      name: XSS_NAME, slug: 'contact', visibility: 'public', fields_schema: JSON.stringify(schema), localisation_enabled: 'true', spam_protection_enabled: 'true',
+    });
+    assert.equal(saved.statusCode, 200, saved.body.slice(0, 300));
+    assert.match(saved.body, /Changes saved/);
+    assert.equal((saved.body.match(/\/api\/[A-Za-z0-9_-]+\/f\/contact/g) ?? []).length >= 2, true);
+    assert.match(saved.body, /<td>2 <span class="badge">current<\/span>/);
+  });
+
+  it('shows hostile submission data inert on the inbox and submission pages, with a translation toggle', async () => {
+    const key = await t.createKey('owner@example.com');
+    const id = await submit(t, endpoint, { ...XSS_DATA, message: `${XSS_DATA.message} Bonjour, je voudrais un devis pour des chaises de jardin.` });
+    await t.request({ method: 'POST', url: new URL(endpoint).pathname, headers: { 'content-type': 'application/json', referer: 'javascript:alert(9)' }, payload: XSS_DATA });
+    await settled(t, key, formId, id);
+
+    const inbox = await owner.get(`/forms/${formId}/inbox`);
+    assert.equal(inbox.statusCode, 200);
+    assertInert(inbox.body);
+    assert.match(inbox.body, /&lt;script&gt;alert\(document\.cookie\)/);
+    assert.match(inbox.body, /data-poll="\/forms\/[^"]+\/inbox\?tab=inbox"/);
+    assertInert((await owner.get(`/forms/${formId}/inbox?tab=all`)).body);
+
+    const page = await owner.get(`/forms/${formId}/submissions/${id}`);
+    assert.equal(page.statusCode, 200);
+    assertInert(page.body);
+    assert.match(page.body, /Translated data/);
+    assert.match(page.body, /\[en\]/);
+    assert.match(page.body, /Show original/);
+    const original = await owner.get(`/forms/${formId}/submissions/${id}?view=original`);
+    assert.doesNotMatch(original.body, /\[en\]/);
+    assert.match(original.body, /Show translation/);
+
+    const list = await owner.get('/forms');
+    assertInert(list.body);
+    for (const url of [`/forms/${formId}`, `/forms/${formId}/edit`, `/forms/${formId}/notifications`, `/forms/${formId}/delete`]) {
+      assertInert((await owner.get(url)).body);
+    }
+  });
+
+  it('marks spam and not spam, moving the submission between tabs', async () => {
+    const key = await t.createKey('owner@example.com');
+    const id = await submit(t, endpoint, { email: 'ham@example.com', message: 'A perfectly ordinary question about opening hours.' });
+    await settled(t, key, formId, id);
+    await owner.get(`/forms/${formId}/submissions/${id}`);
+    const marked = await owner.post(`/forms/${formId}/submissions/${id}/spam`, { spam: 'true' });
+    assert.equal(marked.statusCode, 303);
+    const after1 = await owner.get(String(marked.headers.location));
+    assert.match(after1.body, /Marked as spam/);
+    assert.match(after1.body, /<dd id="spam-verdict">Spam<\/dd>/);
+    assert.match((await owner.get(`/forms/${formId}/inbox?tab=spam`)).body, new RegExp(id));
+    assert.doesNotMatch((await owner.get(`/forms/${formId}/inbox`)).body, new RegExp(id));
+    const api = await t.request({ method: 'GET', url: `/api/forms/${formId}/submissions/${id}`, headers: bearer(key) });
+    assert.equal(api.json().spam_flag, true);
+    await owner.post(`/forms/${formId}/submissions/${id}/spam`, { spam: 'false' });
+    assert.match((await owner.get(`/forms/${formId}/inbox`)).body, new RegExp(id));
+  });
+
+  it('searches and filters by status with keyset pages, and pages by number when browsing', async () => {
+    const key = await t.createKey('owner@example.com');
+    const ids: string[] = [];
+    for (let i = 0; i < 25; i++) ids.push(await submit(t, endpoint, { email: `p${i}@example.com`, message: `needle number ${i} 100%_done` }));
+    await settled(t, key, formId, ids[ids.length - 1] as string);
+    const first = await owner.get(`/forms/${formId}/inbox?q=NEEDLE`);
+    assert.equal((first.body.match(/needle number/g) ?? []).length, 20);
+    assert.match(first.body, /needle number 24/);
+    const older = /href="([^"]*cursor=[^"]*)"/.exec(first.body)?.[1]?.replace(/&amp;/g, '&');
+    assert.ok(older);
+    const second = await owner.get(older);
+    assert.equal((second.body.match(/needle number/g) ?? []).length, 5);
+    assert.match(second.body, /End of results/);
+    // LIKE wildcards in the query are literal.
+    assert.equal(((await owner.get(`/forms/${formId}/inbox?q=${encodeURIComponent('100%_d')}`)).body.match(/needle number/g) ?? []).length, 20);
+    assert.equal(((await owner.get(`/forms/${formId}/inbox?q=${encodeURIComponent('0%x')}`)).body.match(/needle number/g) ?? []).length, 0);
+    const failed = await owner.get(`/forms/${formId}/inbox?status=failed`);
+    assert.match(failed.body, /Nothing here yet/);
+    const page2 = await owner.get(`/forms/${formId}/inbox?page=2`);
+    assert.match(page2.body, /Page 2 of 2/);
+    assert.equal((await owner.get(`/forms/${formId}/inbox?page=999`)).statusCode, 200);
+    assert.equal((await owner.get(`/forms/${formId}/inbox?page=-1&tab=%3Cx%3E&status=%3Cy%3E`)).statusCode, 200);
+  });
+
+  it('answers 404 for another owner\'s form, submission and destination ids', async () => {
+    const other = new DashboardClient(t);
+    await t.services.dashboard.passwordLink('other@example.com', true).then(async (link) => {
+      await other.get(`/set-password?token=${link.token}`);
+      await other.post('/set-password', { token: link.token, password: 'other owner password' });
+    });
+    const destinations = await t.services.destinations.list((await t.services.accounts.find('owner@example.com'))!.id, formId);
+    for (const url of [`/forms/${formId}`, `/forms/${formId}/inbox`, `/forms/${formId}/edit`, `/forms/${formId}/notifications`, '/forms/not-a-uuid']) {
+      const response = await other.get(url);
+      assert.equal(response.statusCode, 404, url);
+      assert.doesNotMatch(response.body, /&lt;script&gt;alert\(&quot;name/);
+    }
+    await other.get('/forms');
+    assert.equal((await other.post(`/forms/${formId}/delete`)).statusCode, 404);
+    assert.equal((await other.post(`/forms/${formId}/notifications`, { type: 'webhook', url: 'http://127.0.0.1:9/x' })).statusCode, 404);
+    assert.equal(destinations.length, 0);
+    assert.equal((await owner.get(`/forms/${formId}`)).statusCode, 200, 'still there');
+  });
+
+  it('adds a webhook destination, shows its secret once, tests it and logs the attempt', async () => {
+    const receiver = await startFakeProvider(() => ({ status: 200, body: { ok: true } }));
+    try {
+      await owner.get(`/forms/${formId}/notifications`);
+      const bad = await owner.post(`/forms/${formId}/notifications`, { type: 'webhook', url: 'ftp://nope' });
+      assert.equal(bad.statusCode, 422);
+      const added = await owner.post(`/forms/${formId}/notifications`, { type: 'webhook', name: '<b>hook</b>', url: `${receiver.url}/hook` });
+      assert.equal(added.statusCode, 201, added.body.slice(0, 500));
+      assert.match(added.body, /<code class="secret" id="once-secret">whsec_/);
+      assert.match(added.body, /&lt;b&gt;hook&lt;\/b&gt;/);
+      assert.doesNotMatch((await owner.get(`/forms/${formId}/notifications`)).body, /whsec_/, 'shown only once');
+      const destinationId = /\/notifications\/([0-9a-f-]{36})\/test/.exec(added.body)?.[1];
+      assert.ok(destinationId);
+      const tested = await owner.post(`/forms/${formId}/notifications/${destinationId}/test`);
+      assert.match(tested.body, /Test event delivered/);
+      assert.equal(receiver.requests.length, 1);
+      const log = await owner.get(`/forms/${formId}/notifications/${destinationId}`);
+      assert.match(log.body, /test event/);
+      assert.match(log.body, /HTTP 200/);
+      const disabled = await owner.post(`/forms/${formId}/notifications/${destinationId}/disable`);
+      assert.match((await owner.get(String(disabled.headers.location))).body, /badge off">disabled/);
+      const regenerated = await owner.post(`/forms/${formId}/notifications/${destinationId}/regenerate-secret`);
+      assert.match(regenerated.body, /New signing secret/);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('generates an API key shown once that works on the API, and revokes it', async () => {
+    await owner.get('/integrations');
+    const made = await owner.post('/integrations/keys', { name: 'CRM <sync>' });
+    assert.equal(made.statusCode, 201);
+    const key = /id="once-secret">(ik_[^<]+)</.exec(made.body)?.[1];
+    assert.ok(key);
+    assert.match(made.body, /CRM &lt;sync&gt;/);
+    const forms = await t.request({ method: 'GET', url: '/api/forms', headers: bearer(key) });
+    assert.equal(forms.statusCode, 200);
+    assert.equal(forms.json().forms[0].id, formId);
+    const keyId = (await t.services.accounts.listKeys('owner@example.com')).find((k) => k.name === 'CRM <sync>')?.id;
+    assert.ok(keyId);
+    assert.match((await owner.get('/integrations')).body, new RegExp(`/integrations/keys/${keyId}/revoke`));
+    await owner.post(`/integrations/keys/${keyId}/revoke`);
+    const revoked = await t.request({ method: 'GET', url: '/api/forms', headers: bearer(key) });
+    assert.equal(revoked.statusCode, 401);
+    assert.equal((await owner.post('/integrations/keys', { name: '' })).statusCode, 422);
+    assert.equal((await owner.post('/integrations/keys', { name: 'x', scope: 'root' })).statusCode, 422);
+    const reader = await owner.post('/integrations/keys', { name: 'reader', scope: 'read' });
+    assert.match(reader.body, /New read-only API key/);
+    const readKey = /id="once-secret">(ik_[^<]+)</.exec(reader.body)?.[1] ?? '';
+    assert.equal((await t.request({ method: 'GET', url: '/api/forms', headers: bearer(readKey) })).statusCode, 200);
+    assert.equal((await t.request({ method: 'DELETE', url: `/api/forms/${formId}`, headers: bearer(readKey) })).statusCode, 403);
+    assert.match(reader.body, /claude mcp add --transport http intake http:\/\/localhost(:80)?\/mcp/);
+  });
+
+  it('shows the account and the health panel', async () => {
+    const account = await owner.get('/account');
+    assert.match(account.body, /Credits used/);
+    const language = await owner.post('/account/language', { language: 'de' });
+    assert.equal(language.headers.location, '/account?done=language');
+    assert.equal((await t.services.accounts.find('owner@example.com'))?.language, 'de');
+    assert.equal((await owner.post('/account/language', { language: '<x>' })).statusCode, 422);
+    const health = await owner.get('/health');
+    assert.match(health.body, /Queue depth/);
+    assert.match(health.body, /Not configured: email notifications cannot be sent/);
+  });
+
+  it('deletes a submission and then the form after confirmation', async () => {
+    const key = await t.createKey('owner@example.com');
+    const id = await submit(t, endpoint, { email: 'bye@example.com', message: 'delete me' });
+    await settled(t, key, formId, id);
+    await owner.get(`/forms/${formId}/submissions/${id}`);
+    await owner.post(`/forms/${formId}/submissions/${id}/delete`, { confirm: 'true' });
+    assert.equal((await owner.get(`/forms/${formId}/submissions/${id}`)).statusCode, 404);
+    await owner.get(`/forms/${formId}/delete`);
+    assert.equal((await owner.post(`/forms/${formId}/delete`)).headers.location, '/forms');
+    assert.equal((await owner.get(`/forms/${formId}`)).statusCode, 404);
+  });
+});
