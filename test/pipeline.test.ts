@@ -140,6 +140,8 @@ describe('processing pipeline', () => {
     assert.match(body.spam_reason, /^Marked as not spam by the owner \(automatic verdict: /);
     const spamList = (await t.request({ method: 'GET', url: `/api/forms/${form.id}/submissions?filter=spam`, headers: bearer(key) })).json();
     assert.equal(spamList.meta.total_count, 0);
+    // Marked as not spam, it resumes the steps spam skipped; a verdict can be changed again once they are done.
+    await settled(t, key, form.id, spam.id);
     const again = await t.request({ method: 'PATCH', url, headers: bearer(key), payload: { spam_flag: true } });
     assert.equal(again.json().spam_flag, true);
     const invalid = await t.request({ method: 'PATCH', url, headers: bearer(key), payload: { spam_flag: 'yes' } });
