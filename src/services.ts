@@ -18,6 +18,7 @@ import { formStore } from './forms/store.ts';
 import { jobQueueFor } from './jobs/index.ts';
 import { submissionService } from './submissions/service.ts';
 import { submissionStore } from './submissions/store.ts';
+import { submissionWriter } from './submissions/writer.ts';
 
 export interface ServiceOptions {
   /** Test seams of the outbound HTTP client (a resolver, a certificate authority). */
@@ -49,12 +50,14 @@ export function buildServices(config: Config, database: Database, options: Servi
   });
   const destinations = destinationService({ store: destinationRows, forms, policy });
   const deliveries = deliveryService({ store: deliveryRows, destinations, forms, queue, sender, baseUrl });
+  const submissionRows = submissionStore(database.db);
   const submissions = submissionService({
-    store: submissionStore(database.db),
+    store: submissionRows,
     forms,
     config,
-    queue,
-    writeConcurrency: database.engine === 'postgres' ? 4 : 1,
+    writeBatch: submissionWriter(database, submissionRows, queue, config.pipeline.maxAttempts),
+    // SQLite: one batch commits in the writer thread while the next waits there, gathered meanwhile.
+    writeConcurrency: database.engine === 'postgres' ? 4 : 2,
   });
   const delivery = {
     store: deliveryRows, sender, mailer, baseUrl,

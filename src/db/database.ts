@@ -16,7 +16,22 @@ export interface Database {
   pgPool: pg.Pool | null;
   /** PostgreSQL schema of the job tables. */
   jobsSchema: string;
+  /** The SQLite file, for connections of other threads; null on PostgreSQL. */
+  sqliteFile: string | null;
+  /** Runs before the connection closes: what holds connections of its own (a writer thread) ends first. */
+  onClose(hook: () => Promise<void>): void;
   close(): Promise<void>;
+}
+
+function closing(destroy: () => Promise<void>) {
+  const hooks: Array<() => Promise<void>> = [];
+  return {
+    onClose: (hook: () => Promise<void>) => void hooks.push(hook),
+    close: async () => {
+      for (const hook of hooks.splice(0)) await hook();
+      await destroy();
+    },
+  };
 }
 
 export interface DatabaseOptions {
@@ -37,9 +52,10 @@ export function openDatabase(options: DatabaseOptions): Database {
     pool.on('error', () => {});
     pool.on('connect', (client) => client.on('error', () => {}));
     const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
-    return { db, engine: 'postgres', pgPool: pool, jobsSchema: options.pipeline?.jobsSchema ?? 'graphile_worker', close: () => db.destroy() };
+    return { db, engine: 'postgres', pgPool: pool, jobsSchema: options.pipeline?.jobsSchema ?? 'graphile_worker', sqliteFile: null, ...closing(() => db.destroy()) };
   }
   fs.mkdirSync(options.dataDir, { recursive: true });
-  const db = new Kysely<Tables>({ dialect: openSqlite(sqliteFile(options.dataDir)) });
-  return { db, engine: 'sqlite', pgPool: null, jobsSchema: '', close: () => db.destroy() };
+  const file = sqliteFile(options.dataDir);
+  const db = new Kysely<Tables>({ dialect: openSqlite(file) });
+  return { db, engine: 'sqlite', pgPool: null, jobsSchema: '', sqliteFile: file, ...closing(() => db.destroy()) };
 }

@@ -55,6 +55,7 @@ export function graphileJobQueue(db: Db, pool: pg.Pool, options: GraphileQueueOp
     enqueue: (jobs) => add(db, jobs),
     // Committed jobs reach every worker through NOTIFY.
     wake() {},
+    committedElsewhere() {},
 
     async startWorker(handlers: Record<string, JobHandler>, worker: WorkerOptions): Promise<RunningWorker> {
       const ownIds = new Set<string>();

@@ -7,10 +7,15 @@ import type { Tables } from '../db/tables.ts';
 import type { InsertOutcome, NewSubmission, Submission } from './store.ts';
 
 type Tx = Transaction<Tables>;
-type FindByKey = (tx: Tx, formId: string, key: string) => Promise<Submission | null>;
 
-/** Rows per INSERT: well under SQLite's limit of bound parameters. */
-const ROWS_PER_INSERT = 200;
+export type SubmissionRow = ReturnType<typeof row>;
+
+/** The statements of a batch whose best form differs by engine and connection. */
+export interface BatchStatements {
+  findByKey(tx: Tx, formId: string, key: string): Promise<Submission | null>;
+  /** Inserts the rows, skipping any whose (form, Idempotency-Key) is taken; returns the ids it stored. */
+  insertRows(tx: Tx, rows: SubmissionRow[]): Promise<Set<string>>;
+}
 
 function groupBy<K>(indexes: number[], key: (i: number) => K): Map<K, number[]> {
   const groups = new Map<K, number[]>();
@@ -66,7 +71,8 @@ function row(item: NewSubmission) {
   };
 }
 
-export async function insertBatch(tx: Tx, items: NewSubmission[], findByKey: FindByKey): Promise<InsertOutcome[]> {
+export async function insertBatch(tx: Tx, items: NewSubmission[], statements: BatchStatements): Promise<InsertOutcome[]> {
+  const { findByKey } = statements;
   const outcomes: Array<InsertOutcome | undefined> = new Array(items.length);
   let candidates = items.map((_, i) => i);
 
@@ -94,17 +100,7 @@ export async function insertBatch(tx: Tx, items: NewSubmission[], findByKey: Fin
   }
   candidates = candidates.filter((i) => !outcomes[i]);
 
-  const inserted = new Set<string>();
-  for (let start = 0; start < candidates.length; start += ROWS_PER_INSERT) {
-    const chunk = candidates.slice(start, start + ROWS_PER_INSERT).map((i) => row(items[i]!));
-    const rows = await tx
-      .insertInto('submissions')
-      .values(chunk)
-      .onConflict((oc) => oc.columns(['form_id', 'idempotency_key']).doNothing())
-      .returning('id')
-      .execute();
-    for (const r of rows) inserted.add(r.id);
-  }
+  const inserted = candidates.length > 0 ? await statements.insertRows(tx, candidates.map((i) => row(items[i]!))) : new Set<string>();
   for (const i of candidates) {
     const item = items[i]!;
     if (inserted.has(item.id)) {

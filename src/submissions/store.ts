@@ -4,7 +4,9 @@ import type { Db } from '../db/database.ts';
 import type { SubmissionsTable, Tables } from '../db/tables.ts';
 import { fromJson, toBool, toIso, toIsoOrNull } from '../db/values.ts';
 import type { Selectable } from 'kysely';
-import { insertBatch } from './insert-batch.ts';
+import { insertBatch, type BatchStatements, type SubmissionRow } from './insert-batch.ts';
+import type { DatabaseSync } from 'node:sqlite';
+import { preparedInsert } from '../db/sqlite-dialect.ts';
 import { sql } from 'kysely';
 import { LISTING_BLOCK_SIZE } from '../db/migrations/0003_listing.ts';
 
@@ -96,6 +98,27 @@ async function findByIdempotencyKey(tx: Transaction<Tables>, formId: string, key
   return row ? toSubmission(row) : null;
 }
 
+/** Rows per INSERT: well under SQLite's limit of bound parameters. */
+const ROWS_PER_INSERT = 200;
+
+/** Multi-row inserts through Kysely: one statement per 200 rows. */
+export const kyselyBatchStatements: BatchStatements = {
+  findByKey: findByIdempotencyKey,
+  async insertRows(tx, rows) {
+    const inserted = new Set<string>();
+    for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
+      const stored = await tx
+        .insertInto('submissions')
+        .values(rows.slice(start, start + ROWS_PER_INSERT))
+        .onConflict((oc) => oc.columns(['form_id', 'idempotency_key']).doNothing())
+        .returning('id')
+        .execute();
+      for (const r of stored) inserted.add(r.id);
+    }
+    return inserted;
+  },
+};
+
 /**
  * Where a deep page starts, from the per-block counts that migration 0003 keeps: the newest block
  * whose running count (newest first) passes the offset holds the page's first row. Null past the end.
@@ -113,15 +136,29 @@ async function deepPageStart(db: Db, formId: string, filter: SpamFilter, offset:
   return { belowSeq: (Number(found.block) + 1) * LISTING_BLOCK_SIZE, skip: offset - Number(found.newer) };
 }
 
+/** SQLite: one prepared single-row insert per row, on the connection that runs the transaction. */
+export function preparedSqliteStatements(db: DatabaseSync): BatchStatements {
+  let insert: ((row: SubmissionRow) => boolean) | null = null;
+  return {
+    findByKey: findByIdempotencyKey,
+    async insertRows(_tx, rows) {
+      insert ??= preparedInsert(db, 'submissions', rows[0]!, 'on conflict (form_id, idempotency_key) do nothing');
+      const inserted = new Set<string>();
+      for (const row of rows) if (insert(row)) inserted.add(row.id);
+      return inserted;
+    },
+  };
+}
+
 /** Called inside the insert transaction with the submissions it created, to enqueue their processing. */
 export type OnCreated = (tx: Transaction<Tables>, created: NewSubmission[]) => Promise<void>;
 
-export function submissionStore(db: Db) {
+export function submissionStore(db: Db, statements: BatchStatements = kyselyBatchStatements) {
   return {
     /** Stores a batch in one transaction: one commit makes all of it, and its processing jobs, durable. */
     async insertBatch(items: NewSubmission[], onCreated: OnCreated): Promise<InsertOutcome[]> {
       return db.transaction().execute(async (tx) => {
-        const outcomes = await insertBatch(tx, items, findByIdempotencyKey);
+        const outcomes = await insertBatch(tx, items, statements);
         const created = items.filter((_, i) => outcomes[i]?.kind === 'created');
         if (created.length > 0) await onCreated(tx, created);
         return outcomes;
