@@ -17,7 +17,7 @@ import { formService } from './forms/service.ts';
 import { formStore } from './forms/store.ts';
 import { jobQueueFor } from './jobs/index.ts';
 import { submissionService } from './submissions/service.ts';
-import { submissionStore } from './submissions/store.ts';
+import { batchStatementsFor, submissionStore } from './submissions/store.ts';
 import { submissionWriter } from './submissions/writer.ts';
 
 export interface ServiceOptions {
@@ -50,14 +50,14 @@ export function buildServices(config: Config, database: Database, options: Servi
   });
   const destinations = destinationService({ store: destinationRows, forms, policy });
   const deliveries = deliveryService({ store: deliveryRows, destinations, forms, queue, sender, baseUrl });
-  const submissionRows = submissionStore(database.db);
+  const submissionRows = submissionStore(database.db, batchStatementsFor(database.sqliteConnection));
   const submissions = submissionService({
     store: submissionRows,
     forms,
     config,
     writeBatch: submissionWriter(database, submissionRows, queue, config.pipeline.maxAttempts),
     // SQLite: one batch commits in the writer thread while the next waits there, gathered meanwhile.
-    writeConcurrency: database.engine === 'postgres' ? 4 : 2,
+    writeConcurrency: 2,
   });
   const delivery = {
     store: deliveryRows, sender, mailer, baseUrl,

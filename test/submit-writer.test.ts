@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { timeOrderedUuid } from '../src/db/time-ordered-id.ts';
-import { submissionStore, type NewSubmission } from '../src/submissions/store.ts';
+import { batchStatementsFor, submissionStore, type NewSubmission } from '../src/submissions/store.ts';
 import { submissionWriter } from '../src/submissions/writer.ts';
 import { createForm, startTestApp, type TestApp } from './helpers.ts';
 
@@ -33,7 +33,7 @@ describe('submission writer', () => {
   });
 
   it('keeps answering /healthz within milliseconds while a batch of 20,000 commits', async () => {
-    const write = submissionWriter(t.database, submissionStore(t.database.db), t.services.queue, 5);
+    const write = submissionWriter(t.database, submissionStore(t.database.db, batchStatementsFor(t.database.sqliteConnection)), t.services.queue, 5);
     const batch = Array.from({ length: 20_000 }, (_, n) => item(n));
     let committed = false;
     const writing = write(batch).then((outcomes) => {

@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import { openSqlite } from './sqlite-dialect.ts';
+import type { DatabaseSync } from 'node:sqlite';
+import { openSqliteConnection, sqliteDialect } from './sqlite-dialect.ts';
 import type { Tables } from './tables.ts';
 import type { Engine } from './migrations/column-types.ts';
 
@@ -18,6 +19,8 @@ export interface Database {
   jobsSchema: string;
   /** The SQLite file, for connections of other threads; null on PostgreSQL. */
   sqliteFile: string | null;
+  /** The connection behind `db` on SQLite, for statements prepared once on a hot path; null on PostgreSQL. */
+  sqliteConnection: DatabaseSync | null;
   /** Runs before the connection closes: what holds connections of its own (a writer thread) ends first. */
   onClose(hook: () => Promise<void>): void;
   close(): Promise<void>;
@@ -52,10 +55,11 @@ export function openDatabase(options: DatabaseOptions): Database {
     pool.on('error', () => {});
     pool.on('connect', (client) => client.on('error', () => {}));
     const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
-    return { db, engine: 'postgres', pgPool: pool, jobsSchema: options.pipeline?.jobsSchema ?? 'graphile_worker', sqliteFile: null, ...closing(() => db.destroy()) };
+    return { db, engine: 'postgres', pgPool: pool, jobsSchema: options.pipeline?.jobsSchema ?? 'graphile_worker', sqliteFile: null, sqliteConnection: null, ...closing(() => db.destroy()) };
   }
   fs.mkdirSync(options.dataDir, { recursive: true });
   const file = sqliteFile(options.dataDir);
-  const db = new Kysely<Tables>({ dialect: openSqlite(file) });
-  return { db, engine: 'sqlite', pgPool: null, jobsSchema: '', sqliteFile: file, ...closing(() => db.destroy()) };
+  const connection = openSqliteConnection(file);
+  const db = new Kysely<Tables>({ dialect: sqliteDialect(connection) });
+  return { db, engine: 'sqlite', pgPool: null, jobsSchema: '', sqliteFile: file, sqliteConnection: connection, ...closing(() => db.destroy()) };
 }

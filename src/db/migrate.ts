@@ -10,6 +10,7 @@ import * as core from './migrations/0001_core.ts';
 import * as pipeline from './migrations/0002_pipeline.ts';
 import * as listing from './migrations/0003_listing.ts';
 import * as deliveries from './migrations/0004_deliveries.ts';
+import * as batchInserts from './migrations/0010_batch_inserts.ts';
 
 type CodeMigration = { up(db: Kysely<any>, t: ColumnTypes): Promise<void> };
 
@@ -18,6 +19,7 @@ const MIGRATIONS: Record<string, CodeMigration> = {
   '0002_pipeline': pipeline,
   '0003_listing': listing,
   '0004_deliveries': deliveries,
+  '0010_batch_inserts': batchInserts,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

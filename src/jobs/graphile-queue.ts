@@ -18,7 +18,12 @@ export interface GraphileQueueOptions {
   pollMs: number;
   /** Runs of a job whose handler keeps throwing (graphile-worker's own backoff between them). */
   maxAttempts: number;
+  /** Migrates the job schema before a restart; a test seam, migrateGraphileSchema otherwise. */
+  migrate?: (pool: pg.Pool, schema: string) => Promise<void>;
 }
+
+const RESTART_DELAY_MS = 250;
+const RESTART_MAX_DELAY_MS = 10_000;
 
 /** What graphile-worker sets process.exitCode to when it stops over a breaking migration. */
 const BREAKING_MIGRATION_EXIT_CODE = 57;
@@ -37,6 +42,7 @@ function loggerFor(log: JobLog): GraphileLogger {
 
 export function graphileJobQueue(db: Db, pool: pg.Pool, options: GraphileQueueOptions): JobQueue {
   const fn = (name: string) => sql.id(options.schema, name);
+  const migrate = options.migrate ?? migrateGraphileSchema;
 
   async function add(executor: Db | Transaction<Tables>, jobs: JobSpec[]): Promise<void> {
     if (jobs.length === 0) return;
@@ -86,18 +92,27 @@ export function graphileJobQueue(db: Db, pool: pg.Pool, options: GraphileQueueOp
       // breaking revision (its NOTIFY is not per schema), as a new Intake instance or test database
       // does. Our own schema is checked by its migrations, which refuse one too new for this code;
       // when they pass, working on is safe, so a pool that stopped unasked is started again.
+      // A restart that fails (another schema's migration racing ours, a connection lost) is tried
+      // again until it works: giving up once left a process renewing the leases of workers that took
+      // nothing, so nobody else freed their jobs either. The ids of a stopped pool are dropped from
+      // the leases at once: their jobs become free to others when the lease runs out.
       const supervise = (current: Runner): void => {
         void current.promise.catch(() => {}).then(async () => {
           if (stopping) return;
+          ownIds.clear();
           worker.log.error({ schema: options.schema }, 'graphile-worker stopped unasked; starting it again');
-          try {
-            await migrateGraphileSchema(pool, options.schema);
-            if (process.exitCode === BREAKING_MIGRATION_EXIT_CODE) process.exitCode = undefined;
-            if (stopping) return;
-            runner = await run(runnerOptions);
-            supervise(runner);
-          } catch (error) {
-            worker.log.error({ err: error, schema: options.schema }, 'graphile-worker cannot start again');
+          for (let attempt = 1; !stopping; attempt++) {
+            try {
+              await migrate(pool, options.schema);
+              if (process.exitCode === BREAKING_MIGRATION_EXIT_CODE) process.exitCode = undefined;
+              if (stopping) return;
+              runner = await run(runnerOptions);
+              supervise(runner);
+              return;
+            } catch (error) {
+              worker.log.error({ err: error, schema: options.schema, attempt }, 'graphile-worker cannot start again yet');
+              await new Promise((resolve) => setTimeout(resolve, Math.min(RESTART_MAX_DELAY_MS, RESTART_DELAY_MS * 2 ** (attempt - 1))));
+            }
           }
         });
       };

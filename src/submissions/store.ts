@@ -4,7 +4,7 @@ import type { Db } from '../db/database.ts';
 import type { SubmissionsTable, Tables } from '../db/tables.ts';
 import { fromJson, toBool, toIso, toIsoOrNull } from '../db/values.ts';
 import type { Selectable } from 'kysely';
-import { insertBatch, type BatchStatements, type SubmissionRow } from './insert-batch.ts';
+import { insertBatch, keyOf, type BatchStatements, type FindByKeys, type SubmissionRow } from './insert-batch.ts';
 import type { DatabaseSync } from 'node:sqlite';
 import { preparedInsert } from '../db/sqlite-dialect.ts';
 import { sql } from 'kysely';
@@ -93,29 +93,35 @@ export async function readSubmission(executor: Db | Transaction<Tables>, id: str
   return row ? toSubmission(row) : null;
 }
 
-async function findByIdempotencyKey(tx: Transaction<Tables>, formId: string, key: string): Promise<Submission | null> {
-  const row = await tx.selectFrom('submissions').selectAll().where('form_id', '=', formId).where('idempotency_key', '=', key).executeTakeFirst();
-  return row ? toSubmission(row) : null;
-}
+const findByIdempotencyKeys: FindByKeys = async (tx, items) => {
+  const found = new Map<string, Submission>();
+  if (items.length === 0) return found;
+  const rows = await tx
+    .selectFrom('submissions')
+    .selectAll()
+    .where((eb) => eb(eb.refTuple('form_id', 'idempotency_key'), 'in', items.map((item) => eb.tuple(item.formId, item.idempotencyKey))))
+    .execute();
+  for (const row of rows) found.set(keyOf(row.form_id, row.idempotency_key as string), toSubmission(row));
+  return found;
+};
 
-/** Rows per INSERT: well under SQLite's limit of bound parameters. */
-const ROWS_PER_INSERT = 200;
+/** PostgreSQL's type of each column a new submission row fills: the rows go in as one array per column. */
+const POSTGRES_TYPES: Record<keyof SubmissionRow, string> = {
+  id: 'text', form_id: 'text', version_id: 'text', data: 'jsonb', metadata: 'jsonb', idempotency_key: 'text',
+  fingerprint: 'text', processing_status: 'text', spam_flag: 'boolean', reply_status: 'text', created_at: 'timestamptz',
+};
 
-/** Multi-row inserts through Kysely: one statement per 200 rows. */
-export const kyselyBatchStatements: BatchStatements = {
-  findByKey: findByIdempotencyKey,
+/** PostgreSQL: one INSERT … SELECT FROM unnest(…) for the whole batch, the same text whatever its size. */
+const postgresBatchStatements: BatchStatements = {
+  findByKeys: findByIdempotencyKeys,
   async insertRows(tx, rows) {
-    const inserted = new Set<string>();
-    for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
-      const stored = await tx
-        .insertInto('submissions')
-        .values(rows.slice(start, start + ROWS_PER_INSERT))
-        .onConflict((oc) => oc.columns(['form_id', 'idempotency_key']).doNothing())
-        .returning('id')
-        .execute();
-      for (const r of stored) inserted.add(r.id);
-    }
-    return inserted;
+    const columns = Object.keys(POSTGRES_TYPES) as Array<keyof SubmissionRow>;
+    const arrays = columns.map((c) => sql`${rows.map((r) => r[c])}::${sql.raw(POSTGRES_TYPES[c])}[]`);
+    const { rows: stored } = await sql<{ id: string }>`
+      insert into submissions (${sql.join(columns.map((c) => sql.id(c)))})
+      select * from unnest(${sql.join(arrays)})
+      on conflict (form_id, idempotency_key) do nothing returning id`.execute(tx);
+    return new Set(stored.map((r) => r.id));
   },
 };
 
@@ -137,10 +143,10 @@ async function deepPageStart(db: Db, formId: string, filter: SpamFilter, offset:
 }
 
 /** SQLite: one prepared single-row insert per row, on the connection that runs the transaction. */
-export function preparedSqliteStatements(db: DatabaseSync): BatchStatements {
+function preparedSqliteStatements(db: DatabaseSync): BatchStatements {
   let insert: ((row: SubmissionRow) => boolean) | null = null;
   return {
-    findByKey: findByIdempotencyKey,
+    findByKeys: findByIdempotencyKeys,
     async insertRows(_tx, rows) {
       insert ??= preparedInsert(db, 'submissions', rows[0]!, 'on conflict (form_id, idempotency_key) do nothing');
       const inserted = new Set<string>();
@@ -153,7 +159,12 @@ export function preparedSqliteStatements(db: DatabaseSync): BatchStatements {
 /** Called inside the insert transaction with the submissions it created, to enqueue their processing. */
 export type OnCreated = (tx: Transaction<Tables>, created: NewSubmission[]) => Promise<void>;
 
-export function submissionStore(db: Db, statements: BatchStatements = kyselyBatchStatements) {
+/** The batch statements for a connection: prepared ones on SQLite, unnest on PostgreSQL. */
+export function batchStatementsFor(connection: DatabaseSync | null): BatchStatements {
+  return connection ? preparedSqliteStatements(connection) : postgresBatchStatements;
+}
+
+export function submissionStore(db: Db, statements: BatchStatements) {
   return {
     /** Stores a batch in one transaction: one commit makes all of it, and its processing jobs, durable. */
     async insertBatch(items: NewSubmission[], onCreated: OnCreated): Promise<InsertOutcome[]> {

@@ -6,7 +6,7 @@ import { Kysely } from 'kysely';
 import { openSqliteConnection, sqliteDialect } from '../db/sqlite-dialect.ts';
 import type { Tables } from '../db/tables.ts';
 import { preparedJobInsert } from '../jobs/sqlite-queue.ts';
-import { preparedSqliteStatements, submissionStore, type NewSubmission } from './store.ts';
+import { batchStatementsFor, submissionStore, type NewSubmission } from './store.ts';
 import { processingJobs, type ThreadOptions, type ThreadReply, type ThreadRequest } from './writer.ts';
 
 const port = parentPort;
@@ -14,7 +14,7 @@ if (!port) throw new Error('writer-thread.ts runs only as a worker thread');
 const options = workerData as ThreadOptions;
 const connection = openSqliteConnection(options.file);
 const db = new Kysely<Tables>({ dialect: sqliteDialect(connection) });
-const store = submissionStore(db, preparedSqliteStatements(connection));
+const store = submissionStore(db, batchStatementsFor(connection));
 const addJobs = preparedJobInsert(connection, options.maxAttempts);
 
 async function storeBatch(request: ThreadRequest): Promise<ThreadReply> {
