@@ -41,6 +41,12 @@ export interface DatabaseOptions {
   databaseUrl: string | null;
   dataDir: string;
   poolSize?: number;
+  /**
+   * SQLite: false lets commits return before their fsync (synchronous=NORMAL). Only for connections
+   * whose writes can be redone: `intake worker`, whose work lost to a power cut runs again, since
+   * the deletion of its job is lost with it. Whatever answers a submitter keeps true.
+   */
+  durableCommits?: boolean;
   pipeline?: { jobsSchema: string };
 }
 
@@ -59,7 +65,7 @@ export function openDatabase(options: DatabaseOptions): Database {
   }
   fs.mkdirSync(options.dataDir, { recursive: true });
   const file = sqliteFile(options.dataDir);
-  const connection = openSqliteConnection(file);
+  const connection = openSqliteConnection(file, { durable: options.durableCommits });
   const db = new Kysely<Tables>({ dialect: sqliteDialect(connection) });
   return { db, engine: 'sqlite', pgPool: null, jobsSchema: '', sqliteFile: file, sqliteConnection: connection, ...closing(() => db.destroy()) };
 }

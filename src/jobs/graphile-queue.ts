@@ -85,6 +85,10 @@ export function graphileJobQueue(db: Db, pool: pg.Pool, options: GraphileQueueOp
         noHandleSignals: true,
         logger: loggerFor(worker.log),
         events: events as never,
+        // Jobs fetched for the whole pool at once and completions sent together: a backlog costs a
+        // round trip per batch of jobs rather than two per job. Fetched jobs are locked by the pool's
+        // id, which the leases below renew like the workers'.
+        preset: { worker: { localQueue: { size: worker.concurrency }, completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
       };
       let stopping = false;
       let runner: Runner = await run(runnerOptions);

@@ -70,7 +70,12 @@ class WriterThread {
   }
 
   #start(): Worker {
-    const worker = new Worker(new URL('./writer-thread.ts', import.meta.url), { workerData: this.#options });
+    // A small young generation: the thread holds one batch at a time, and the API process's
+    // memory is a target of its own (a worker's default heap would add tens of megabytes).
+    const worker = new Worker(new URL('./writer-thread.ts', import.meta.url), {
+      workerData: this.#options,
+      resourceLimits: { maxYoungGenerationSizeMb: 8 },
+    });
     worker.unref();
     worker.on('message', (reply: ThreadReply) => {
       const pending = this.#pending.get(reply.id);

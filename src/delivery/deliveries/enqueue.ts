@@ -20,9 +20,12 @@ export function submissionLink(baseUrl: string, formId: string, submissionId: st
 export function enqueueDeliveries(deps: { destinations: DestinationStore; deliveries: DeliveryStore; queue: JobQueue; baseUrl: string; clock?: () => Date }): OnFinished {
   const clock = deps.clock ?? (() => new Date());
   return async (tx, work) => {
+    // Most forms have no destination: look for them before reading the submission back.
+    const enabled = await deps.destinations.enabled(tx, work.form.id);
+    if (enabled.length === 0) return;
     const submission = await readSubmission(tx, work.submission.id);
     if (!submission) return;
-    const receivers = await deps.destinations.receiving(tx, work.form.id, submission.spam_flag);
+    const receivers = submission.spam_flag ? enabled.filter((d) => d.deliverSpam) : enabled;
     if (receivers.length === 0) return;
     const now = clock().toISOString();
     const { form } = work;
