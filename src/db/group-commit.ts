@@ -18,10 +18,7 @@ export class GroupCommit<I, O> {
   #running = 0;
   #scheduled = false;
 
-  /**
-   * maxConcurrent > 1 where batches may overlap: PostgreSQL commits them in parallel; SQLite's writer
-   * thread takes them one after the other, but the next is gathered and handed over while one commits.
-   */
+  /** maxConcurrent > 1 lets batches overlap where the engine commits them in parallel. */
   constructor(flush: BatchFlush<I, O>, options: { maxBatch: number; maxConcurrent: number }) {
     this.#flush = flush;
     this.#maxBatch = options.maxBatch;

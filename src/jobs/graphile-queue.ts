@@ -4,8 +4,7 @@
 // every worker process renews a lease for its worker ids, and any process unlocks the jobs of
 // workers whose lease has run out.
 import { EventEmitter } from 'node:events';
-import { run, runMigrations, type Logger as GraphileLogger, type Runner } from 'graphile-worker';
-import { Logger } from 'graphile-worker';
+import type { Logger as GraphileLogger, Runner } from 'graphile-worker';
 import { sql, type Transaction } from 'kysely';
 import type pg from 'pg';
 import type { Db } from '../db/database.ts';
@@ -29,12 +28,14 @@ const RESTART_MAX_DELAY_MS = 10_000;
 const BREAKING_MIGRATION_EXIT_CODE = 57;
 
 export async function migrateGraphileSchema(pool: pg.Pool, schema: string): Promise<void> {
-  await runMigrations({ pgPool: pool, schema, logger: quietLogger });
+  const { Logger, runMigrations } = await graphileWorker();
+  await runMigrations({ pgPool: pool, schema, logger: new Logger(() => () => {}) });
 }
 
-const quietLogger: GraphileLogger = new Logger(() => () => {});
+/** Loaded on first use: about 20 MB that a process on SQLite never needs. */
+const graphileWorker = () => import('graphile-worker');
 
-function loggerFor(log: JobLog): GraphileLogger {
+function loggerFor(Logger: typeof import('graphile-worker').Logger, log: JobLog): GraphileLogger {
   return new Logger(() => (level, message, meta) => {
     if (level === 'error') log.error({ ...meta }, message);
   });
@@ -64,6 +65,7 @@ export function graphileJobQueue(db: Db, pool: pg.Pool, options: GraphileQueueOp
     committedElsewhere() {},
 
     async startWorker(handlers: Record<string, JobHandler>, worker: WorkerOptions): Promise<RunningWorker> {
+      const { Logger, run } = await graphileWorker();
       const ownIds = new Set<string>();
       const events = new EventEmitter();
       events.on('pool:create', ({ workerPool }: { workerPool: { id: string } }) => ownIds.add(workerPool.id));
@@ -83,7 +85,7 @@ export function graphileJobQueue(db: Db, pool: pg.Pool, options: GraphileQueueOp
         concurrency: worker.concurrency,
         pollInterval: options.pollMs,
         noHandleSignals: true,
-        logger: loggerFor(worker.log),
+        logger: loggerFor(Logger, worker.log),
         events: events as never,
         // Jobs fetched for the whole pool at once and completions sent together: a backlog costs a
         // round trip per batch of jobs rather than two per job. Fetched jobs are locked by the pool's
