@@ -4,10 +4,14 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { accountRoutes } from './accounts/routes.ts';
+import { auditRestWrites, auditRoutes } from './audit/routes.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { destinationRoutes } from './delivery/routes.ts';
 import { formRoutes } from './forms/routes.ts';
+import { protectedResourceRoutes } from './mcp/protected-resource.ts';
+import { mcpRoutes } from './mcp/routes.ts';
+import { knowledgeRoutes } from './knowledge/routes.ts';
 import { errorHandlerFor } from './http/error-replies.ts';
 import { fail } from './http/errors.ts';
 import { registerJsonParser } from './http/json-body.ts';
@@ -51,7 +55,7 @@ export async function buildApp({ config, database, logger, services: given }: Ap
   await app.register(cors, {
     origin: '*',
     methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-    exposedHeaders: ['X-Service-Credits-Remaining', 'X-Service-Metered', 'Retry-After'],
+    exposedHeaders: ['X-Service-Credits-Remaining', 'X-Service-Metered', 'Retry-After', 'WWW-Authenticate', 'Mcp-Session-Id'],
     maxAge: 86_400,
   });
 
@@ -73,10 +77,19 @@ export async function buildApp({ config, database, logger, services: given }: Ap
 
   await app.register(async (zone) => {
     await rateLimitZone(zone, { perMinute: config.rateLimits.apiPerMinute, key: byApiKey });
+    auditRestWrites(zone, services.audit);
     await zone.register(formRoutes, { config, accounts: services.accounts, forms: services.forms });
-    await zone.register(submissionRoutes, { config, accounts: services.accounts, submissions: services.submissions });
+    await zone.register(submissionRoutes, { config, accounts: services.accounts, submissions: services.submissions, replies: services.replies });
+    await zone.register(knowledgeRoutes, { config, accounts: services.accounts, knowledge: services.knowledge });
     await zone.register(accountRoutes, { config, accounts: services.accounts });
     await zone.register(destinationRoutes, { config, accounts: services.accounts, destinations: services.destinations, deliveries: services.deliveries });
+    await zone.register(auditRoutes, { config, accounts: services.accounts, audit: services.audit });
+  });
+
+  await app.register(protectedResourceRoutes, { config });
+  await app.register(async (zone) => {
+    await rateLimitZone(zone, { perMinute: config.rateLimits.mcpPerMinute, key: byApiKey });
+    await zone.register(mcpRoutes, { config, services });
   });
 
   return app;

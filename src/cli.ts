@@ -11,7 +11,9 @@ const USAGE = `Usage: intake <command>
   serve                                   run the API server with its workers (migrates first)
   worker                                  run the workers alone (processing and deliveries)
   migrate                                 apply pending database migrations
-  keys create --email E --name N          create an API key (and the owner account if missing)
+  keys create --email E --name N [--scope full|read]
+                                          create an API key (and the owner account if missing);
+                                          a read key can read everything and change nothing
   keys list [--email E]                   list API keys
   keys revoke <key-id>                    revoke an API key
   users set-plan --email E --plan free|pro
@@ -37,16 +39,16 @@ async function withAccounts<T>(config: Config, run: (accounts: ReturnType<typeof
 }
 
 async function keysCommand(config: Config, sub: string | undefined, args: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({ args, options: { email: { type: 'string' }, name: { type: 'string' } }, allowPositionals: true });
+  const { values, positionals } = parseArgs({ args, options: { email: { type: 'string' }, name: { type: 'string' }, scope: { type: 'string' } }, allowPositionals: true });
   if (sub === 'create') {
-    const created = await withAccounts(config, (a) => a.createKey({ email: option(values, 'email'), name: option(values, 'name') }));
-    process.stderr.write(`Created API key ${created.id} for ${created.account.email}. It is shown only now:\n`);
+    const created = await withAccounts(config, (a) => a.createKey({ email: option(values, 'email'), name: option(values, 'name'), scope: values.scope }));
+    process.stderr.write(`Created ${created.scope}-scope API key ${created.id} for ${created.account.email}. It is shown only now:\n`);
     process.stdout.write(`${created.key}\n`);
   } else if (sub === 'list') {
     const keys = await withAccounts(config, (a) => a.listKeys(values.email));
     for (const k of keys) {
       const state = k.revokedAt ? `revoked ${k.revokedAt}` : `last used ${k.lastUsedAt ?? 'never'}`;
-      process.stdout.write(`${k.id}  ${k.prefix}…  ${k.email}  "${k.name}"  created ${k.createdAt}  ${state}\n`);
+      process.stdout.write(`${k.id}  ${k.prefix}…  ${k.email}  "${k.name}"  ${k.scope}  created ${k.createdAt}  ${state}\n`);
     }
     if (keys.length === 0) process.stderr.write('No API keys.\n');
   } else if (sub === 'revoke') {

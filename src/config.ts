@@ -56,6 +56,12 @@ export interface Config {
     disableAfter: number;
     concurrency: number;
   };
+  knowledge: {
+    /** Largest knowledge base content, in UTF-8 bytes. */
+    maxBytes: number;
+    /** AI credits one smart reply costs. */
+    replyCredits: number;
+  };
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
 
@@ -215,6 +221,10 @@ export function loadConfig(env: Env = process.env): Config {
       retryMaxMs: integer(env, 'INTAKE_DELIVERY_RETRY_MAX_MS', 43_200_000, 1, 604_800_000),
       disableAfter: integer(env, 'INTAKE_DELIVERY_DISABLE_AFTER', 15, 1, 10_000),
       concurrency: integer(env, 'INTAKE_DELIVERY_CONCURRENCY', 16, 1, 256),
+    },
+    knowledge: {
+      maxBytes: integer(env, 'INTAKE_KB_MAX_BYTES', 512 * 1024, 1024, 16 * 1024 * 1024),
+      replyCredits: integer(env, 'INTAKE_SMART_REPLY_CREDITS', 2, 0, 1000),
     },
     logLevel: logLevel(env),
   };

@@ -1,8 +1,15 @@
 // Connects stores to services, services to each other and to the engine's job queue: the one
 // place that knows which implementation each dependency is. The app and the workers share what it builds.
 import { randomUUID } from 'node:crypto';
+import { creditCharger } from './accounts/credits.ts';
+import { creditStore } from './accounts/credit-store.ts';
 import { accountService } from './accounts/service.ts';
 import { accountStore } from './accounts/store.ts';
+import { aiServices } from './analysis/ai.ts';
+import { analysisService } from './analysis/service.ts';
+import { analysisStore } from './analysis/store.ts';
+import { auditService } from './audit/service.ts';
+import { auditStore } from './audit/store.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { enqueueDeliveries } from './delivery/deliveries/enqueue.ts';
@@ -16,9 +23,18 @@ import { checkUrl, outboundPolicy, type SendOptions } from './delivery/outbound/
 import { formService } from './forms/service.ts';
 import { formStore } from './forms/store.ts';
 import { jobQueueFor } from './jobs/index.ts';
+import { knowledgeService } from './knowledge/service.ts';
+import { knowledgeStore } from './knowledge/store.ts';
+import { pipelineStore } from './pipeline/store.ts';
+import { replySender } from './replies/sender.ts';
+import { replyService } from './replies/service.ts';
+import { replyStore } from './replies/store.ts';
 import { submissionService } from './submissions/service.ts';
 import { batchStatementsFor, submissionStore } from './submissions/store.ts';
 import { submissionWriter } from './submissions/writer.ts';
+
+/** A send that has held a reply this long died with its process; another may take it over. */
+const REPLY_CLAIM_TIMEOUT_MS = 5 * 60_000;
 
 export interface ServiceOptions {
   /** Test seams of the outbound HTTP client (a resolver, a certificate authority). */
@@ -39,7 +55,9 @@ export function buildServices(config: Config, database: Database, options: Servi
   const destinationRows = destinationStore(database.db);
   const deliveryRows = deliveryStore(database.db);
   const accounts = accountService(accountStore(database.db), config);
+  const knowledge = knowledgeService(knowledgeStore(database.db), { maxBytes: config.knowledge.maxBytes });
   const forms = formService(formStore(database.db), {
+    ownsKnowledgeBase: knowledge.owns,
     urlProblem: (url) => checkUrl(url, policy)?.message ?? null,
     saved: (form) =>
       destinationRows.syncFormWebhook(
@@ -55,6 +73,7 @@ export function buildServices(config: Config, database: Database, options: Servi
     store: submissionRows,
     forms,
     config,
+    queue,
     writeBatch: submissionWriter(database, submissionRows, queue, config.pipeline.maxAttempts),
     // One batch at a time, the next gathered while it commits. Every batch for one form (and one
     // owner) waits on that form's counter row anyway: on PostgreSQL, 1 served 3,200–4,000 submissions/s
@@ -66,7 +85,14 @@ export function buildServices(config: Config, database: Database, options: Servi
     store: deliveryRows, sender, mailer, baseUrl,
     onFinished: enqueueDeliveries({ destinations: destinationRows, deliveries: deliveryRows, queue, baseUrl }),
   };
-  return { queue, accounts, forms, submissions, destinations, deliveries, delivery };
+  const audit = auditService(auditStore(database.db));
+  const analysis = analysisService({ store: analysisStore(database.db), forms, submissions, ai: aiServices(config, database) });
+  const replySending = replySender({ store: replyStore(database.db), mailer, mailFrom: config.delivery.smtp?.from ?? null, claimTimeoutMs: REPLY_CLAIM_TIMEOUT_MS });
+  const replies = replyService({
+    store: replyStore(database.db), sender: replySending, forms, submissions: submissionRows, pipeline: pipelineStore(database.db), knowledge,
+    credits: creditCharger(creditStore(database.db), config), config,
+  });
+  return { queue, accounts, forms, knowledge, submissions, replies, replySending, destinations, deliveries, delivery, audit, analysis };
 }
 
 export type Services = ReturnType<typeof buildServices>;

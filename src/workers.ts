@@ -6,14 +6,24 @@ import type { Database } from './db/database.ts';
 import { startDeliveryWorker } from './delivery/worker.ts';
 import type { JobLog, RunningWorker } from './jobs/queue.ts';
 import { startPipelineWorker } from './pipeline/worker.ts';
+import { enqueueAutoReply } from './replies/tasks.ts';
+import { startReplyWorker } from './replies/worker.ts';
 
 export async function startWorkers(config: Config, database: Database, services: Services, log: JobLog): Promise<RunningWorker> {
   const { queue, delivery } = services;
-  const pipeline = await startPipelineWorker({ config, database, queue, log, onFinished: delivery.onFinished });
+  const pipeline = await startPipelineWorker({
+    config, database, queue, log, knowledge: services.knowledge,
+    // In the transaction of the final status: the auto reply's send and the notifications.
+    onFinished: async (tx, work, outcome) => {
+      await enqueueAutoReply(queue, tx, work);
+      await delivery.onFinished(tx, work, outcome);
+    },
+  });
+  const replies = await startReplyWorker({ config, queue, sender: services.replySending, log });
   const deliveries = await startDeliveryWorker({ config, queue, store: delivery.store, sender: delivery.sender, mailer: delivery.mailer, baseUrl: delivery.baseUrl, log });
   return {
     async stop() {
-      await Promise.all([pipeline.stop(), deliveries.stop()]);
+      await Promise.all([pipeline.stop(), deliveries.stop(), replies.stop()]);
       delivery.mailer?.close();
     },
   };

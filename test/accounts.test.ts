@@ -16,6 +16,7 @@ describe('account API and keys', () => {
     assert.equal(response.statusCode, 200);
     assert.deepEqual(response.json(), {
       email: 'acct@example.com',
+      reply_to_email: 'acct@example.com',
       plan: 'free',
       language: 'en',
       submissions: { total: 0, limit: 5000 },
@@ -86,6 +87,16 @@ describe('CLI', () => {
     } finally {
       await t.close();
     }
+  });
+
+  it('creates a read-scoped key with --scope read, and refuses other scopes', async () => {
+    const created = await runCli(['keys', 'create', '--email', 'scope@example.com', '--name', 'agent', '--scope', 'read'], store.env);
+    assert.equal(created.code, 0, created.stderr);
+    assert.match(created.stderr, /Created read-scope API key/);
+    assert.match((await runCli(['keys', 'list', '--email', 'scope@example.com'], store.env)).stdout, /"agent"  read  /);
+    const bad = await runCli(['keys', 'create', '--email', 'scope@example.com', '--name', 'x', '--scope', 'admin'], store.env);
+    assert.equal(bad.code, 1);
+    assert.match(bad.stderr, /scope is full or read/);
   });
 
   it('sets a plan, and refuses unknown accounts and plans', async () => {

@@ -1,12 +1,19 @@
-// Runs the real CLI as a child process against a test store.
+// Runs the real CLI (or another script) as a child process against a test store.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 
 export const CLI = path.resolve(import.meta.dirname, '../src/cli.ts');
 
-export function runCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export interface ScriptResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a TypeScript file with this Node, with only PATH and `env` in its environment. */
+export function runScript(file: string, args: string[], env: Record<string, string> = {}): Promise<ScriptResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [file, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -14,4 +21,8 @@ export function runCli(args: string[], env: Record<string, string>): Promise<{ c
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+export function runCli(args: string[], env: Record<string, string>): Promise<ScriptResult> {
+  return runScript(CLI, args, env);
 }

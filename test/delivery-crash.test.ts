@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { runCli } from './cli.ts';
 import { CONTACT_SCHEMA, createTestStore, ENGINE, RELAXED_ENV, type TestStore } from './helpers.ts';
-import { startServer, startWorker, stop } from './processes.ts';
+import { apiClient, startServer, startWorker, stop } from './processes.ts';
 
 const SUBMISSIONS = 30;
 const KILL_AFTER_REQUESTS = 8;
@@ -83,15 +83,10 @@ describe('delivery worker crash', () => {
 
   it('delivers every submission after a SIGKILL, at least once, and logs each as succeeded', async () => {
     const key = (await runCli(['keys', 'create', '--email', 'crash@example.com', '--name', 'k'], env)).stdout.trim();
-    const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
     const server = await startServer(env);
     const workers = [startWorker(env), ...(ENGINE === 'postgres' ? [startWorker(env)] : [])];
     try {
-      const api = async (method: string, path: string, body?: unknown) => {
-        const response = await fetch(`${server.base}${path}`, { method, headers: auth, ...(body !== undefined && { body: JSON.stringify(body) }) });
-        const json = (await response.json()) as Record<string, any>;
-        return { status: response.status, json };
-      };
+      const api = apiClient(server.base, key);
       const form = await api('POST', '/api/forms', { name: 'Crash', slug: 'crash', visibility: 'public', fields_schema: CONTACT_SCHEMA });
       assert.equal(form.status, 201, JSON.stringify(form.json));
       const destination = await api('POST', `/api/forms/${form.json.id}/destinations`, { type: 'webhook', url: `${receiver.url}/hook` });

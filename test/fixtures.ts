@@ -19,3 +19,16 @@ export const CONTACT_SCHEMA = {
     { name: 'age', type: 'number' },
   ],
 };
+
+/** A small knowledge base of question-and-answer pairs. */
+export const FAQ = [
+  'Q: How do I reset my password?',
+  'A: Open the sign-in page and choose "Forgot password". We email you a link that is valid for one hour.',
+  '',
+  'Q: Do you ship to Canada?',
+  'A: Yes. Orders to Canada arrive within 5 to 8 working days.',
+  'Customs fees are paid on delivery.',
+  '',
+  'Q: Can I cancel my subscription?',
+  'A: You can cancel any time under Settings, Billing. The plan runs until the end of the month you paid for.',
+].join('\n');

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { parseFieldsSchema } from '../src/forms/field-schema.ts';
 import { isEmailAddress } from '../src/forms/email-address.ts';
 import { PATTERN_INPUT_LIMIT } from '../src/forms/pattern-dialect.ts';
+import { splitPassages } from '../src/knowledge/passages.ts';
 import { detectSubmissionLanguage } from '../src/pipeline/language.ts';
 import { compileValidator } from '../src/submissions/validator.ts';
 
@@ -89,6 +90,22 @@ describe('language detection examines text in linear time', () => {
   for (const [index, attack] of attacks.entries()) {
     it(`answers at once on hostile text #${index + 1}`, () => {
       const { ms } = timed(() => detectSubmissionLanguage({ message: attack }, fields));
+      assert.ok(ms < GENEROUS_BOUND_MS, `took ${ms.toFixed(0)} ms`);
+    });
+  }
+});
+
+describe('knowledge-base text is split in linear time', () => {
+  const attacks = [
+    `Q: ${' '.repeat(200_000)}\r`,
+    `A: ${' '.repeat(200_000)}\u2028`,
+    `# ${'\t'.repeat(200_000)}\r`,
+    `${'#'.repeat(200_000)}`,
+    `\n${' '.repeat(200_000)}x\n`,
+  ];
+  for (const [index, attack] of attacks.entries()) {
+    it(`answers at once on hostile content #${index + 1}`, () => {
+      const { ms } = timed(() => splitPassages(attack));
       assert.ok(ms < GENEROUS_BOUND_MS, `took ${ms.toFixed(0)} ms`);
     });
   }

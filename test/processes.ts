@@ -47,3 +47,12 @@ export async function stop(child: ChildProcess, signal: NodeJS.Signals = 'SIGTER
   child.kill(signal);
   await done;
 }
+
+/** JSON requests to a server process with an API key. */
+export function apiClient(base: string, key: string) {
+  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+  return async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${base}${path}`, { method, headers, ...(body !== undefined && { body: JSON.stringify(body) }) });
+    return { status: response.status, json: (await response.json()) as Record<string, any> };
+  };
+}

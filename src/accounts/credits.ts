@@ -4,7 +4,7 @@
 import type { Config, Plan } from '../config.ts';
 import type { ChargeOutcome, CreditStore } from './credit-store.ts';
 
-export const CREDIT_COSTS = { spam_check: 1, translation: 1, smart_reply: 2 } as const;
+export const CREDIT_COSTS = { spam_check: 1, translation: 1, smart_reply: 2, spam_analysis: 1, summary: 1 } as const;
 export type ChargedStep = keyof typeof CREDIT_COSTS;
 
 export interface CreditPeriod {
@@ -29,7 +29,7 @@ export function creditCharger(store: CreditStore, config: Config, clock: () => D
         accountId: owner.id,
         submissionId,
         step,
-        cost: CREDIT_COSTS[step],
+        cost: step === 'smart_reply' ? config.knowledge.replyCredits : CREDIT_COSTS[step],
         period,
         limit: owner.plan === 'pro' ? null : allowance,
         now: now.toISOString(),

@@ -13,8 +13,14 @@ const LanguageCode = Type.String({
   description: 'ISO 639-1 code: submissions of forms with localisation on are translated into it',
 });
 
+const ReplyTo = Type.Unsafe<string | null>({
+  type: ['string', 'null'], format: 'email', maxLength: 254,
+  description: "Reply-To of smart replies emailed to submitters; null: the account's email",
+});
+
 const AccountOutput = Type.Object({
   email: Type.String(),
+  reply_to_email: ReplyTo,
   plan: Type.Enum(['free', 'pro']),
   language: LanguageCode,
   submissions: Type.Object({
@@ -39,6 +45,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ config: Config; accounts
     const credits = await accounts.credits(account);
     return {
       email: account.email,
+      reply_to_email: account.replyToEmail ?? account.email,
       plan: account.plan,
       language: account.language,
       submissions: { total: account.submissionsTotal, limit: account.plan === 'pro' ? null : config.freeSubmissionLimit },
@@ -60,13 +67,14 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ config: Config; accounts
   app.patch('/api/account', {
     schema: {
       tags: ['Account'], security: [{ apiKey: [] }], summary: "Change the account's settings",
-      body: Type.Object({ language: Type.Optional(LanguageCode) }, { additionalProperties: false }),
+      body: Type.Object({ language: Type.Optional(LanguageCode), reply_to_email: Type.Optional(ReplyTo) }, { additionalProperties: false }),
       response: { 200: AccountOutput },
     },
   }, async (request) => {
     const { account } = ownerOf(request);
-    const { language } = request.body;
+    const { language, reply_to_email: replyTo } = request.body;
     if (language !== undefined) await accounts.setAccountLanguage(account.id, language);
-    return present({ ...account, language: language ?? account.language });
+    if (replyTo !== undefined) await accounts.setReplyTo(account.id, replyTo);
+    return present({ ...account, language: language ?? account.language, replyToEmail: replyTo === undefined ? account.replyToEmail : replyTo });
   });
 };

@@ -1,6 +1,6 @@
 // Owner accounts, their API keys and their AI-credit figures.
 import type { Config, Plan } from '../config.ts';
-import type { Account, AccountStore, ApiKeyRecord } from './store.ts';
+import { KEY_SCOPES, type Account, type AccountStore, type ApiKeyRecord, type KeyScope } from './store.ts';
 import { creditPeriod } from './credits.ts';
 import { hashSecret, newSecret } from './secrets.ts';
 import { isEmailAddress } from '../forms/email-address.ts';
@@ -8,6 +8,8 @@ import { isEmailAddress } from '../forms/email-address.ts';
 export interface Owner {
   account: Account;
   keyId: string;
+  keyName: string;
+  scope: KeyScope;
 }
 
 export interface CreditStatus {
@@ -31,16 +33,18 @@ export const LANGUAGE = /^[a-z]{2}$/;
 
 export function accountService(store: AccountStore, config: Config, clock: () => Date = () => new Date()) {
   return {
-    async createKey(input: { email: string; name: string }): Promise<{ key: string; id: string; account: Account }> {
+    async createKey(input: { email: string; name: string; scope?: string }): Promise<{ key: string; id: string; account: Account; scope: KeyScope }> {
       const email = input.email.trim().toLowerCase();
       const name = input.name.trim();
+      const scope = KEY_SCOPES.find((s) => s === (input.scope ?? 'full'));
       if (!isEmailAddress(email)) throw new InputError(`not an email address: "${input.email}"`);
       if (name.length < 1 || name.length > 100) throw new InputError('a key name needs 1 to 100 characters');
+      if (!scope) throw new InputError(`a key's scope is ${KEY_SCOPES.join(' or ')}, not "${input.scope}"`);
       const now = clock().toISOString();
       const account = await store.ensure(email, now);
       const key = newSecret(KEY_PREFIX);
-      const id = await store.insertKey({ accountId: account.id, name, hash: hashSecret(key), prefix: key.slice(0, 10), now });
-      return { key, id, account };
+      const id = await store.insertKey({ accountId: account.id, name, hash: hashSecret(key), prefix: key.slice(0, 10), scope, now });
+      return { key, id, account, scope };
     },
 
     listKeys(email?: string): Promise<ApiKeyRecord[]> {
@@ -66,6 +70,11 @@ export function accountService(store: AccountStore, config: Config, clock: () =>
       return account ? store.setLanguage(account.id, language) : false;
     },
 
+    /** Where submitters' answers to smart replies go; null: the account's own email. */
+    setReplyTo(accountId: string, address: string | null): Promise<void> {
+      return store.setReplyTo(accountId, address);
+    },
+
     setAccountLanguage(accountId: string, language: string): Promise<boolean> {
       return store.setLanguage(accountId, language);
     },
@@ -78,7 +87,7 @@ export function accountService(store: AccountStore, config: Config, clock: () =>
       if (!found.lastUsedAt || now.getTime() - Date.parse(found.lastUsedAt) > TOUCH_INTERVAL_MS) {
         await store.touchKey(found.keyId, now.toISOString());
       }
-      return { account: found.account, keyId: found.keyId };
+      return { account: found.account, keyId: found.keyId, keyName: found.keyName, scope: found.scope };
     },
 
     async credits(account: Account): Promise<CreditStatus> {

@@ -10,6 +10,8 @@ export interface Account {
   plan: Plan;
   /** ISO 639-1; submissions are translated into it. */
   language: string;
+  /** Where answers to smart replies go; null: `email`. */
+  replyToEmail: string | null;
   submissionsTotal: number;
   createdAt: string;
 }
@@ -23,15 +25,22 @@ export interface ApiKeyRecord {
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
+  scope: KeyScope;
 }
+
+/** `full`: everything the owner can do; `read`: reads only, on every surface. */
+export type KeyScope = 'full' | 'read';
+export const KEY_SCOPES: readonly KeyScope[] = ['full', 'read'];
 
 export interface KeyOwner {
   keyId: string;
+  keyName: string;
+  scope: KeyScope;
   lastUsedAt: string | null;
   account: Account;
 }
 
-type AccountRow = { id: string; email: string; plan: Plan; language: string; submissions_total: number | string; created_at: string | Date };
+type AccountRow = { id: string; email: string; plan: Plan; language: string; reply_to_email: string | null; submissions_total: number | string; created_at: string | Date };
 
 function toAccount(row: AccountRow): Account {
   return {
@@ -39,6 +48,7 @@ function toAccount(row: AccountRow): Account {
     email: row.email,
     plan: row.plan,
     language: row.language,
+    replyToEmail: row.reply_to_email,
     submissionsTotal: toCount(row.submissions_total),
     createdAt: toIso(row.created_at),
   };
@@ -73,16 +83,20 @@ export function accountStore(db: Db) {
       return result.numUpdatedRows > 0n;
     },
 
+    async setReplyTo(id: string, address: string | null): Promise<void> {
+      await db.updateTable('accounts').set({ reply_to_email: address }).where('id', '=', id).execute();
+    },
+
     async setLanguage(id: string, language: string): Promise<boolean> {
       const result = await db.updateTable('accounts').set({ language }).where('id', '=', id).executeTakeFirst();
       return result.numUpdatedRows > 0n;
     },
 
-    async insertKey(key: { accountId: string; name: string; hash: string; prefix: string; now: string }): Promise<string> {
+    async insertKey(key: { accountId: string; name: string; hash: string; prefix: string; scope: KeyScope; now: string }): Promise<string> {
       const id = randomUUID();
       await db
         .insertInto('api_keys')
-        .values({ id, account_id: key.accountId, name: key.name, key_hash: key.hash, key_prefix: key.prefix, created_at: key.now })
+        .values({ id, account_id: key.accountId, name: key.name, key_hash: key.hash, key_prefix: key.prefix, scope: key.scope, created_at: key.now })
         .execute();
       return id;
     },
@@ -93,7 +107,7 @@ export function accountStore(db: Db) {
         .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
         .select([
           'api_keys.id', 'api_keys.account_id', 'accounts.email', 'api_keys.name', 'api_keys.key_prefix',
-          'api_keys.created_at', 'api_keys.last_used_at', 'api_keys.revoked_at',
+          'api_keys.created_at', 'api_keys.last_used_at', 'api_keys.revoked_at', 'api_keys.scope',
         ])
         .orderBy('api_keys.created_at');
       if (email) query = query.where('accounts.email', '=', email);
@@ -107,6 +121,7 @@ export function accountStore(db: Db) {
         createdAt: toIso(r.created_at),
         lastUsedAt: toIsoOrNull(r.last_used_at),
         revokedAt: toIsoOrNull(r.revoked_at),
+        scope: r.scope,
       }));
     },
 
@@ -125,14 +140,14 @@ export function accountStore(db: Db) {
         .selectFrom('api_keys')
         .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
         .select([
-          'api_keys.id as key_id', 'api_keys.last_used_at', 'accounts.id', 'accounts.email', 'accounts.plan', 'accounts.language',
+          'api_keys.id as key_id', 'api_keys.name as key_name', 'api_keys.scope', 'api_keys.last_used_at', 'accounts.id', 'accounts.email', 'accounts.plan', 'accounts.language', 'accounts.reply_to_email',
           'accounts.submissions_total', 'accounts.created_at',
         ])
         .where('api_keys.key_hash', '=', hash)
         .where('api_keys.revoked_at', 'is', null)
         .executeTakeFirst();
       if (!row) return null;
-      return { keyId: row.key_id, lastUsedAt: toIsoOrNull(row.last_used_at), account: toAccount(row) };
+      return { keyId: row.key_id, keyName: row.key_name, scope: row.scope, lastUsedAt: toIsoOrNull(row.last_used_at), account: toAccount(row) };
     },
 
     async touchKey(id: string, now: string): Promise<void> {

@@ -10,6 +10,8 @@ import * as core from './migrations/0001_core.ts';
 import * as pipeline from './migrations/0002_pipeline.ts';
 import * as listing from './migrations/0003_listing.ts';
 import * as deliveries from './migrations/0004_deliveries.ts';
+import * as knowledgeBases from './migrations/0005_knowledge_bases.ts';
+import * as scopesAndAudit from './migrations/0008_scopes_and_audit.ts';
 import * as batchInserts from './migrations/0010_batch_inserts.ts';
 
 type CodeMigration = { up(db: Kysely<any>, t: ColumnTypes): Promise<void> };
@@ -19,6 +21,8 @@ const MIGRATIONS: Record<string, CodeMigration> = {
   '0002_pipeline': pipeline,
   '0003_listing': listing,
   '0004_deliveries': deliveries,
+  '0005_knowledge_bases': knowledgeBases,
+  '0008_scopes_and_audit': scopesAndAudit,
   '0010_batch_inserts': batchInserts,
 };
 

@@ -116,9 +116,6 @@ export function sqliteDialect(db: DatabaseSync): SqliteDialect {
   return new NodeSqliteDialect(new NodeSqliteDatabase(db));
 }
 
-export function openSqlite(file: string): SqliteDialect {
-  return sqliteDialect(openSqliteConnection(file));
-}
 
 /**
  * One prepared INSERT for rows shaped like `sample`, run straight on the connection: on a hot path

@@ -17,6 +17,8 @@ export interface AccountsTable {
   plan: 'free' | 'pro';
   /** ISO 639-1: submissions are translated into it. */
   language: Generated<string>;
+  /** Where answers to smart replies go; null: the account's email. */
+  reply_to_email: string | null;
   submissions_total: Count;
   created_at: Timestamp;
 }
@@ -30,6 +32,8 @@ export interface ApiKeysTable {
   created_at: Timestamp;
   last_used_at: NullableTimestamp;
   revoked_at: NullableTimestamp;
+  /** `full`, or `read`: no writes through any surface. */
+  scope: Generated<'full' | 'read'>;
 }
 
 export interface CreditUsageTable {
@@ -53,6 +57,7 @@ export interface FormsTable {
   smart_reply_enabled: Bool;
   smart_replies_mode: 'draft' | 'auto';
   knowledge_base_id: string | null;
+  reply_email_field: string | null;
   webhook_enabled: Bool;
   webhook_url: string | null;
   webhook_secret: string | null;
@@ -102,6 +107,11 @@ export interface SubmissionsTable {
   spam_corrected_at: NullableTimestamp;
   /** The API key that corrected the verdict. */
   spam_corrected_by: string | null;
+  reply_subject: string | null;
+  reply_passages: NullableJson;
+  reply_sending_at: NullableTimestamp;
+  reply_sending_by: string | null;
+  reply_message_id: string | null;
 }
 
 export interface CreditChargesTable {
@@ -180,6 +190,43 @@ export interface DeliveryAttemptsTable {
   response_body: string | null;
 }
 
+export interface AuditLogTable {
+  id: Generated<number | string>;
+  account_id: string;
+  key_id: string;
+  key_name: string;
+  surface: 'api' | 'mcp';
+  operation: string;
+  target_id: string | null;
+  outcome: 'succeeded' | 'failed';
+  created_at: Timestamp;
+}
+
+export interface SubmissionAnalysesTable {
+  submission_id: string;
+  kind: string;
+  result: Json;
+  created_at: Timestamp;
+}
+
+export interface KnowledgeBasesTable {
+  id: string;
+  account_id: string;
+  name: string;
+  content: string;
+  signature: string | null;
+  version: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface KnowledgePassagesTable {
+  knowledge_base_id: string;
+  position: number;
+  heading: string | null;
+  body: string;
+}
+
 export interface Tables {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -193,4 +240,8 @@ export interface Tables {
   destinations: DestinationsTable;
   deliveries: DeliveriesTable;
   delivery_attempts: DeliveryAttemptsTable;
+  audit_log: AuditLogTable;
+  submission_analyses: SubmissionAnalysesTable;
+  knowledge_bases: KnowledgeBasesTable;
+  knowledge_passages: KnowledgePassagesTable;
 }

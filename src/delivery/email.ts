@@ -13,6 +13,12 @@ export interface OutgoingMail {
   text: string;
   html: string;
   replyTo?: string;
+  /** Display name of the sender, before INTAKE_MAIL_FROM's address. */
+  fromName?: string;
+  /** A Message-ID of our own: sending the same message again then carries the same one. */
+  messageId?: string;
+  /** RFC 3834: `auto-replied` for replies to a message, else `auto-generated`. */
+  autoSubmitted?: 'auto-generated' | 'auto-replied';
 }
 
 export interface SentMail {
@@ -62,6 +68,11 @@ function toMailError(error: unknown): MailError {
   return new MailError(`SMTP: ${message}`, { transient, responseCode, cause: error });
 }
 
+/** The address of INTAKE_MAIL_FROM, which may be given as `Name <address>`. */
+export function senderAddress(from: string): string {
+  return /<([^<>\s]+)>\s*$/.exec(from)?.[1] ?? from.trim();
+}
+
 export function createMailer(smtp: { url: string; from: string }): Mailer {
   // nodemailer (about 30 MB once loaded) comes with the first message: an API process that sends
   // none, or sends them from its workers only, never holds it.
@@ -81,14 +92,15 @@ export function createMailer(smtp: { url: string; from: string }): Mailer {
     async send(message) {
       try {
         const info = await (await transportFor()).sendMail({
-          from: smtp.from,
+          from: message.fromName ? { name: headerText(message.fromName, 100), address: senderAddress(smtp.from) } : smtp.from,
           to: message.to,
           subject: message.subject,
           text: message.text,
           html: message.html,
           ...(message.replyTo ? { replyTo: message.replyTo } : {}),
+          ...(message.messageId ? { messageId: message.messageId } : {}),
           // RFC 3834: tells auto-responders (vacation replies) not to answer these.
-          headers: { 'Auto-Submitted': 'auto-generated' },
+          headers: { 'Auto-Submitted': message.autoSubmitted ?? 'auto-generated' },
         });
         return { messageId: info.messageId, accepted: addresses(info.accepted), rejected: addresses(info.rejected) };
       } catch (error) {
@@ -113,7 +125,7 @@ export interface RenderedMail {
 }
 
 /** Header text on one line, so a name with a line break cannot end the Subject header early. */
-function headerText(text: string, max = 150): string {
+export function headerText(text: string, max = 150): string {
   const line = text.replace(/\s+/g, ' ').trim();
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
@@ -122,9 +134,10 @@ function headerText(text: string, max = 150): string {
 // display name here would send the owner's replies somewhere the submitter did not type.
 const SINGLE_ADDRESS = /^[^\s@,;<>"()]+@[^\s@,;<>"()]+$/;
 
-function replyAddress(data: Record<string, unknown>, fields: FieldDefinition[]): string | undefined {
+/** The submitter's address: the first email field with a value, or the one named by `only`. */
+export function submitterAddress(data: Record<string, unknown>, fields: FieldDefinition[], only?: string | null): string | undefined {
   for (const field of fields) {
-    if (field.type !== 'email') continue;
+    if (field.type !== 'email' || (only && field.name !== only)) continue;
     const value = Object.hasOwn(data, field.name) ? data[field.name] : undefined;
     if (typeof value === 'string' && value.trim() !== '') return SINGLE_ADDRESS.test(value.trim()) ? value.trim() : undefined;
   }
@@ -143,7 +156,7 @@ function htmlEntries(entries: ContentEntry[]): string {
   return `<table cellspacing="0" cellpadding="0" style="border-collapse:collapse">${rows.join('')}</table>`;
 }
 
-function htmlDocument(title: string, body: string): string {
+export function htmlDocument(title: string, body: string): string {
   return `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>`
     + `<body style="font-family:sans-serif;line-height:1.4">${body}</body></html>`;
 }
@@ -167,7 +180,7 @@ export function notificationEmail(event: SubmissionEvent, fields: FieldDefinitio
   text.push(contextLine(content), `View the submission: ${link}`);
   html.push(`<p style="color:#5f6368">${escapeHtml(contextLine(content))}</p>`, `<p><a href="${escapeHtml(link)}">View the submission</a></p>`);
 
-  const replyTo = replyAddress(event.data.submission.data, fields);
+  const replyTo = submitterAddress(event.data.submission.data, fields);
   return {
     subject,
     text: `${text.filter((part) => part !== null).join('\n\n')}\n`,

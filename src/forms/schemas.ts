@@ -39,6 +39,7 @@ const settings = {
   smart_reply_enabled: Type.Boolean({ default: false }),
   smart_replies_mode: Type.Enum(['draft', 'auto'], { default: 'draft' }),
   knowledge_base_id: NULLABLE_UUID,
+  reply_email_field: NULLABLE_STRING({ maxLength: 64, description: 'The email field smart replies are sent to; by default the first email field' }),
   webhook_enabled: Type.Boolean({ default: false }),
   webhook_url: NULLABLE_STRING({ maxLength: 2048, description: 'HTTPS URL; required when webhook_enabled is true' }),
   intent: NULLABLE_STRING({ maxLength: 1000, description: "Plain-text purpose of the form; intelligent spam detection judges submissions against it" }),

@@ -21,6 +21,7 @@ const DEFAULT_SETTINGS: FormSettings = {
   smart_reply_enabled: false,
   smart_replies_mode: 'draft',
   knowledge_base_id: null,
+  reply_email_field: null,
   webhook_enabled: false,
   webhook_url: null,
   webhook_secret: null,
@@ -62,11 +63,22 @@ function checkSettings(settings: FormSettings, errors: FieldErrors, urlProblem: 
   }
 }
 
+/** A reply_email_field must name an email field of the schema the form will have. */
+function checkReplyField(settings: FormSettings, schema: FieldsSchema | null, errors: FieldErrors): void {
+  const name = settings.reply_email_field;
+  if (!name || !schema) return;
+  const field = schema.fields.find((f) => f.name === name);
+  if (!field) addError(errors, 'reply_email_field', 'is not a field of this form');
+  else if (field.type !== 'email') addError(errors, 'reply_email_field', 'must name a field of type email');
+}
+
 export interface FormHooks {
   /** Why a webhook URL may not be called (not HTTPS, a private address …), or null. */
   urlProblem(url: string): string | null;
   /** After a form was created or changed: its webhook_* settings are its first destination. */
   saved?(form: FormRecord): Promise<void>;
+  /** Whether the account owns this knowledge base; forms may only answer from their owner's. */
+  ownsKnowledgeBase?(accountId: string, id: string): Promise<boolean>;
 }
 
 function httpsOnly(url: string): string | null {
@@ -114,6 +126,12 @@ export function formService(store: FormStore, hooks: FormHooks = { urlProblem: h
     if (await store.slugTaken(accountId, slug, exceptId)) addError(errors, 'slug', 'has already been taken');
   }
 
+  async function knowledgeBaseError(accountId: string, settings: Partial<FormSettings>, errors: FieldErrors): Promise<void> {
+    const id = settings.knowledge_base_id;
+    if (!id || !hooks.ownsKnowledgeBase) return;
+    if (!(await hooks.ownsKnowledgeBase(accountId, id))) addError(errors, 'knowledge_base_id', 'does not name a knowledge base of yours');
+  }
+
   function rethrowSlugRace(error: unknown): never {
     if (isUniqueViolation(error)) throw fail.validation({ slug: ['has already been taken'] });
     throw error;
@@ -128,6 +146,8 @@ export function formService(store: FormStore, hooks: FormHooks = { urlProblem: h
       const schema = parseSchema(input.fields_schema, errors);
       const settings = { ...DEFAULT_SETTINGS, ...pickSettings(input) };
       checkSettings(settings, errors, hooks.urlProblem);
+      checkReplyField(settings, schema, errors);
+      await knowledgeBaseError(accountId, settings, errors);
       const slug = input.slug as string;
       await slugError(accountId, slug, errors);
       if (Object.keys(errors).length > 0 || !schema) throw fail.validation(errors);
@@ -157,6 +177,8 @@ export function formService(store: FormStore, hooks: FormHooks = { urlProblem: h
       const schema = input.fields_schema === undefined ? current.version.schema : parseSchema(input.fields_schema, errors);
       const settingsChange = pickSettings(input);
       checkSettings({ ...current.settings, ...settingsChange }, errors, hooks.urlProblem);
+      checkReplyField({ ...current.settings, ...settingsChange }, schema, errors);
+      await knowledgeBaseError(accountId, settingsChange, errors);
       const slug = input.slug ?? current.slug;
       if (slug !== current.slug) await slugError(accountId, slug, errors, id);
       if (Object.keys(errors).length > 0 || !schema) throw fail.validation(errors);

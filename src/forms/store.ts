@@ -12,6 +12,8 @@ export interface FormSettings {
   smart_reply_enabled: boolean;
   smart_replies_mode: 'draft' | 'auto';
   knowledge_base_id: string | null;
+  /** The email field a smart reply goes to; null: the form's first email field. */
+  reply_email_field: string | null;
   webhook_enabled: boolean;
   webhook_url: string | null;
   webhook_secret: string | null;
@@ -89,6 +91,7 @@ function toForm(row: FormRow): FormRecord {
       smart_reply_enabled: toBool(row.smart_reply_enabled),
       smart_replies_mode: row.smart_replies_mode,
       knowledge_base_id: row.knowledge_base_id,
+      reply_email_field: row.reply_email_field,
       webhook_enabled: toBool(row.webhook_enabled),
       webhook_url: row.webhook_url,
       webhook_secret: row.webhook_secret,

@@ -1,5 +1,6 @@
-// API-key authentication for the management API: hooks that name the owner on the request and
-// stamp the credit headers that every authenticated response carries, errors included.
+// API-key authentication for the management API and MCP: hooks that name the owner on the
+// request, refuse writes to a read-scoped key, and stamp the credit headers that every
+// authenticated response carries, errors included.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountService, Owner } from '../accounts/service.ts';
 import { bearerToken } from '../accounts/secrets.ts';
@@ -11,35 +12,46 @@ declare module 'fastify' {
   }
 }
 
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Whether a REST request changes something; MCP decides per tool instead. */
+export function isWrite(request: FastifyRequest): boolean {
+  return !READ_METHODS.has(request.method);
+}
+
+/** Sets the credit headers from the account's current figures. */
+export async function stampCredits(accounts: AccountService, owner: Owner, reply: FastifyReply): Promise<void> {
+  const credits = await accounts.credits(owner.account);
+  reply.header('X-Service-Credits-Remaining', String(credits.remaining));
+  reply.header('X-Service-Metered', String(credits.metered));
+}
+
+/** The owner of the request's key, or null; sets request.owner. */
+export async function authenticateKey(accounts: AccountService, request: FastifyRequest): Promise<Owner | null> {
+  const token = bearerToken(request.headers.authorization);
+  request.owner = token ? await accounts.authenticate(token) : null;
+  return request.owner;
+}
+
 /**
- * Authenticates every route of the plugin `app` before its body is read or validated, so a
+ * Authenticates every route of the plugin `app` before its body is read or validated, so that a
  * validation error (or any other) is answered to a known owner and carries the credit headers.
+ * A read-scoped key may only read.
  */
 export function requireApiKey(app: FastifyInstance, accounts: AccountService): void {
-  async function stampCredits(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const owner = request.owner;
-    if (!owner || reply.hasHeader('X-Service-Credits-Remaining')) return;
-    const credits = await accounts.credits(owner.account);
-    reply.header('X-Service-Credits-Remaining', String(credits.remaining));
-    reply.header('X-Service-Metered', String(credits.metered));
-  }
-
   app.addHook('onRequest', async (request, reply) => {
-    const token = bearerToken(request.headers.authorization);
-    const owner = token ? await accounts.authenticate(token) : null;
+    const owner = await authenticateKey(accounts, request);
     if (!owner) throw fail.unauthorized('Missing or invalid API key. Send Authorization: Bearer <API_KEY>.');
-    request.owner = owner;
-    await stampCredits(request, reply);
+    await stampCredits(accounts, owner, reply);
+    if (owner.scope === 'read' && isWrite(request)) throw fail.insufficientScope();
   });
 
   // A request refused before the hook above ran (the rate limiter answers first) still came with
   // a key: when it is valid, its answer carries the headers too.
   app.addHook('onSend', async (request, reply, payload) => {
-    if (!request.owner && reply.statusCode !== 401) {
-      const token = bearerToken(request.headers.authorization);
-      request.owner = token ? await accounts.authenticate(token) : null;
-    }
-    await stampCredits(request, reply);
+    if (reply.hasHeader('X-Service-Credits-Remaining') || reply.statusCode === 401) return payload;
+    const owner = request.owner ?? (await authenticateKey(accounts, request));
+    if (owner) await stampCredits(accounts, owner, reply);
     return payload;
   });
 }

@@ -38,6 +38,8 @@ function publicBody(error: AppError) {
 }
 
 function send(reply: FastifyReply, family: Family, error: AppError): FastifyReply {
+  // No family of the spec has a 403; every one answers a read key's write the same way.
+  if (error.code === 'insufficient_scope') return reply.code(403).send(publicBody(error));
   if (family === 'forms') {
     if (error.code === 'unauthorized') return reply.code(401).type('text/plain; charset=utf-8').send('Unauthorized');
     if (error.status === 404) return reply.code(404).send({ errors: error.message });

@@ -4,6 +4,7 @@
 export type ErrorCode =
   | 'validation_error'
   | 'unauthorized'
+  | 'insufficient_scope'
   | 'form_not_found'
   | 'submission_not_found'
   | 'not_found'
@@ -16,6 +17,10 @@ export type ErrorCode =
   | 'invalid_parameters'
   | 'cannot_delete'
   | 'cannot_update'
+  | 'not_configured'
+  | 'ai_credits_exhausted'
+  | 'provider_unavailable'
+  | 'reply_failed'
   | 'internal_error';
 
 /** Field name → messages, the shape every validation failure reports. */
@@ -44,6 +49,8 @@ export const fail = {
   validation: (details: FieldErrors, message = VALIDATION_FAILED_MESSAGE) =>
     new AppError('validation_error', 400, message, details),
   unauthorized: (message: string) => new AppError('unauthorized', 401, message),
+  insufficientScope: (message = 'This API key has the read scope: it can read but not change anything. Use a key with the full scope.') =>
+    new AppError('insufficient_scope', 403, message),
   formNotFound: () => new AppError('form_not_found', 404, 'Form not found'),
   submissionNotFound: () => new AppError('submission_not_found', 404, 'Submission not found'),
   notFound: (message: string) => new AppError('not_found', 404, message),
@@ -72,5 +79,11 @@ export const fail = {
   invalidParameters: (message: string, details?: FieldErrors) => new AppError('invalid_parameters', 400, message, details),
   cannotDelete: (message: string) => new AppError('cannot_delete', 422, message),
   cannotUpdate: (message: string) => new AppError('cannot_update', 422, message),
+  notConfigured: (message: string) => new AppError('not_configured', 422, message),
+  aiCreditsExhausted: () =>
+    new AppError('ai_credits_exhausted', 402, 'No AI credits are left on this plan: upgrade, or wait for the next monthly allowance.'),
+  providerUnavailable: (message: string) => new AppError('provider_unavailable', 503, message),
+  /** An outside service a reply needs (the mail server, a translator) refused or could not be reached. */
+  replyFailed: (message: string) => new AppError('reply_failed', 502, message),
   internal: () => new AppError('internal_error', 500, 'Something went wrong on our side. Please retry later.'),
 };

@@ -113,6 +113,11 @@ export function graphileJobQueue(db: Db, pool: pg.Pool, options: GraphileQueueOp
               if (process.exitCode === BREAKING_MIGRATION_EXIT_CODE) process.exitCode = undefined;
               if (stopping) return;
               runner = await run(runnerOptions);
+              // stop() may have come while this pool was starting: it stopped the old one only.
+              if (stopping) {
+                await runner.stop().catch(() => {});
+                return;
+              }
               supervise(runner);
               return;
             } catch (error) {

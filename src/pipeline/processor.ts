@@ -7,6 +7,7 @@ import type { Transaction } from 'kysely';
 import type { CreditCharger } from '../accounts/credits.ts';
 import type { ChatModel } from '../ai/chat-model.ts';
 import type { Config } from '../config.ts';
+import type { KnowledgeService } from '../knowledge/service.ts';
 import { GroupCommit } from '../db/group-commit.ts';
 import type { Tables } from '../db/tables.ts';
 import { backoffDelay } from '../jobs/backoff.ts';
@@ -17,6 +18,7 @@ import { spamStep } from './spam-step.ts';
 import { StepFailure } from './step-failure.ts';
 import { Superseded } from './superseded.ts';
 import { FINAL_STATUSES, type Outcome, type PipelineStore, type StepResult, type Work, type OnFinished } from './store.ts';
+import { replyStep } from './reply-step.ts';
 import { PROCESS_SUBMISSION, type ProcessSubmissionPayload } from './tasks.ts';
 import { translationStep } from './translation-step.ts';
 import type { Translator } from './translation/index.ts';
@@ -27,6 +29,7 @@ export interface ProcessorDeps {
   queue: JobQueue;
   model: ChatModel | null;
   translator: Translator | null;
+  knowledge: KnowledgeService;
   pipeline: Config['pipeline'];
   log: JobLog;
   /** Runs in the transaction that records the final status (notifications are enqueued there). */
@@ -112,7 +115,11 @@ export function submissionProcessor(deps: ProcessorDeps) {
   async function run(work: Work, result: StepResult): Promise<void> {
     const spam = await spamStep(work, { ...deps, beginRemote });
     Object.assign(result, spam.result);
-    if (spam.result.spam_flag) return finish(work, result, { status: 'completed', reason: 'spam_detected' });
+    if (spam.result.spam_flag) {
+      // Spam gets no reply; a correction to not spam resumes the pipeline from here.
+      result.reply_reason = work.form.smartReply ? 'spam' : 'smart_replies_disabled';
+      return finish(work, result, { status: 'completed', reason: 'spam_detected' });
+    }
 
     if (!work.submission.steps.includes('language')) {
       result.original_language = detectSubmissionLanguage(work.submission.data, work.fields);
@@ -120,8 +127,10 @@ export function submissionProcessor(deps: ProcessorDeps) {
     }
     const translation = await translationStep(work, result, { ...deps, beginRemote });
     Object.assign(result, translation.result);
+    const reply = await replyStep(work, result, { ...deps, beginRemote });
+    Object.assign(result, reply.result);
 
-    const exhausted = spam.creditsExhausted || translation.creditsExhausted;
+    const exhausted = spam.creditsExhausted || translation.creditsExhausted || reply.creditsExhausted;
     const outcome: Outcome = exhausted
       ? { status: 'skipped', reason: 'ai_credits_exhausted' }
       : { status: 'completed', reason: translation.reason };

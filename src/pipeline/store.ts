@@ -22,7 +22,7 @@ export interface Work {
     status: ProcessingStatus;
     steps: string[];
     /** Results already stored by earlier runs of this submission's job. */
-    stored: { spam_flag: boolean; original_language: string | null };
+    stored: { spam_flag: boolean; original_language: string | null; translated_data: Record<string, string> | null };
   };
   form: {
     id: string;
@@ -35,6 +35,9 @@ export interface Work {
     spamProtection: boolean;
     strategy: 'standard' | 'intelligent';
     localisation: boolean;
+    smartReply: boolean;
+    repliesMode: 'draft' | 'auto';
+    knowledgeBaseId: string | null;
   };
   fields: FieldsSchema['fields'];
   owner: { id: string; plan: Plan; language: string };
@@ -47,6 +50,11 @@ export interface StepResult {
   spam_reason?: string | null;
   original_language?: string | null;
   translated_data?: Record<string, string> | null;
+  reply_status?: 'pending' | 'completed' | 'sent' | 'failed';
+  reply_subject?: string | null;
+  reply_content?: string | null;
+  reply_reason?: string | null;
+  reply_passages?: number[] | null;
 }
 
 export interface Outcome {
@@ -57,9 +65,15 @@ export interface Outcome {
 /** Runs inside the transaction that records a final status, e.g. to enqueue notifications. */
 export type OnFinished = (tx: Transaction<Tables>, work: Work, outcome: Outcome) => Promise<void>;
 
+const jsonColumn = (value: unknown) => (value === null ? null : JSON.stringify(value));
+
 function columns(result: StepResult) {
-  const { translated_data, ...rest } = result;
-  return { ...rest, ...(translated_data !== undefined && { translated_data: translated_data === null ? null : JSON.stringify(translated_data) }) };
+  const { translated_data, reply_passages, ...rest } = result;
+  return {
+    ...rest,
+    ...(translated_data !== undefined && { translated_data: jsonColumn(translated_data) }),
+    ...(reply_passages !== undefined && { reply_passages: jsonColumn(reply_passages) }),
+  };
 }
 
 /** Sets the spam flag and moves the form's spam counter (which the listing's totals read), once. */
@@ -85,7 +99,8 @@ export function pipelineStore(db: Db) {
         .innerJoin('accounts as a', 'a.id', 'f.account_id')
         .select([
           's.id', 's.seq', 's.data', 's.metadata', 's.fingerprint', 's.processing_status', 's.pipeline_steps', 's.spam_flag',
-          's.original_language',
+          's.original_language', 's.translated_data',
+          'f.smart_reply_enabled', 'f.smart_replies_mode', 'f.knowledge_base_id',
           'f.id as form_id', 'f.name as form_name', 'f.slug as form_slug', 'f.visibility', 'v.version', 'f.intent', 'f.spam_protection_enabled', 'f.spam_protection_strategy',
           'f.localisation_enabled', 'v.fields_schema', 'a.id as account_id', 'a.plan', 'a.language',
         ])
@@ -101,7 +116,11 @@ export function pipelineStore(db: Db) {
           fingerprint: row.fingerprint,
           status: row.processing_status,
           steps: (fromJson(row.pipeline_steps) as string[] | null) ?? [],
-          stored: { spam_flag: toBool(row.spam_flag), original_language: row.original_language },
+          stored: {
+            spam_flag: toBool(row.spam_flag),
+            original_language: row.original_language,
+            translated_data: fromJson(row.translated_data) as Record<string, string> | null,
+          },
         },
         form: {
           id: row.form_id,
@@ -113,6 +132,9 @@ export function pipelineStore(db: Db) {
           spamProtection: toBool(row.spam_protection_enabled),
           strategy: row.spam_protection_strategy,
           localisation: toBool(row.localisation_enabled),
+          smartReply: toBool(row.smart_reply_enabled),
+          repliesMode: row.smart_replies_mode,
+          knowledgeBaseId: row.knowledge_base_id,
         },
         fields: (fromJson(row.fields_schema) as FieldsSchema).fields,
         owner: { id: row.account_id, plan: row.plan, language: row.language },

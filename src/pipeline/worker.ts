@@ -6,6 +6,7 @@ import { openAiChatModel } from '../ai/openai-chat.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { JobLog, JobQueue, RunningWorker } from '../jobs/queue.ts';
+import type { KnowledgeService } from '../knowledge/service.ts';
 import { submissionProcessor, type ProcessorDeps } from './processor.ts';
 import { pipelineStore } from './store.ts';
 import { PROCESS_SUBMISSION, type ProcessSubmissionPayload } from './tasks.ts';
@@ -17,10 +18,11 @@ export interface PipelineWorkerOptions {
   /** The queue the submit path enqueues on, so that a worker in the same process is woken at once. */
   queue: JobQueue;
   log: JobLog;
+  knowledge: KnowledgeService;
   onFinished?: ProcessorDeps['onFinished'];
 }
 
-export function startPipelineWorker({ config, database, queue, log, onFinished }: PipelineWorkerOptions): Promise<RunningWorker> {
+export function startPipelineWorker({ config, database, queue, log, knowledge, onFinished }: PipelineWorkerOptions): Promise<RunningWorker> {
   const model = config.ai ? openAiChatModel(config.ai) : null;
   const store = pipelineStore(database.db);
   const process = submissionProcessor({
@@ -29,6 +31,7 @@ export function startPipelineWorker({ config, database, queue, log, onFinished }
     queue,
     model,
     translator: translatorFromConfig(config.translation, model),
+    knowledge,
     pipeline: config.pipeline,
     log,
     onFinished,

@@ -4,15 +4,16 @@ import type { AccountService } from '../accounts/service.ts';
 import type { Config } from '../config.ts';
 import { ownerOf, requireApiKey } from '../http/auth.ts';
 import { errorHandlerFor } from '../http/error-replies.ts';
-import { FormParams, ListQuery, SpamCorrectionBody, ManagementErrors, SubmissionOutput, SubmissionPage, SubmissionParams } from './schemas.ts';
+import type { ReplyService } from '../replies/service.ts';
+import { FormParams, ListQuery, SubmissionPatchBody, ManagementErrors, SubmissionOutput, SubmissionPage, SubmissionParams } from './schemas.ts';
 import type { SubmissionService } from './service.ts';
 
 const security = [{ apiKey: [] }];
 const tags = ['Submissions'];
 
-export const submissionRoutes: FastifyPluginAsyncTypebox<{ config: Config; accounts: AccountService; submissions: SubmissionService }> = async (
+export const submissionRoutes: FastifyPluginAsyncTypebox<{ config: Config; accounts: AccountService; submissions: SubmissionService; replies: ReplyService }> = async (
   app,
-  { config, accounts, submissions },
+  { config, accounts, submissions, replies },
 ) => {
   app.setErrorHandler(errorHandlerFor('submissions', config.maxBodyBytes));
   requireApiKey(app, accounts);
@@ -35,14 +36,35 @@ export const submissionRoutes: FastifyPluginAsyncTypebox<{ config: Config; accou
 
   app.patch('/api/forms/:form_id/submissions/:id', {
     schema: {
-      tags, security, summary: "Correct a submission's spam verdict",
-      description: 'Marks the submission spam or not spam; the correction and who made it are recorded. 422 while it is still being processed.',
-      params: SubmissionParams, body: SpamCorrectionBody, response: { 200: SubmissionOutput, ...ManagementErrors },
+      tags, security, summary: "Correct a submission's spam verdict, or edit its reply",
+      description: 'spam_flag marks the submission spam or not spam; the correction and who made it are recorded (422 while it is still being processed). '
+        + 'reply_subject and reply_content edit the smart reply draft (422 once it was sent).',
+      params: SubmissionParams, body: SubmissionPatchBody, response: { 200: SubmissionOutput, ...ManagementErrors },
     },
   }, async (request) => {
     const owner = ownerOf(request);
-    return submissions.correctSpam({ accountId: owner.account.id, keyId: owner.keyId }, request.params.form_id, request.params.id, request.body.spam_flag);
+    const { form_id: formId, id } = request.params;
+    const { spam_flag: spam, reply_subject, reply_content } = request.body;
+    let submission = spam === undefined ? null : await submissions.correctSpam({ accountId: owner.account.id, keyId: owner.keyId }, formId, id, spam);
+    if (reply_subject !== undefined || reply_content !== undefined) submission = await replies.edit(owner.account.id, formId, id, { reply_subject, reply_content });
+    return submission ?? submissions.get(owner.account.id, formId, id);
   });
+
+  app.post('/api/forms/:form_id/submissions/:id/reply', {
+    schema: {
+      tags, security, summary: 'Email the smart reply to the submitter',
+      description: "Sends the draft once, to the form's reply_email_field (else its first email field). 422 when it was already sent, has no draft or no address; 502 when the mail server refused it.",
+      params: SubmissionParams, response: { 200: SubmissionOutput, ...ManagementErrors, 502: ManagementErrors[422] },
+    },
+  }, async (request) => replies.send(ownerOf(request).account.id, request.params.form_id, request.params.id));
+
+  app.post('/api/forms/:form_id/submissions/:id/reply/regenerate', {
+    schema: {
+      tags, security, summary: 'Make a new smart reply draft',
+      description: "Drafts the reply again from the form's knowledge base as it is now; 422 once sent, for spam, or when the knowledge base has no answer.",
+      params: SubmissionParams, response: { 200: SubmissionOutput, ...ManagementErrors, 502: ManagementErrors[422] },
+    },
+  }, async (request) => replies.regenerate(ownerOf(request).account.id, request.params.form_id, request.params.id));
 
   app.delete('/api/forms/:form_id/submissions/:id', {
     schema: {

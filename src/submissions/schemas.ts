@@ -58,6 +58,7 @@ export const SubmissionOutput = Type.Object({
   original_language: nullable({ type: 'string' }),
   translated_data: nullable({ type: 'object', additionalProperties: true }),
   reply_status: Type.Enum(['pending', 'completed', 'sent', 'failed']),
+  reply_subject: nullable({ type: 'string' }),
   reply_content: nullable({ type: 'string' }),
   reply_reason: nullable({ type: 'string' }),
   replied_at: nullable({ type: 'string', format: 'date-time' }),
@@ -66,9 +67,13 @@ export const SubmissionOutput = Type.Object({
   metadata: Type.Object({}, { additionalProperties: true, description: 'ip, user_agent, referer, origin, utm' }),
 });
 
-export const SpamCorrectionBody = Type.Object(
-  { spam_flag: Type.Boolean({ description: 'true: this is spam; false: this is not spam' }) },
-  { additionalProperties: false },
+export const SubmissionPatchBody = Type.Object(
+  {
+    spam_flag: Type.Optional(Type.Boolean({ description: 'true: this is spam; false: this is not spam' })),
+    reply_subject: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: '^[^\\r\\n]*$', 'x-message': 'must be one line of 1 to 200 characters' })),
+    reply_content: Type.Optional(Type.String({ minLength: 1, maxLength: 20_000, description: 'The reply text; editing it makes or replaces the draft' })),
+  },
+  { additionalProperties: false, minProperties: 1 },
 );
 
 export const SubmissionParams = Type.Object({ form_id: Type.String(), id: Type.String() });

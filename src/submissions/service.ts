@@ -8,8 +8,11 @@ import { fail } from '../http/errors.ts';
 import type { FormService } from '../forms/service.ts';
 import type { FormRecord, FormVersion } from '../forms/store.ts';
 import { compileValidator, type SubmissionValidator } from './validator.ts';
+import type { JobQueue } from '../jobs/queue.ts';
+import { PROCESS_SUBMISSION } from '../pipeline/tasks.ts';
 import { contentFingerprint } from './fingerprint.ts';
 import type { InsertOutcome, NewSubmission, SpamFilter, Submission, SubmissionMetadata, SubmissionStore } from './store.ts';
+import type { SearchQuery } from './search.ts';
 import type { WriteBatch } from './writer.ts';
 
 export interface SubmitRequest {
@@ -17,6 +20,8 @@ export interface SubmitRequest {
   slug: string;
   body: unknown;
   bearerToken: string | null;
+  /** The account whose API key sent it (submit_to_form): on its own private forms the key stands in for the token. */
+  ownerAccountId?: string;
   idempotencyKey: string | null;
   metadata: SubmissionMetadata;
 }
@@ -32,7 +37,21 @@ export interface Page {
   meta: { current_page: number; total_pages: number; total_count: number; page_size: number };
 }
 
+export interface SearchPage {
+  data: Submission[];
+  /** Pass back as `cursor` for the next, older page (a narrowed search may come back short and still have one); null at the end. */
+  next_cursor: string | null;
+}
+
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 256;
+
+/** Cursors are opaque to clients: the position of the last row, encoded. */
+const encodeCursor = (seq: number) => Buffer.from(`s${seq}`).toString('base64url');
+function decodeCursor(cursor: string): number {
+  const match = /^s(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!match) throw fail.invalidParameters('The cursor is not one this service gave out: pass next_cursor of the previous page as it is.', { cursor: ['is invalid'] });
+  return Number(match[1]);
+}
 const VALIDATOR_CACHE_LIMIT = 10_000;
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -45,12 +64,15 @@ export function submissionService(deps: {
   config: Config;
   /** Stores a batch, and the processing job of every submission it creates, in one transaction. */
   writeBatch: WriteBatch;
+  /** A spam correction that resumes processing enqueues its job. */
+  queue: JobQueue;
   /** Batches in flight at once (see GroupCommit). */
   writeConcurrency: number;
   clock?: () => Date;
 }) {
   const { store, forms, config } = deps;
   const clock = deps.clock ?? (() => new Date());
+  const { queue } = deps;
   const writer = new GroupCommit<NewSubmission, InsertOutcome>(deps.writeBatch, { maxBatch: 256, maxConcurrent: deps.writeConcurrency });
   // Compiled once per schema version; versions are immutable, so entries never go stale.
   const validators = new Map<string, SubmissionValidator>();
@@ -71,8 +93,8 @@ export function submissionService(deps: {
     return found;
   }
 
-  function authorize(form: FormRecord, token: string | null): void {
-    if (form.visibility !== 'private') return;
+  function authorize(form: FormRecord, token: string | null, ownerAccountId: string | undefined): void {
+    if (form.visibility !== 'private' || ownerAccountId === form.accountId) return;
     if (!token || !form.submissionTokenHash || !secretMatches(token, form.submissionTokenHash)) {
       throw fail.unauthorized('This form is private: send Authorization: Bearer <SUBMISSION_TOKEN>.');
     }
@@ -81,7 +103,7 @@ export function submissionService(deps: {
   return {
     async submit(request: SubmitRequest): Promise<Accepted> {
       const { form, endpointVersion } = await requireEndpoint(request.segment, request.slug);
-      authorize(form, request.bearerToken);
+      authorize(form, request.bearerToken, request.ownerAccountId);
       if (!isPlainObject(request.body)) throw fail.invalidBody('The request body must be a JSON object of field names and values.');
       if (request.idempotencyKey !== null && (request.idempotencyKey.length === 0 || request.idempotencyKey.length > MAX_IDEMPOTENCY_KEY_LENGTH)) {
         throw fail.invalidParameters(`The Idempotency-Key header must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters.`);
@@ -128,6 +150,14 @@ export function submissionService(deps: {
       };
     },
 
+    /** Newest first, filtered; pages follow each other by cursor, so new arrivals never shift them. */
+    async search(accountId: string, formId: string, query: Omit<SearchQuery, 'beforeSeq'> & { cursor?: string }): Promise<SearchPage> {
+      const form = await forms.get(accountId, formId);
+      const { cursor, ...rest } = query;
+      const page = await store.search(form.id, { ...rest, ...(cursor !== undefined && { beforeSeq: decodeCursor(cursor) }) });
+      return { data: page.submissions, next_cursor: page.nextBeforeSeq === null ? null : encodeCursor(page.nextBeforeSeq) };
+    },
+
     async get(accountId: string, formId: string, id: string): Promise<Submission> {
       const form = await forms.get(accountId, formId);
       const submission = await store.get(form.id, id);
@@ -138,7 +168,10 @@ export function submissionService(deps: {
     /** The owner marks a submission spam or not spam; the correction is recorded on it. */
     async correctSpam(owner: { accountId: string; keyId: string }, formId: string, id: string, spam: boolean): Promise<Submission> {
       const form = await forms.get(owner.accountId, formId);
-      const result = await store.correctSpam(form.id, id, spam, owner.keyId, clock().toISOString());
+      const resume = (tx: Parameters<typeof queue.enqueueInTransaction>[0]) =>
+        queue.enqueueInTransaction(tx, [{ task: PROCESS_SUBMISSION, payload: { submissionId: id } }]);
+      const result = await store.correctSpam(form.id, id, spam, owner.keyId, clock().toISOString(), resume);
+      queue.wake();
       if (result === 'missing') throw fail.submissionNotFound();
       if (result === 'unprocessed') throw fail.cannotUpdate('The submission has not been processed yet; correct its spam flag once it has.');
       return this.get(owner.accountId, formId, id);

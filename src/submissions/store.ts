@@ -7,6 +7,7 @@ import type { Selectable } from 'kysely';
 import { insertBatch, keyOf, type BatchStatements, type FindByKeys, type SubmissionRow } from './insert-batch.ts';
 import type { DatabaseSync } from 'node:sqlite';
 import { preparedInsert } from '../db/sqlite-dialect.ts';
+import { searchSubmissions, type SearchQuery } from './search.ts';
 import { sql } from 'kysely';
 import { LISTING_BLOCK_SIZE } from '../db/migrations/0003_listing.ts';
 
@@ -54,6 +55,8 @@ export interface Submission {
   original_language: string | null;
   translated_data: Record<string, unknown> | null;
   reply_status: SubmissionsTable['reply_status'];
+  /** Subject of the smart reply; `Re: <form name>` unless edited. */
+  reply_subject: string | null;
   reply_content: string | null;
   reply_reason: string | null;
   replied_at: string | null;
@@ -78,6 +81,7 @@ function toSubmission(row: Selectable<SubmissionsTable>): Submission {
     original_language: row.original_language,
     translated_data: fromJson(row.translated_data) as Record<string, unknown> | null,
     reply_status: row.reply_status,
+    reply_subject: row.reply_subject,
     reply_content: row.reply_content,
     reply_reason: row.reply_reason,
     replied_at: toIsoOrNull(row.replied_at),
@@ -156,6 +160,9 @@ function preparedSqliteStatements(db: DatabaseSync): BatchStatements {
   };
 }
 
+/** Called inside a spam correction's transaction when the pipeline must run the steps spam made it skip. */
+export type OnResume = (tx: Transaction<Tables>) => Promise<void>;
+
 /** Called inside the insert transaction with the submissions it created, to enqueue their processing. */
 export type OnCreated = (tx: Transaction<Tables>, created: NewSubmission[]) => Promise<void>;
 
@@ -191,6 +198,12 @@ export function submissionStore(db: Db, statements: BatchStatements) {
       return rows.map(toSubmission);
     },
 
+    /** One page of a search, and where the next one starts. */
+    async search(formId: string, query: SearchQuery): Promise<{ submissions: Submission[]; nextBeforeSeq: number | null }> {
+      const page = await searchSubmissions(db, formId, query);
+      return { submissions: page.rows.map(toSubmission), nextBeforeSeq: page.nextBeforeSeq };
+    },
+
     async get(formId: string, id: string): Promise<Submission | null> {
       const row = await db.selectFrom('submissions').selectAll().where('form_id', '=', formId).where('id', '=', id).executeTakeFirst();
       return row ? toSubmission(row) : null;
@@ -224,11 +237,11 @@ export function submissionStore(db: Db, statements: BatchStatements) {
      * The owner's verdict replaces the pipeline's, with who and when recorded; the form's spam
      * counter moves with the flag. Only processed submissions: the pipeline would overwrite it.
      */
-    async correctSpam(formId: string, id: string, spam: boolean, by: string, at: string): Promise<SpamCorrection> {
+    async correctSpam(formId: string, id: string, spam: boolean, by: string, at: string, resume?: OnResume): Promise<SpamCorrection> {
       return db.transaction().execute(async (tx) => {
         const row = await tx
           .selectFrom('submissions')
-          .select(['spam_flag', 'spam_reason', 'processing_status'])
+          .select(['spam_flag', 'spam_reason', 'processing_status', 'processing_reason'])
           .where('form_id', '=', formId)
           .where('id', '=', id)
           .executeTakeFirst();
@@ -246,6 +259,16 @@ export function submissionStore(db: Db, statements: BatchStatements) {
           })
           .where('id', '=', id)
           .execute();
+        // The pipeline stopped at its spam verdict: the steps it skipped run now, once, in a job
+        // enqueued with the correction (a later correction finds the reason changed and resumes nothing).
+        if (!spam && row.processing_reason === 'spam_detected' && resume) {
+          await tx
+            .updateTable('submissions')
+            .set({ processing_status: 'pending', processing_reason: 'resumed: marked as not spam' })
+            .where('id', '=', id)
+            .execute();
+          await resume(tx);
+        }
         await tx
           .updateTable('forms')
           .set((eb) => ({ spam_count: eb('spam_count', '+', spam ? 1 : -1) }))

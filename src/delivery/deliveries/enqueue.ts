@@ -25,7 +25,9 @@ export function enqueueDeliveries(deps: { destinations: DestinationStore; delive
     if (enabled.length === 0) return;
     const submission = await readSubmission(tx, work.submission.id);
     if (!submission) return;
-    const receivers = submission.spam_flag ? enabled.filter((d) => d.deliverSpam) : enabled;
+    // A submission finishes twice when a spam correction resumed it: only the destinations it has not reached yet are told.
+    const reached = await deps.deliveries.destinationsReached(tx, submission.id);
+    const receivers = enabled.filter((d) => (!submission.spam_flag || d.deliverSpam) && !reached.has(d.id));
     if (receivers.length === 0) return;
     const now = clock().toISOString();
     const { form } = work;

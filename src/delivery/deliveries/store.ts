@@ -112,6 +112,12 @@ export function deliveryStore(db: Db) {
         .execute();
     },
 
+    /** Destinations that already have a delivery of this submission (a spam correction must not send it again). */
+    async destinationsReached(tx: Transaction<Tables>, submissionId: string): Promise<Set<string>> {
+      const rows = await tx.selectFrom('deliveries').select('destination_id').where('submission_id', '=', submissionId).execute();
+      return new Set(rows.map((row) => row.destination_id));
+    },
+
     async load(id: string): Promise<DeliveryWork | null> {
       const row = await deliveryQuery(db).where('id', '=', id).executeTakeFirst();
       if (!row) return null;

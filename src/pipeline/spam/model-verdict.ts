@@ -5,6 +5,7 @@
 
 import { randomBytes } from 'node:crypto';
 import type { ChatMessage, ChatModel } from '../../ai/chat-model.ts';
+import { jsonObjectIn } from '../../ai/json-answer.ts';
 import { isHoneypot } from '../../forms/field-schema.ts';
 import { ProviderError } from '../provider-error.ts';
 import type { SignalHit, SpamInput, SpamVerdict } from './types.ts';
@@ -78,17 +79,9 @@ function submissionJson(input: SpamInput): string {
 
 /** The verdict in a model's answer, or null when it is not one: tolerates a code fence around the JSON, nothing more. */
 export function parseModelAnswer(answer: string): { spam: boolean; confidence: number; reason: string } | null {
-  const start = answer.indexOf('{');
-  const end = answer.lastIndexOf('}');
-  if (start < 0 || end < start) return null;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(answer.slice(start, end + 1));
-  } catch {
-    return null;
-  }
-  if (typeof parsed !== 'object' || parsed === null) return null;
-  const { spam, confidence, reason } = parsed as Record<string, unknown>;
+  const parsed = jsonObjectIn(answer);
+  if (!parsed) return null;
+  const { spam, confidence, reason } = parsed;
   if (typeof spam !== 'boolean' || typeof confidence !== 'number' || !(confidence >= 0 && confidence <= 1)) return null;
   // Some models give their certainty in the verdict rather than the probability of spam; both read the same way here.
   const probability = spam ? Math.max(confidence, 1 - confidence) : Math.min(confidence, 1 - confidence);

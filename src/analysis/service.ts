@@ -1,0 +1,104 @@
+// Analyses an owner (or their agent) asks for: dashboard figures, a fresh spam verdict and a
+// translation of one submission. Those that call a model or a translation service cost credits,
+// charged through the pipeline's charger once per thing analysed, and are kept: asking again
+// returns what was kept and charges nothing.
+import type { Account } from '../accounts/store.ts';
+import type { FormService } from '../forms/service.ts';
+import { fail } from '../http/errors.ts';
+import { submissionText } from '../pipeline/language.ts';
+import { checkIntelligent } from '../pipeline/spam/index.ts';
+import { translateSubmission } from '../pipeline/translation/index.ts';
+import type { SubmissionService } from '../submissions/service.ts';
+import type { AiServices } from './ai.ts';
+import type { AnalysisStore } from './store.ts';
+import { summarizer } from './summary.ts';
+
+const DAY_MS = 86_400_000;
+
+export interface FreshSpamVerdict {
+  spam: boolean;
+  confidence: number;
+  reason: string;
+  signals: string[];
+  /** `model`: the language model judged it (1 credit); `classifier`: the offline checks did (free). */
+  source: 'model' | 'classifier';
+  analysed_at: string;
+}
+
+export interface TranslationResult {
+  language: string;
+  original_language: string | null;
+  translated_data: Record<string, string>;
+  /** `pipeline`: the translation made on arrival; `analysis`: one made on request and kept. */
+  source: 'pipeline' | 'analysis' | 'unchanged';
+  credits_charged: number;
+}
+
+export function analysisService(deps: {
+  store: AnalysisStore;
+  forms: FormService;
+  submissions: SubmissionService;
+  ai: AiServices;
+  clock?: () => Date;
+}) {
+  const { store, forms, submissions, ai } = deps;
+  const clock = deps.clock ?? (() => new Date());
+
+  return {
+    async dashboard(accountId: string) {
+      const now = clock().getTime();
+      return store.dashboard(accountId, new Date(now - 7 * DAY_MS).toISOString(), new Date(now - 30 * DAY_MS).toISOString());
+    },
+
+    summarize: summarizer({ store, forms, submissions, ai, clock }),
+
+    /** `maySpend`: false for a read-scoped key, which never spends credits: the offline classifier judges. */
+    async analyzeSpam(account: Account, formId: string, id: string, maySpend: boolean): Promise<{ verdict: FreshSpamVerdict; credits_charged: number }> {
+      const form = await forms.get(account.id, formId);
+      const submission = await submissions.get(account.id, formId, id);
+      const kept = (await store.findAnalysis(submission.id, 'spam')) as FreshSpamVerdict | null;
+      if (kept) return { verdict: kept, credits_charged: 0 };
+      const input = { formName: form.name, intent: form.settings.intent, fields: form.version.schema.fields, data: submission.data, repeatsFromSender: 0 };
+      const charge = ai.model && maySpend ? await ai.credits.charge(account, submission.id, 'spam_analysis') : 'exhausted';
+      const verdict = await checkIntelligent(input, charge === 'exhausted' ? null : ai.model);
+      // The model did not answer usably: the offline verdict stands, and is not paid for.
+      if (charge === 'charged' && verdict.source !== 'model') await ai.credits.refund(submission.id, 'spam_analysis');
+      const fresh: FreshSpamVerdict = { ...verdict, analysed_at: clock().toISOString() };
+      const saved = (await store.saveAnalysis(submission.id, 'spam', fresh, fresh.analysed_at)) as FreshSpamVerdict;
+      return { verdict: saved, credits_charged: charge === 'charged' && verdict.source === 'model' ? 1 : 0 };
+    },
+
+    async translate(account: Account, formId: string, id: string, language: string, maySpend: boolean): Promise<TranslationResult> {
+      const form = await forms.get(account.id, formId);
+      const submission = await submissions.get(account.id, formId, id);
+      const source = submission.original_language;
+      const base = { language, original_language: source, credits_charged: 0 };
+      if (language === account.language && submission.translated_data) {
+        return { ...base, translated_data: submission.translated_data as Record<string, string>, source: 'pipeline' };
+      }
+      const kind = `translation:${language}`;
+      const kept = (await store.findAnalysis(submission.id, kind)) as Record<string, string> | null;
+      if (kept) return { ...base, translated_data: kept, source: 'analysis' };
+      const texts = submissionText(submission.data, form.version.schema.fields);
+      if (Object.keys(texts).length === 0 || source === language) return { ...base, translated_data: texts, source: 'unchanged' };
+      if (!ai.translator) {
+        throw fail.notConfigured('No translation service is configured on this server (INTAKE_TRANSLATE_URL, INTAKE_DEEPL_API_KEY or INTAKE_AI_BASE_URL).');
+      }
+      if (!maySpend) throw fail.insufficientScope('A read-scoped key cannot spend AI credits: this translation needs one. Use a key with the full scope.');
+      // One charge per submission and language; the pipeline's own translation is charged under the submission's id.
+      const chargeKey = `${submission.id}:${kind}`;
+      if ((await ai.credits.charge(account, chargeKey, 'translation')) === 'exhausted') throw fail.aiCreditsExhausted();
+      let translated: Record<string, string>;
+      try {
+        translated = await translateSubmission(ai.translator, submission.data, form.version.schema.fields, language, source);
+      } catch (error) {
+        await ai.credits.refund(chargeKey, 'translation');
+        throw fail.providerUnavailable(`The translation service failed: ${error instanceof Error ? error.message : 'no answer'}. Nothing was charged; try again later.`);
+      }
+      const saved = (await store.saveAnalysis(submission.id, kind, translated, clock().toISOString())) as Record<string, string>;
+      return { ...base, translated_data: saved, source: 'analysis', credits_charged: 1 };
+    },
+  };
+}
+
+export type AnalysisService = ReturnType<typeof analysisService>;

@@ -1,0 +1,26 @@
+// The audit log's shape, shared by GET /api/audit and the list_audit tool.
+import { Type } from 'typebox';
+
+export const AuditEntryOutput = Type.Object({
+  id: Type.String(),
+  created_at: Type.String({ format: 'date-time' }),
+  key_id: Type.String({ description: 'The API key that made the change' }),
+  key_name: Type.String({ description: 'Its name when the change was made' }),
+  surface: Type.Enum(['api', 'mcp'], { description: 'api: the REST API; mcp: an agent through /mcp' }),
+  operation: Type.String({ description: 'The route (METHOD /path) or the MCP tool' }),
+  target_id: Type.Unsafe<string | null>({ type: ['string', 'null'], description: 'The id of what was changed, when there is one' }),
+  outcome: Type.Enum(['succeeded', 'failed']),
+});
+
+export const AuditQuery = Type.Object(
+  {
+    page: Type.Integer({ minimum: 1, maximum: 1_000_000_000, default: 1 }),
+    page_size: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
+  },
+  { additionalProperties: true },
+);
+
+export const AuditPageOutput = Type.Object({
+  data: Type.Array(AuditEntryOutput),
+  meta: Type.Object({ current_page: Type.Integer(), total_pages: Type.Integer(), total_count: Type.Integer(), page_size: Type.Integer() }),
+});

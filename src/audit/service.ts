@@ -1,0 +1,41 @@
+// The audit trail: every write an owner's key makes, through the REST API or MCP, with who (the
+// account and the key, by id and by the name it had then), where, what and on which object.
+import type { Owner } from '../accounts/service.ts';
+import type { AuditEntry, AuditStore } from './store.ts';
+
+export interface AuditPage {
+  data: AuditEntry[];
+  meta: { current_page: number; total_pages: number; total_count: number; page_size: number };
+}
+
+export interface WriteEvent {
+  owner: Owner;
+  surface: 'api' | 'mcp';
+  operation: string;
+  targetId: string | null;
+  outcome: 'succeeded' | 'failed';
+}
+
+export function auditService(store: AuditStore, clock: () => Date = () => new Date()) {
+  return {
+    record({ owner, surface, operation, targetId, outcome }: WriteEvent): Promise<void> {
+      return store.insert({
+        account_id: owner.account.id,
+        key_id: owner.keyId,
+        key_name: owner.keyName,
+        surface,
+        operation: operation.slice(0, 200),
+        target_id: targetId?.slice(0, 200) ?? null,
+        outcome,
+        created_at: clock().toISOString(),
+      });
+    },
+
+    async list(accountId: string, page: number, pageSize: number): Promise<AuditPage> {
+      const { entries, total } = await store.list(accountId, pageSize, (page - 1) * pageSize);
+      return { data: entries, meta: { current_page: page, total_pages: Math.ceil(total / pageSize), total_count: total, page_size: pageSize } };
+    },
+  };
+}
+
+export type AuditService = ReturnType<typeof auditService>;

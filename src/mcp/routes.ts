@@ -1,0 +1,105 @@
+// /mcp: the Model Context Protocol over Streamable HTTP, stateless, inside this Fastify app.
+// Each POST is one JSON-RPC exchange answered with JSON; the SDK's web-standard transport does the
+// protocol (versions, batches, errors) and a fresh server answers for the key's owner.
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config.ts';
+import { authenticateKey, ownerOf, stampCredits } from '../http/auth.ts';
+import { baseUrlOf } from '../http/base-url.ts';
+import { errorHandlerFor } from '../http/error-replies.ts';
+import { fail } from '../http/errors.ts';
+import type { Services } from '../services.ts';
+import { protectedResourcePath } from './protected-resource.ts';
+import { mcpServer, type WriteRecord } from './server.ts';
+import { ALL_TOOLS } from './tools/index.ts';
+
+export interface McpRouteDeps {
+  config: Config;
+  services: Services;
+}
+
+/** RFC 6750 and RFC 9728: the challenge names where a client learns how to get a token. */
+function challenge(request: FastifyRequest, config: Config, invalid: boolean): string {
+  const metadata = `${baseUrlOf(request, config.publicUrl)}${protectedResourcePath}`;
+  return `Bearer ${invalid ? 'error="invalid_token", ' : ''}resource_metadata="${metadata}"`;
+}
+
+/**
+ * JSON-RPC batches left the protocol in 2025-06-18, and the SDK still takes them: one POST of a
+ * hundred tool calls would count once against the rate limit. Only single messages are accepted.
+ */
+function isBatch(body: string): boolean {
+  if (!body.trimStart().startsWith('[')) return false;
+  try {
+    const parsed: unknown = JSON.parse(body);
+    return Array.isArray(parsed) && parsed.length > 1;
+  } catch {
+    return false; // the SDK answers malformed JSON with its parse error
+  }
+}
+
+function methodNotAllowed(_request: FastifyRequest, reply: FastifyReply) {
+  // What the transport prescribes for a stateless server: there is no stream to open or session to end.
+  return reply
+    .code(405)
+    .header('Allow', 'POST')
+    .send({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP server is stateless; send JSON-RPC with POST.' }, id: null });
+}
+
+export const mcpRoutes: FastifyPluginAsync<McpRouteDeps> = async (app, { config, services }) => {
+  app.setErrorHandler(errorHandlerFor('public', config.maxBodyBytes));
+  // The SDK parses the JSON-RPC body itself, so a malformed one gets a JSON-RPC parse error.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+
+  async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const owner = await authenticateKey(services.accounts, request);
+    if (!owner) {
+      reply.header('WWW-Authenticate', challenge(request, config, request.headers.authorization !== undefined));
+      throw fail.unauthorized('Missing or invalid API key. Send Authorization: Bearer <API_KEY>.');
+    }
+  }
+
+  app.post('/mcp', { schema: { hide: true }, preHandler: authenticate }, async (request, reply) => {
+    const owner = ownerOf(request);
+    const body = typeof request.body === 'string' ? request.body : '';
+    if (isBatch(body)) {
+      return reply.code(400).send({
+        jsonrpc: '2.0', id: null,
+        error: { code: -32600, message: 'Batches are not accepted: send one JSON-RPC message per POST (each counts against the rate limit).' },
+      });
+    }
+    const recordWrite = async ({ tool, target, outcome }: WriteRecord) => {
+      try {
+        await services.audit.record({ owner, surface: 'mcp', operation: tool.name, targetId: target, outcome });
+      } catch (error) {
+        // As for the REST API: the write has happened; a lost audit row is logged, not turned into an error.
+        request.log.error({ err: error }, 'could not record an audit entry');
+      }
+    };
+    const context = { owner, baseUrl: baseUrlOf(request, config.publicUrl), services, ip: request.ip };
+    const server = mcpServer({ context, tools: ALL_TOOLS, log: request.log, onWrite: recordWrite });
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    try {
+      await server.connect(transport);
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(request.headers)) {
+        if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+      }
+      const url = `${baseUrlOf(request, null)}${request.url}`;
+      const response = await transport.handleRequest(new Request(url, { method: 'POST', headers, body }));
+      const text = await response.text();
+      response.headers.forEach((value, name) => {
+        reply.header(name, value);
+      });
+      // After the call, so that a tool that spent credits is reflected at once.
+      await stampCredits(services.accounts, owner, reply);
+      return reply.code(response.status).send(text);
+    } finally {
+      await server.close();
+    }
+  });
+
+  app.get('/mcp', { schema: { hide: true } }, methodNotAllowed);
+  app.delete('/mcp', { schema: { hide: true } }, methodNotAllowed);
+};

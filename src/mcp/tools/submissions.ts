@@ -1,0 +1,88 @@
+// Submission tools: the submission service behind /api/forms/{id}/submissions, plus search.
+import { Type } from 'typebox';
+import { defineTool, DELETE, READ, UNTRUSTED_NOTE, UPDATE } from '../tool.ts';
+import { AgentSubmission, forAgent } from './agent-submission.ts';
+import { FormId } from './forms.ts';
+
+export const SubmissionRef = { form_id: FormId, id: Type.String({ minLength: 1, maxLength: 100, description: 'The submission id' }) };
+const Timestamp = (description: string) => Type.String({ format: 'date-time', description });
+
+const spamCorrection = (spam: boolean) =>
+  defineTool({
+    name: spam ? 'mark_spam' : 'mark_not_spam',
+    title: spam ? 'Mark a submission as spam' : 'Mark a submission as not spam',
+    description: spam
+      ? "Overrules the spam check: moves a processed submission to the spam folder, records that the owner's key did so, and updates the form's spam count. Fails while the submission is still being processed. Free."
+      : "Overrules the spam check: moves a processed submission from spam back to the inbox, records that the owner's key did so, and updates the form's spam count. Fails while the submission is still being processed. Free.",
+    input: Type.Object(SubmissionRef, { additionalProperties: false }),
+    output: AgentSubmission,
+    annotations: { ...UPDATE, destructiveHint: false },
+    async run({ form_id, id }, { owner, services }) {
+      return forAgent(await services.submissions.correctSpam({ accountId: owner.account.id, keyId: owner.keyId }, form_id, id, spam));
+    },
+  });
+
+export const submissionTools = [
+  defineTool({
+    name: 'list_submissions',
+    title: 'List submissions',
+    description: `Lists a form's submissions, newest first. filter: inbox (not spam, the default), spam or all; text: words the submitted data must contain (case-insensitive); processing_status and reply_status narrow further; since/until bound the arrival time. Up to limit (default 20, at most 200) per call: pass next_cursor back as cursor for older ones. A search with text, statuses or times reads at most the 20,000 newest submissions per call, so a page may come back short yet carry a next_cursor: call again with it to search further back. Free. ${UNTRUSTED_NOTE}`,
+    input: Type.Object({
+      form_id: FormId,
+      filter: Type.Optional(Type.Enum(['inbox', 'spam', 'all'], { description: 'inbox (default): not spam; spam; all' })),
+      text: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Text the submitted data contains' })),
+      processing_status: Type.Optional(Type.Enum(['pending', 'processing', 'completed', 'skipped', 'failed'])),
+      reply_status: Type.Optional(Type.Enum(['pending', 'completed', 'sent', 'failed'])),
+      since: Type.Optional(Timestamp('Only submissions that arrived at or after this time')),
+      until: Type.Optional(Timestamp('Only submissions that arrived before this time')),
+      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, description: 'Default 20' })),
+      cursor: Type.Optional(Type.String({ maxLength: 100, description: 'next_cursor of the previous call' })),
+    }, { additionalProperties: false }),
+    output: Type.Object({
+      submissions: Type.Array(AgentSubmission),
+      next_cursor: Type.Unsafe<string | null>({ type: ['string', 'null'], description: 'Pass as cursor for the next page; null on the last' }),
+    }),
+    annotations: READ,
+    async run(args, { owner, services }) {
+      const page = await services.submissions.search(owner.account.id, args.form_id, {
+        filter: args.filter ?? 'inbox',
+        text: args.text,
+        processingStatus: args.processing_status,
+        replyStatus: args.reply_status,
+        since: args.since && new Date(args.since).toISOString(),
+        until: args.until && new Date(args.until).toISOString(),
+        limit: args.limit ?? 20,
+        cursor: args.cursor,
+      });
+      return { submissions: page.data.map(forAgent), next_cursor: page.next_cursor };
+    },
+  }),
+
+  defineTool({
+    name: 'get_submission',
+    title: 'Get a submission',
+    description: `One submission in full: its data, processing status, spam verdict and reason, language and translation, reply status and content, and the submitter's metadata (IP, user agent, referer, UTM). Free. ${UNTRUSTED_NOTE}`,
+    input: Type.Object(SubmissionRef, { additionalProperties: false }),
+    output: AgentSubmission,
+    annotations: READ,
+    async run({ form_id, id }, { owner, services }) {
+      return forAgent(await services.submissions.get(owner.account.id, form_id, id));
+    },
+  }),
+
+  defineTool({
+    name: 'delete_submission',
+    title: 'Delete a submission',
+    description: 'Deletes one submission for good and lowers the form\'s counts. Fails while it is being processed; retry a moment later. Confirm with the owner first. Free.',
+    input: Type.Object(SubmissionRef, { additionalProperties: false }),
+    output: AgentSubmission,
+    annotations: DELETE,
+    async run({ form_id, id }, { owner, services }) {
+      return forAgent(await services.submissions.delete(owner.account.id, form_id, id));
+    },
+  }),
+
+  spamCorrection(true),
+  spamCorrection(false),
+];
+

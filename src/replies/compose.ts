@@ -1,0 +1,51 @@
+// The offline reply: a fixed template around passages copied verbatim from the knowledge base.
+// Every sentence of it is either one of the template's own or the owner's text, so a reply never
+// says anything the knowledge base does not. The submitter's name is used only when it looks like
+// a name: anything else in that field (a sentence, a link) could put words in the owner's mouth.
+import type { FieldDefinition } from '../forms/field-schema.ts';
+
+export const TEMPLATE = {
+  greeting: (name: string | null) => (name ? `Hello ${name},` : 'Hello,'),
+  intro: 'Thank you for your message. Here is what we can tell you:',
+  closing: 'Best regards,',
+} as const;
+
+export interface ComposedReply {
+  subject: string;
+  body: string;
+  /** The template's own lines in this reply, for the grounding check. */
+  templateLines: string[];
+}
+
+const NAME_FIELD = /^(?:(?:full|first|given|your|contact|customer|sender)[_ -]?)?name$|^(?:vorname|nom|prenom|prénom|nombre|nome|naam)$/i;
+/** A word of a name; a period only closes an initial or a short title (J., Jr.). */
+const NAME_WORD = /^(?:[\p{L}\p{M}]+(?:['’-][\p{L}\p{M}]+)*|[\p{L}\p{M}]{1,2}\.)$/u;
+
+export function isNameField(field: FieldDefinition): boolean {
+  return field.type === 'string' && NAME_FIELD.test(field.name);
+}
+
+/** The submitter's name when a name-like field holds something that looks like one. */
+export function submitterName(data: Record<string, unknown>, fields: FieldDefinition[]): string | null {
+  for (const field of fields) {
+    if (!isNameField(field) || !Object.hasOwn(data, field.name)) continue;
+    const value = data[field.name];
+    if (typeof value !== 'string') continue;
+    if (/[\r\n]/.test(value)) continue;
+    const name = value.replace(/\s+/g, ' ').trim();
+    const words = name.split(' ');
+    if (name.length <= 40 && words.length <= 4 && words.every((w) => NAME_WORD.test(w))) return name;
+  }
+  return null;
+}
+
+export function defaultSubject(formName: string): string {
+  return `Re: ${formName}`.replace(/\s+/g, ' ').slice(0, 200);
+}
+
+export function composeReply(input: { name: string | null; passages: string[]; signature: string | null; formName: string }): ComposedReply {
+  const greeting = TEMPLATE.greeting(input.name);
+  const closing = [TEMPLATE.closing, ...(input.signature ? [input.signature.trim()] : [])].join('\n');
+  const body = [greeting, TEMPLATE.intro, ...input.passages.map((p) => p.trim()), closing].join('\n\n');
+  return { subject: defaultSubject(input.formName), body, templateLines: [greeting, TEMPLATE.intro, TEMPLATE.closing] };
+}

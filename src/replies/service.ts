@@ -1,0 +1,129 @@
+// The rules of smart replies once the pipeline has drafted them: an owner edits a draft, sends it
+// (once), or has a new one made. The MCP tools call the same functions.
+import { randomUUID } from 'node:crypto';
+import type { CreditCharger } from '../accounts/credits.ts';
+import { openAiChatModel } from '../ai/openai-chat.ts';
+import type { Config } from '../config.ts';
+import { MailError } from '../delivery/email.ts';
+import type { FormService } from '../forms/service.ts';
+import { fail } from '../http/errors.ts';
+import type { KnowledgeService } from '../knowledge/service.ts';
+import type { PipelineStore } from '../pipeline/store.ts';
+import type { Submission, SubmissionStore } from '../submissions/store.ts';
+import type { ReplySender } from './sender.ts';
+import type { ReplyStore } from './store.ts';
+
+export interface ReplyEdit {
+  reply_subject?: string;
+  reply_content?: string;
+}
+
+export interface ReplyServiceDeps {
+  store: ReplyStore;
+  sender: ReplySender;
+  forms: FormService;
+  submissions: SubmissionStore;
+  pipeline: PipelineStore;
+  knowledge: KnowledgeService;
+  credits: CreditCharger;
+  config: Config;
+}
+
+const FINAL = ['completed', 'skipped', 'failed'];
+
+export function replyService(deps: ReplyServiceDeps) {
+  async function owned(accountId: string, formId: string, id: string): Promise<Submission> {
+    const form = await deps.forms.get(accountId, formId);
+    const submission = await deps.submissions.get(form.id, id);
+    if (!submission) throw fail.submissionNotFound();
+    return submission;
+  }
+
+  async function reread(formId: string, id: string): Promise<Submission> {
+    const submission = await deps.submissions.get(formId, id);
+    if (!submission) throw fail.submissionNotFound();
+    return submission;
+  }
+
+  function refuseSent(submission: Submission): void {
+    if (submission.reply_status === 'sent') throw fail.cannotUpdate('The reply was already sent.');
+  }
+
+  return {
+    /** The owner's edit of the draft's subject or text; an edit of a submission without a draft makes one. */
+    async edit(accountId: string, formId: string, id: string, edit: ReplyEdit): Promise<Submission> {
+      const submission = await owned(accountId, formId, id);
+      refuseSent(submission);
+      if (edit.reply_content === undefined && submission.reply_content === null) {
+        throw fail.cannotUpdate('There is no draft to change the subject of: give reply_content too.');
+      }
+      const saved = await deps.store.saveDraft(id, {
+        ...(edit.reply_subject !== undefined && { subject: edit.reply_subject }),
+        ...(edit.reply_content !== undefined && { content: edit.reply_content, reason: null }),
+      });
+      if (!saved) throw fail.cannotUpdate('The reply was sent or is being sent; it can no longer be changed.');
+      return reread(formId, id);
+    },
+
+    /** Emails the draft to the submitter, once. */
+    async send(accountId: string, formId: string, id: string): Promise<Submission> {
+      const submission = await owned(accountId, formId, id);
+      refuseSent(submission);
+      let outcome;
+      try {
+        outcome = await deps.sender.send(id, `request:${randomUUID()}`, { lastAttempt: false });
+      } catch (error) {
+        if (error instanceof MailError) throw fail.replyFailed(`The reply could not be sent: ${error.message}`);
+        throw error;
+      }
+      switch (outcome.kind) {
+        case 'sent':
+          return reread(formId, id);
+        case 'already_sent':
+          throw fail.cannotUpdate('The reply was already sent.');
+        case 'busy':
+          throw fail.cannotUpdate('The reply is being sent right now.');
+        case 'no_draft':
+          throw fail.cannotUpdate('There is no reply to send: write one with PATCH (reply_content) or regenerate it.');
+        case 'kept':
+          throw fail.cannotUpdate(`The reply was not sent: ${outcome.reason}`);
+      }
+    },
+
+    /** A new draft from the form's knowledge base as it is now; a submission's reply is charged once, however often it is made. */
+    async regenerate(accountId: string, formId: string, id: string): Promise<Submission> {
+      const submission = await owned(accountId, formId, id);
+      refuseSent(submission);
+      if (!FINAL.includes(submission.processing_status)) throw fail.cannotUpdate('The submission is still being processed.');
+      if (submission.spam_flag) throw fail.cannotUpdate('The submission is marked as spam; mark it as not spam first.');
+      const work = await deps.pipeline.load(id);
+      const kbId = work?.form.knowledgeBaseId;
+      if (!work || !work.form.smartReply || !kbId) throw fail.cannotUpdate('Smart replies are off for this form.');
+      const knowledge = await deps.knowledge.index(kbId);
+      if (!knowledge) throw fail.cannotUpdate('The form\'s knowledge base no longer exists.');
+      const charge = await deps.credits.charge(work.owner, id, 'smart_reply');
+      if (charge === 'exhausted') throw fail.cannotUpdate('ai_credits_exhausted: there are no AI credits left for a reply.');
+      // Loaded on first use: drafting detects languages, whose model the API process need not hold otherwise.
+      const { draftReply } = await import('./draft.ts');
+      const { draftInput } = await import('./prepare.ts');
+      const { translatorFromConfig } = await import('../pipeline/translation/index.ts');
+      const model = deps.config.ai ? openAiChatModel(deps.config.ai) : null;
+      const translator = translatorFromConfig(deps.config.translation, model);
+      let draft;
+      try {
+        draft = await draftReply(draftInput(work, kbId, knowledge), { model, translator });
+      } catch (error) {
+        throw fail.replyFailed(`The reply could not be translated: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      if (draft.kind === 'no_answer') {
+        if (charge === 'charged') await deps.credits.refund(id, 'smart_reply');
+        throw fail.cannotUpdate('The knowledge base has no answer to this submission.');
+      }
+      const saved = await deps.store.saveDraft(id, { subject: draft.subject, content: draft.body, reason: draft.reason, passages: draft.passages });
+      if (!saved) throw fail.cannotUpdate('The reply was sent or is being sent; it can no longer be changed.');
+      return reread(formId, id);
+    },
+  };
+}
+
+export type ReplyService = ReturnType<typeof replyService>;

@@ -1,0 +1,58 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { answeringPassage } from '../src/knowledge/answerability.ts';
+import { splitPassages } from '../src/knowledge/passages.ts';
+import { buildIndex } from '../src/knowledge/retrieval.ts';
+import { FAQ } from './fixtures.ts';
+
+describe('passages', () => {
+  it('keeps a question with its whole answer', () => {
+    const passages = splitPassages(FAQ);
+    assert.equal(passages.length, 3);
+    assert.equal(passages[1]?.heading, 'Do you ship to Canada?');
+    assert.equal(passages[1]?.body, 'Yes. Orders to Canada arrive within 5 to 8 working days.\nCustoms fees are paid on delivery.');
+  });
+
+  it('keeps a Markdown section under its heading, and ignores headings inside code', () => {
+    const passages = splitPassages('Intro line.\n\n# Refunds\nWe refund in 5 days.\n\nAsk support.\n\n## Code\n```\n# not a heading\n```\n');
+    assert.deepEqual(passages.map((p) => p.heading), [null, 'Refunds', 'Code']);
+    assert.equal(passages[1]?.body, 'We refund in 5 days.\n\nAsk support.');
+    assert.match(passages[2]?.body ?? '', /# not a heading/);
+  });
+
+  it('splits plain text into paragraphs', () => {
+    const passages = splitPassages('First paragraph.\r\n\r\nSecond one\nstill second.\n\n\n\nThird.');
+    assert.deepEqual(passages.map((p) => p.body), ['First paragraph.', 'Second one\nstill second.', 'Third.']);
+    assert.deepEqual(passages.map((p) => p.position), [0, 1, 2]);
+  });
+
+  it('every body is a verbatim piece of the content', () => {
+    const content = `${FAQ}\n\n# Extra\n\nSome more text here.`;
+    for (const passage of splitPassages(content)) assert.ok(content.replace(/\r\n?/g, '\n').includes(passage.body));
+  });
+});
+
+describe('retrieval', () => {
+  const index = buildIndex(splitPassages(FAQ));
+
+  it('ranks the passage that answers first and decides it answers', () => {
+    const matches = index.search('I forgot my password, how can I reset it?');
+    assert.equal(matches[0]?.passage.heading, 'How do I reset my password?');
+    assert.ok(answeringPassage(matches));
+  });
+
+  it('finds nothing to answer a question the knowledge base does not cover', () => {
+    assert.equal(answeringPassage(index.search('What colour is the sky on Mars?')), null);
+    assert.equal(answeringPassage(index.search('the a of')), null);
+    assert.equal(answeringPassage(index.search('')), null);
+  });
+});
+
+describe('passages of hostile content', () => {
+  // A backtracking pattern takes minutes on these lines; the timeout turns that into a failure.
+  it('splits long lines of spaces and markers without backtracking', { timeout: 30_000 }, () => {
+    const lines = [`# a${' '.repeat(200_000)}b`, `Q:${' '.repeat(100_000)}x`, `\n${' \t'.repeat(100_000)}`, `## Title ##`, 'body'];
+    const passages = splitPassages(lines.join('\n'));
+    assert.ok(passages.some((p) => p.heading === 'Title'));
+  });
+});

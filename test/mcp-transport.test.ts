@@ -1,0 +1,146 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import { bearer, createForm, pathOf } from './helpers.ts';
+import { callError, callOk, startMcpApp, type McpApp } from './mcp-helpers.ts';
+
+const INITIALIZE = {
+  jsonrpc: '2.0', id: 1, method: 'initialize',
+  params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+};
+
+describe('MCP transport and authentication', () => {
+  let t: McpApp;
+  before(async () => {
+    t = await startMcpApp();
+  });
+  after(() => t.close());
+
+  it('initializes with the server name, the package version, instructions and the current protocol', async () => {
+    const key = await t.createKey();
+    const client = await t.connect(key);
+    assert.equal(client.getServerVersion()?.name, 'intake');
+    assert.equal(client.getServerVersion()?.version, '0.1.0');
+    assert.match(client.getInstructions() ?? '', /forms, endpoints|endpoint/);
+    assert.match(client.getInstructions() ?? '', /untrusted_content/);
+    const response = await t.post(key, INITIALIZE);
+    assert.equal(response.status, 200);
+    assert.match(response.headers.get('content-type') ?? '', /application\/json/);
+    const body = (await response.json()) as { result: { protocolVersion: string } };
+    assert.equal(body.result.protocolVersion, LATEST_PROTOCOL_VERSION);
+    assert.equal(response.headers.get('mcp-session-id'), null, 'stateless: no session');
+  });
+
+  it('lists tools, each with a title, description, input and output schema and all four hints', async () => {
+    const client = await t.connect(await t.createKey());
+    const { tools } = await client.listTools();
+    assert.ok(tools.length >= 10);
+    for (const tool of tools) {
+      assert.ok(tool.title && tool.description && tool.description.length > 40, tool.name);
+      assert.equal(tool.inputSchema.type, 'object', tool.name);
+      assert.equal(tool.outputSchema?.type, 'object', tool.name);
+      for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) {
+        assert.equal(typeof tool.annotations?.[hint], 'boolean', `${tool.name} ${hint}`);
+      }
+    }
+  });
+
+  it('answers 401 with a Bearer challenge naming the resource metadata, for no key, a bad key and a revoked key', async () => {
+    const key = await t.createKey();
+    const [keyRecord] = (await t.services.accounts.listKeys()).slice(-1);
+    await t.services.accounts.revokeKey(keyRecord!.id);
+    for (const [label, sent] of [['none', null], ['bad', 'ik_nope'], ['revoked', key]] as const) {
+      const response = await t.post(sent, INITIALIZE);
+      assert.equal(response.status, 401, label);
+      const challenge = response.headers.get('www-authenticate') ?? '';
+      assert.match(challenge, /^Bearer /, label);
+      assert.match(challenge, /resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource\/mcp"/, label);
+      assert.equal(challenge.includes('invalid_token'), sent !== null, label);
+      assert.equal(((await response.json()) as { error: { code: string } }).error.code, 'unauthorized');
+    }
+    await assert.rejects(t.connect('ik_nope'), /401|Unauthorized/i);
+  });
+
+  it('serves protected-resource metadata that names /mcp', async () => {
+    for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp']) {
+      const response = await t.request({ method: 'GET', url: path, headers: { host: 'intake.test' } });
+      assert.equal(response.statusCode, 200);
+      const metadata = response.json();
+      assert.equal(metadata.resource, 'http://intake.test/mcp');
+      assert.deepEqual(metadata.bearer_methods_supported, ['header']);
+    }
+  });
+
+  it('answers GET and DELETE with 405, a batch with 400, and a malformed body with a JSON-RPC parse error', async () => {
+    const key = await t.createKey();
+    for (const method of ['GET', 'DELETE']) {
+      const response = await fetch(t.url, { method, headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream' } });
+      assert.equal(response.status, 405, method);
+      assert.equal(response.headers.get('allow'), 'POST');
+    }
+    const batch = await t.post(key, [INITIALIZE, { ...INITIALIZE, id: 2 }]);
+    assert.equal(batch.status, 400, 'batches would slip past the rate limit');
+    assert.equal(((await batch.json()) as { error: { code: number } }).error.code, -32600);
+    const broken = await t.post(key, '{"jsonrpc": "2.0", "id": 1, "method": ');
+    assert.equal(broken.status, 400);
+    assert.equal(((await broken.json()) as { error: { code: number } }).error.code, -32700);
+  });
+
+  it('stamps the credit headers on every authenticated MCP response', async () => {
+    const response = await t.post(await t.createKey(), INITIALIZE);
+    assert.equal(response.headers.get('x-service-credits-remaining'), '50');
+    assert.equal(response.headers.get('x-service-metered'), 'false');
+  });
+
+  it("finds no other owner's form, submission or destination through any tool", async () => {
+    const other = await t.createKey();
+    const form = await createForm(t, other);
+    const submitted = await t.request({ method: 'POST', url: pathOf(form.endpoint), payload: { name: 'Ada', email: 'ada@example.com' } });
+    const submissionId = submitted.json().id as string;
+    const destination = await t.request({
+      method: 'POST', url: `/api/forms/${form.id}/destinations`, headers: bearer(other), payload: { type: 'email', recipients: ['team@example.com'] },
+    });
+    const ids: Record<string, string> = { form_id: form.id, destination_id: destination.json().id, delivery_id: submissionId };
+    const client = await t.connect(await t.createKey());
+    assert.deepEqual((await callOk(client, 'list_forms')).forms, []);
+    const { tools } = await client.listTools();
+    let tried = 0;
+    for (const tool of tools) {
+      const properties = Object.keys(tool.inputSchema.properties ?? {});
+      if (!properties.includes('form_id') && !properties.includes('id')) continue;
+      const args: Record<string, unknown> = {};
+      for (const name of (tool.inputSchema.required as string[] | undefined) ?? []) {
+        args[name] = name === 'id' ? (properties.includes('form_id') ? submissionId : form.id) : (ids[name] ?? { name: 'Eve', email: 'eve@example.com' });
+      }
+      const error = await callError(client, tool.name, args);
+      assert.equal(error.code, 'form_not_found', `${tool.name}: ${JSON.stringify(error)}`);
+      tried += 1;
+    }
+    assert.ok(tried >= 14, `every tool that takes an id was tried (${tried})`);
+    const still = await t.request({ method: 'GET', url: `/api/forms/${form.id}/submissions/${submissionId}`, headers: bearer(other) });
+    assert.equal(still.statusCode, 200);
+    assert.equal((await t.request({ method: 'GET', url: `/api/forms/${form.id}`, headers: bearer(other) })).json().submission_count, 1);
+  });
+});
+
+describe('MCP rate limit', () => {
+  let t: McpApp;
+  before(async () => {
+    t = await startMcpApp({ INTAKE_MCP_RATE_LIMIT: '30' });
+  });
+  after(() => t.close());
+
+  it('answers the 31st request in a minute with 429 and retry_after, per key', async () => {
+    const key = await t.createKey();
+    for (let i = 0; i < 30; i += 1) assert.equal((await t.post(key, INITIALIZE)).status, 200, `request ${i + 1}`);
+    const limited = await t.post(key, INITIALIZE);
+    assert.equal(limited.status, 429);
+    const body = (await limited.json()) as { error: { code: string; retry_after: number } };
+    assert.equal(body.error.code, 'rate_limited');
+    assert.ok(body.error.retry_after >= 1 && body.error.retry_after <= 60);
+    assert.equal(limited.headers.get('x-ratelimit-remaining'), null);
+    assert.equal((await t.post(await t.createKey(), INITIALIZE)).status, 200, 'another key has its own budget');
+    const api = await t.request({ method: 'GET', url: '/api/forms', headers: bearer(key) });
+    assert.equal(api.statusCode, 200, 'the management API keeps its own budget');
+  });
+});
