@@ -32,6 +32,9 @@ export const CORPUS_FORM_FIELDS: FieldDefinition[] = [
   { name: 'message', type: 'string', required: true, rules: [] },
 ];
 
+/** What the split needs: a label, a content hash that copies share, and a stable id to break ties. */
+export interface Splittable { id: string; spam: boolean; contentHash: string }
+
 interface RawRecord { id: string; group: string; text: string }
 
 export function corpusDirectory(): string {
@@ -71,11 +74,11 @@ async function parseMessage(record: RawRecord): Promise<CorpusMessage | null> {
  * Stratified and stable: within each class, the messages whose content hashes sort lowest form the
  * held-out test split (HELD_OUT_SHARE of the class); copies of one message share a hash and so a side.
  */
-export function splitCorpus(messages: CorpusMessage[]): { train: CorpusMessage[]; test: CorpusMessage[] } {
-  const test = new Set<CorpusMessage>();
+export function splitCorpus<T extends Splittable>(messages: readonly T[], share = HELD_OUT_SHARE): { train: T[]; test: T[] } {
+  const test = new Set<T>();
   for (const spam of [true, false]) {
     const sorted = messages.filter((message) => message.spam === spam).sort((a, b) => compare(a.contentHash, b.contentHash) || compare(a.id, b.id));
-    const cut = Math.round(sorted.length * HELD_OUT_SHARE);
+    const cut = Math.round(sorted.length * share);
     const lastHash = sorted[cut - 1]?.contentHash;
     for (const [index, message] of sorted.entries()) if (index < cut || message.contentHash === lastHash) test.add(message);
   }
@@ -83,7 +86,7 @@ export function splitCorpus(messages: CorpusMessage[]): { train: CorpusMessage[]
 }
 
 /** Which of `folds` cross-validation folds a training message belongs to; independent of the test split's ordering. */
-export function foldOf(message: CorpusMessage, folds: number): number {
+export function foldOf(message: Splittable, folds: number): number {
   return Number.parseInt(message.contentHash.slice(-8), 16) % folds;
 }
 
@@ -119,7 +122,7 @@ export function htmlToText(text: string): string {
     .trim();
 }
 
-function decodeEntity(code: string): string | undefined {
+export function decodeEntity(code: string): string | undefined {
   if (code.startsWith('#')) {
     const point = code[1] === 'x' || code[1] === 'X' ? Number.parseInt(code.slice(2), 16) : Number.parseInt(code.slice(1), 10);
     return Number.isInteger(point) && point > 0 && point <= 0x10ffff ? String.fromCodePoint(point) : undefined;

@@ -1,8 +1,13 @@
-// Scores both offline strategies on the held-out test split. Used by eval-spam.ts and by the tests.
+// Scores both offline strategies on held-out messages, per set. Used by eval-spam.ts and by the tests.
 
 import { checkIntelligent, checkStandard } from '../src/pipeline/spam/index.ts';
 import type { SpamClassifier } from '../src/pipeline/spam/classifier.ts';
-import { loadCorpus, splitCorpus, toSpamInput, type CorpusMessage } from './spam-corpus.ts';
+import { dominantScript } from '../src/pipeline/spam/unicode-scripts.ts';
+import { classifierText } from '../src/pipeline/spam/submission-text.ts';
+import type { SpamVerdict } from '../src/pipeline/spam/types.ts';
+import { splitCorpus } from './spam-corpus.ts';
+import { loadSets, type LabelledMessage } from './spam-sets.ts';
+import { reliabilityCurve, type ReliabilityBin } from './spam-training.ts';
 
 export interface Figures {
   truePositives: number;
@@ -15,20 +20,29 @@ export interface Figures {
   falsePositiveRate: number;
 }
 
-export async function heldOutMessages(): Promise<CorpusMessage[]> {
-  return splitCorpus(await loadCorpus()).test;
+export type Strategy = 'standard' | 'intelligent';
+/** One strategy's verdicts on a list of messages, in order. */
+export type Verdicts = SpamVerdict[];
+
+export async function heldOutMessages(): Promise<LabelledMessage[]> {
+  return (await loadSets()).test;
 }
 
-export async function evaluateStrategies(messages: readonly CorpusMessage[], classifier?: SpamClassifier): Promise<{ standard: Figures; intelligent: Figures }> {
-  const standard: boolean[] = [];
-  const intelligent: boolean[] = [];
+/** Both strategies' verdicts, without a language model. */
+export async function verdictsOf(messages: readonly LabelledMessage[], classifier?: SpamClassifier): Promise<Record<Strategy, Verdicts>> {
+  const standard: Verdicts = [];
+  const intelligent: Verdicts = [];
   for (const message of messages) {
-    const input = toSpamInput(message);
-    standard.push(checkStandard(input).spam);
-    intelligent.push((await checkIntelligent(input, null, classifier)).spam);
+    standard.push(checkStandard(message.input));
+    intelligent.push(await checkIntelligent(message.input, null, classifier));
   }
+  return { standard, intelligent };
+}
+
+export async function evaluateStrategies(messages: readonly LabelledMessage[], classifier?: SpamClassifier): Promise<{ standard: Figures; intelligent: Figures }> {
+  const verdicts = await verdictsOf(messages, classifier);
   const truth = messages.map((message) => message.spam);
-  return { standard: figures(standard, truth), intelligent: figures(intelligent, truth) };
+  return { standard: figures(verdicts.standard.map((v) => v.spam), truth), intelligent: figures(verdicts.intelligent.map((v) => v.spam), truth) };
 }
 
 export function figures(predicted: readonly boolean[], truth: readonly boolean[]): Figures {
@@ -47,6 +61,31 @@ export function figures(predicted: readonly boolean[], truth: readonly boolean[]
     f1: ratio(2 * precision * recall, precision + recall),
     falsePositiveRate: ratio(falsePositives, falsePositives + trueNegatives),
   };
+}
+
+export function reliability(messages: readonly LabelledMessage[], verdicts: Verdicts): ReliabilityBin[] {
+  return reliabilityCurve(verdicts.map((verdict) => verdict.confidence), messages.map((message) => message.spam));
+}
+
+/** Legitimate messages and false positives by the script the message is written in. */
+export function falsePositivesByScript(messages: readonly LabelledMessage[], verdicts: Verdicts): Map<string, { ham: number; flagged: number; meanConfidence: number }> {
+  const byScript = new Map<string, { ham: number; flagged: number; meanConfidence: number }>();
+  messages.forEach((message, index) => {
+    if (message.spam) return;
+    const script = dominantScript(classifierText(message.input)) ?? 'none';
+    const entry = byScript.get(script) ?? { ham: 0, flagged: 0, meanConfidence: 0 };
+    entry.meanConfidence = (entry.meanConfidence * entry.ham + verdicts[index]!.confidence) / (entry.ham + 1);
+    entry.ham++;
+    if (verdicts[index]!.spam) entry.flagged++;
+    byScript.set(script, entry);
+  });
+  return byScript;
+}
+
+/** Halves a set the same stratified way as the held-out split, for replaying corrections on one half and measuring on the other. */
+export function halves(messages: readonly LabelledMessage[]): { first: LabelledMessage[]; second: LabelledMessage[] } {
+  const { train, test } = splitCorpus(messages, 0.5);
+  return { first: train, second: test };
 }
 
 function ratio(numerator: number, denominator: number): number {

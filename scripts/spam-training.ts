@@ -5,7 +5,8 @@
 import { linearScore } from '../src/pipeline/spam/classifier.ts';
 import { featureValue } from '../src/pipeline/spam/text.ts';
 
-export interface Example { buckets: number[]; spam: boolean }
+/** `weight` (default 1) multiplies the example's gradient: how much one example of its set counts. */
+export interface Example { buckets: number[]; spam: boolean; weight?: number }
 export interface TrainingOptions { buckets: number; epochs: number; l2: number; learningRate: number; seed: number }
 export interface LogisticModel { weights: Float64Array }
 
@@ -24,7 +25,7 @@ export function trainLogistic(examples: readonly Example[], options: TrainingOpt
       let sum = 0;
       for (const bucket of example.buckets) sum += v[bucket]!;
       const predicted = 1 / (1 + Math.exp(-(scale * sum * x)));
-      const gradient = predicted - (example.spam ? 1 : 0);
+      const gradient = (predicted - (example.spam ? 1 : 0)) * (example.weight ?? 1);
       scale *= 1 - rate * options.l2;
       const delta = (rate * gradient * x) / scale;
       for (const bucket of example.buckets) v[bucket]! -= delta;
@@ -42,37 +43,42 @@ export function predictLogit(model: { weights: ArrayLike<number> }, buckets: rea
   return linearScore(model.weights, buckets);
 }
 
-export interface ScoredExample { logit: number; phraseScore: number; formScore: number; spam: boolean }
+/** `overridden`: flagged by signals that decide whatever the score (see overridingSignals). */
+export interface ScoredExample { logit: number; phraseScore: number; formScore: number; spam: boolean; group: string; overridden: boolean }
 export interface Decision { phraseWeight: number; formWeight: number; thresholdLogit: number; recall: number; falsePositiveRate: number }
 
 /**
- * For each pair of candidate weights (spam phrases × other form signals), the lowest threshold that keeps the
- * validation false-positive rate within `maxFalsePositiveRate`, counting the examples whose form-signal score
- * alone reaches `overrideScore` as flagged whatever the threshold. The pair with the best recall wins (ties: the
- * larger weights, so the web-form heuristics keep as much say as the e-mail corpus allows).
+ * For each pair of candidate weights (text heuristics × form signals the classifier cannot see), the lowest
+ * threshold that keeps the validation false-positive rate within `maxFalsePositiveRate` in EVERY group (set) that
+ * has legitimate examples, counting the overridden examples as flagged whatever the threshold. The pair with the best mean recall over the groups with spam wins (ties: the larger
+ * weights, so the heuristics keep as much say as the data allows).
  */
 export function chooseDecision(
   scored: readonly ScoredExample[],
   candidates: { phraseWeights: readonly number[]; formWeights: readonly number[] },
   maxFalsePositiveRate: number,
-  overrideScore: number,
 ): Decision {
-  const hamCount = scored.filter((example) => !example.spam).length;
-  const spamCount = scored.length - hamCount;
-  const overridden = (example: ScoredExample) => example.formScore >= overrideScore;
-  const overriddenHams = scored.filter((example) => !example.spam && overridden(example)).length;
-  const overriddenSpams = scored.filter((example) => example.spam && overridden(example)).length;
-  const rest = scored.filter((example) => !overridden(example));
-  const allowed = Math.max(0, Math.floor(maxFalsePositiveRate * hamCount) - overriddenHams);
+  const overridden = (example: ScoredExample) => example.overridden;
+  const groups = [...new Set(scored.map((example) => example.group))];
   let best: Decision | undefined;
   for (const phraseWeight of candidates.phraseWeights) {
     for (const formWeight of candidates.formWeights) {
       const combined = (example: ScoredExample) => example.logit + phraseWeight * example.phraseScore + formWeight * example.formScore;
-      const hams = rest.filter((example) => !example.spam).map(combined).sort((a, b) => b - a);
-      const spams = rest.filter((example) => example.spam).map(combined);
-      const thresholdLogit = thresholdAbove(hams[allowed], [...hams, ...spams]);
-      const recall = (overriddenSpams + spams.filter((value) => value >= thresholdLogit).length) / spamCount;
-      const falsePositiveRate = (overriddenHams + hams.filter((value) => value >= thresholdLogit).length) / hamCount;
+      let thresholdLogit = -Infinity;
+      for (const group of groups) {
+        const members = scored.filter((example) => example.group === group);
+        const hams = members.filter((example) => !example.spam);
+        if (hams.length === 0) continue;
+        const allowed = Math.max(0, Math.floor(maxFalsePositiveRate * hams.length) - hams.filter(overridden).length);
+        const ranked = hams.filter((example) => !overridden(example)).map(combined).sort((a, b) => b - a);
+        thresholdLogit = Math.max(thresholdLogit, thresholdAbove(ranked[allowed], members.map(combined)));
+      }
+      const flagged = (example: ScoredExample) => overridden(example) || combined(example) >= thresholdLogit;
+      const recalls = groups.map((group) => scored.filter((example) => example.group === group && example.spam)).filter((spams) => spams.length > 0)
+        .map((spams) => spams.filter(flagged).length / spams.length);
+      const recall = recalls.reduce((sum, value) => sum + value, 0) / Math.max(1, recalls.length);
+      const hams = scored.filter((example) => !example.spam);
+      const falsePositiveRate = hams.filter(flagged).length / Math.max(1, hams.length);
       if (!best || recall >= best.recall) best = { phraseWeight, formWeight, thresholdLogit, recall, falsePositiveRate };
     }
   }
@@ -85,6 +91,59 @@ function thresholdAbove(highestRejected: number | undefined, values: readonly nu
   if (highestRejected === undefined) return Math.min(...values);
   const next = values.reduce((lowest, value) => (value > highestRejected && value < lowest ? value : lowest), Infinity);
   return next === Infinity ? highestRejected + 1 : (highestRejected + next) / 2;
+}
+
+export interface Calibration { slope: number; intercept: number }
+
+/**
+ * Platt scaling: the logistic curve sigmoid(slope × score + intercept) that best fits the labels of held-out
+ * scores (Newton's method on the log-loss, with Platt's smoothed targets so no score is mapped to a certain 0 or 1).
+ */
+export function fitCalibration(scores: readonly number[], labels: readonly boolean[]): Calibration {
+  const positives = labels.filter(Boolean).length;
+  const negatives = labels.length - positives;
+  const high = (positives + 1) / (positives + 2);
+  const low = 1 / (negatives + 2);
+  let slope = 1;
+  let intercept = 0;
+  for (let iteration = 0; iteration < 100; iteration++) {
+    let g0 = 0, g1 = 0, h00 = 1e-9, h01 = 0, h11 = 1e-9;
+    scores.forEach((score, index) => {
+      const p = 1 / (1 + Math.exp(-(slope * score + intercept)));
+      const error = p - (labels[index] ? high : low);
+      const w = p * (1 - p);
+      g0 += error * score;
+      g1 += error;
+      h00 += w * score * score;
+      h01 += w * score;
+      h11 += w;
+    });
+    const determinant = h00 * h11 - h01 * h01;
+    if (Math.abs(determinant) < 1e-12) break;
+    const stepSlope = (h11 * g0 - h01 * g1) / determinant;
+    const stepIntercept = (h00 * g1 - h01 * g0) / determinant;
+    slope -= stepSlope;
+    intercept -= stepIntercept;
+    if (Math.abs(stepSlope) + Math.abs(stepIntercept) < 1e-9) break;
+  }
+  return { slope, intercept };
+}
+
+export interface ReliabilityBin { from: number; to: number; count: number; meanConfidence: number; spamShare: number }
+
+/** Confidence in ten equal bins against the share of spam actually in each: a calibrated model keeps them close. */
+export function reliabilityCurve(confidences: readonly number[], labels: readonly boolean[], bins = 10): ReliabilityBin[] {
+  const sums = Array.from({ length: bins }, () => ({ count: 0, confidence: 0, spam: 0 }));
+  confidences.forEach((confidence, index) => {
+    const bin = sums[Math.min(bins - 1, Math.floor(confidence * bins))]!;
+    bin.count++;
+    bin.confidence += confidence;
+    if (labels[index]) bin.spam++;
+  });
+  return sums.map((bin, index) => ({
+    from: index / bins, to: (index + 1) / bins, count: bin.count,
+    meanConfidence: bin.count ? bin.confidence / bin.count : 0, spamShare: bin.count ? bin.spam / bin.count : 0,
+  }));
 }
 
 /** Deterministic pseudo-random numbers in [0, 1): the same sequence for the same seed. */

@@ -16,7 +16,7 @@ import { errorHandlerFor } from './http/error-replies.ts';
 import { fail } from './http/errors.ts';
 import { registerJsonParser } from './http/json-body.ts';
 import { urlProblem } from './http/storable-text.ts';
-import { byApiKey, byClientIp, rateLimitZone } from './http/rate-limit.ts';
+import { byApiKey, byClientIp, rateLimitZone, useRateLimitBackend } from './http/rate-limit.ts';
 import { routeValidatorCompiler } from './http/route-validation.ts';
 import { buildServices, type Services } from './services.ts';
 import { publicSubmissionRoutes } from './submissions/public-routes.ts';
@@ -38,6 +38,9 @@ export async function buildApp({ config, database, logger, services: given }: Ap
     bodyLimit: config.maxBodyBytes,
   });
   const services = given ?? buildServices(config, database);
+  // Services built here are closed here; given ones belong to the caller, who may still use them.
+  if (!given) app.addHook('onClose', () => services.limits.close());
+  useRateLimitBackend(app, services.limits.rateLimits);
 
   app.setValidatorCompiler(routeValidatorCompiler);
   app.setErrorHandler(errorHandlerFor('public', config.maxBodyBytes));
@@ -71,12 +74,12 @@ export async function buildApp({ config, database, logger, services: given }: Ap
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
 
   await app.register(async (zone) => {
-    await rateLimitZone(zone, { perMinute: config.rateLimits.submitPerMinute, key: byClientIp });
+    await rateLimitZone(zone, { name: 'submit', perMinute: config.rateLimits.submitPerMinute, key: byClientIp });
     await zone.register(publicSubmissionRoutes, { config, submissions: services.submissions });
   });
 
   await app.register(async (zone) => {
-    await rateLimitZone(zone, { perMinute: config.rateLimits.apiPerMinute, key: byApiKey });
+    await rateLimitZone(zone, { name: 'api', perMinute: config.rateLimits.apiPerMinute, key: byApiKey });
     auditRestWrites(zone, services.audit);
     await zone.register(formRoutes, { config, accounts: services.accounts, forms: services.forms });
     await zone.register(submissionRoutes, { config, accounts: services.accounts, submissions: services.submissions, replies: services.replies });
@@ -88,7 +91,7 @@ export async function buildApp({ config, database, logger, services: given }: Ap
 
   await app.register(protectedResourceRoutes, { config });
   await app.register(async (zone) => {
-    await rateLimitZone(zone, { perMinute: config.rateLimits.mcpPerMinute, key: byApiKey });
+    await rateLimitZone(zone, { name: 'mcp', perMinute: config.rateLimits.mcpPerMinute, key: byApiKey });
     await zone.register(mcpRoutes, { config, services });
   });
 

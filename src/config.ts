@@ -2,6 +2,7 @@
 // everything that varies between deployments arrives here and is passed down.
 import path from 'node:path';
 import ipaddr from 'ipaddr.js';
+import { parseSchedule } from './jobs/backoff.ts';
 
 export type Plan = 'free' | 'pro';
 
@@ -16,6 +17,11 @@ export interface Config {
   maxBodyBytes: number;
   trustProxy: boolean;
   rateLimits: { submitPerMinute: number; apiPerMinute: number; mcpPerMinute: number };
+  /**
+   * Where counters that several processes share live (rate limits, in-flight caps per destination):
+   * Redis when a URL is set, else PostgreSQL when that is the database, else this process's memory.
+   */
+  redis: { url: string; prefix: string } | null;
   freeSubmissionLimit: number;
   freeAiCredits: number;
   proMonthlyAiCredits: number;
@@ -34,8 +40,8 @@ export interface Config {
     concurrency: number;
     /** Attempts of one step against a failing provider before the submission is `failed`. */
     maxAttempts: number;
-    retryBaseMs: number;
-    retryMaxMs: number;
+    /** Delays before each retry, in ms; the last repeats. */
+    retrySchedule: number[];
     /** A job whose worker stops renewing it for this long is taken up by another worker. */
     leaseMs: number;
     /** How often an idle worker looks for work another process enqueued (SQLite; PostgreSQL is notified). */
@@ -50,8 +56,8 @@ export interface Config {
     timeoutMs: number;
     /** Attempts of one delivery; after the last the destination is disabled. */
     maxAttempts: number;
-    retryBaseMs: number;
-    retryMaxMs: number;
+    /** Delays before each retry, in ms; the last repeats. */
+    retrySchedule: number[];
     /** Consecutive failed attempts, across submissions, that disable a destination. */
     disableAfter: number;
     concurrency: number;
@@ -119,6 +125,22 @@ function identifier(env: Env, name: string, fallback: string): string {
   return raw;
 }
 
+function schedule(env: Env, name: string, fallback: string, replaces: string): number[] {
+  for (const old of [`${replaces}_BASE_MS`, `${replaces}_MAX_MS`]) {
+    if (read(env, old) !== undefined) throw new ConfigError(old, `is replaced by ${name} (a list of delays such as "${fallback}")`);
+  }
+  const raw = read(env, name) ?? fallback;
+  const delays = parseSchedule(raw);
+  if (!delays) throw new ConfigError(name, `expected delays such as "${fallback}" (units ms, s, m, h), got "${raw}"`);
+  if (delays.some((d) => d > 7 * 86_400_000)) throw new ConfigError(name, 'a delay may not exceed 7 days (168h)');
+  return delays;
+}
+
+/** Fast first, then minutes, then hours: eight attempts span about 27 hours. */
+export const DEFAULT_DELIVERY_SCHEDULE = '5s,5m,30m,2h,5h,10h,10h';
+/** A provider's blip is retried within seconds; an outage gets a few minutes before the submission fails. */
+export const DEFAULT_PIPELINE_SCHEDULE = '2s,10s,1m,5m';
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 function logLevel(env: Env): Config['logLevel'] {
@@ -167,6 +189,13 @@ function outboundAllow(env: Env): string[] {
   return entries;
 }
 
+function redisConfig(env: Env): Config['redis'] {
+  const redisUrl = url(env, 'REDIS_URL', ['redis:', 'rediss:']);
+  const prefix = read(env, 'INTAKE_REDIS_PREFIX') ?? 'intake:';
+  if (!/^[\w:.-]{1,64}$/.test(prefix)) throw new ConfigError('INTAKE_REDIS_PREFIX', 'expected up to 64 letters, digits, ":", ".", "_" or "-"');
+  return redisUrl ? { url: redisUrl, prefix } : null;
+}
+
 function smtpConfig(env: Env): Config['delivery']['smtp'] {
   const smtpUrl = url(env, 'INTAKE_SMTP_URL', ['smtp:', 'smtps:']);
   if (!smtpUrl) return null;
@@ -186,6 +215,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']) ?? null,
     maxBodyBytes: integer(env, 'INTAKE_MAX_BODY_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),
     trustProxy: boolean(env, 'INTAKE_TRUST_PROXY', false),
+    redis: redisConfig(env),
     rateLimits: {
       submitPerMinute: perMinute('INTAKE_SUBMIT_RATE_LIMIT', 10),
       apiPerMinute: perMinute('INTAKE_API_RATE_LIMIT', 60),
@@ -205,8 +235,7 @@ export function loadConfig(env: Env = process.env): Config {
       embeddedWorker: boolean(env, 'INTAKE_EMBEDDED_WORKER', true),
       concurrency: integer(env, 'INTAKE_WORKER_CONCURRENCY', 8, 1, 256),
       maxAttempts: integer(env, 'INTAKE_PIPELINE_MAX_ATTEMPTS', 5, 1, 50),
-      retryBaseMs: integer(env, 'INTAKE_PIPELINE_RETRY_BASE_MS', 2_000, 1, 3_600_000),
-      retryMaxMs: integer(env, 'INTAKE_PIPELINE_RETRY_MAX_MS', 300_000, 1, 86_400_000),
+      retrySchedule: schedule(env, 'INTAKE_PIPELINE_RETRY_SCHEDULE', DEFAULT_PIPELINE_SCHEDULE, 'INTAKE_PIPELINE_RETRY'),
       leaseMs: integer(env, 'INTAKE_WORKER_LEASE_MS', 30_000, 500, 3_600_000),
       pollMs: integer(env, 'INTAKE_WORKER_POLL_MS', 50, 5, 60_000),
       jobsSchema: identifier(env, 'INTAKE_PG_JOBS_SCHEMA', 'graphile_worker'),
@@ -216,9 +245,7 @@ export function loadConfig(env: Env = process.env): Config {
       smtp: smtpConfig(env),
       timeoutMs: integer(env, 'INTAKE_DELIVERY_TIMEOUT_MS', 15_000, 100, 120_000),
       maxAttempts: integer(env, 'INTAKE_DELIVERY_MAX_ATTEMPTS', 8, 1, 50),
-      // 10 min doubling to a 12 h cap: eight attempts span about a day.
-      retryBaseMs: integer(env, 'INTAKE_DELIVERY_RETRY_BASE_MS', 600_000, 1, 86_400_000),
-      retryMaxMs: integer(env, 'INTAKE_DELIVERY_RETRY_MAX_MS', 43_200_000, 1, 604_800_000),
+      retrySchedule: schedule(env, 'INTAKE_DELIVERY_RETRY_SCHEDULE', DEFAULT_DELIVERY_SCHEDULE, 'INTAKE_DELIVERY_RETRY'),
       disableAfter: integer(env, 'INTAKE_DELIVERY_DISABLE_AFTER', 15, 1, 10_000),
       concurrency: integer(env, 'INTAKE_DELIVERY_CONCURRENCY', 16, 1, 256),
     },

@@ -31,6 +31,7 @@ export async function serve(config: Config): Promise<void> {
     // close() stops accepting connections and waits for in-flight requests (and their commits).
     await app.close();
     await worker?.stop();
+    await services.limits.close();
     await database.close();
   });
 
@@ -52,10 +53,12 @@ export async function work(config: Config): Promise<void> {
   const database = openDatabase({ ...config, durableCommits: false });
   await migrateToLatest(database);
   const { startWorkers } = await import('./workers.ts');
-  const worker = await startWorkers(config, database, buildServices(config, database), log);
+  const services = buildServices(config, database);
+  const worker = await startWorkers(config, database, services, log);
   onSignal(async (signal) => {
     log.info({ signal }, 'worker shutting down');
     await worker.stop();
+    await services.limits.close();
     await database.close();
   });
   log.info({ engine: database.engine, concurrency: config.pipeline.concurrency }, 'Intake worker is ready');

@@ -29,6 +29,7 @@ import { pipelineStore } from './pipeline/store.ts';
 import { replySender } from './replies/sender.ts';
 import { replyService } from './replies/service.ts';
 import { replyStore } from './replies/store.ts';
+import { sharedLimitsFor } from './limits/index.ts';
 import { submissionService } from './submissions/service.ts';
 import { batchStatementsFor, submissionStore } from './submissions/store.ts';
 import { submissionWriter } from './submissions/writer.ts';
@@ -48,6 +49,7 @@ export function publicBaseUrl(config: Config): string {
 
 export function buildServices(config: Config, database: Database, options: ServiceOptions = {}) {
   const queue = jobQueueFor(database, config.pipeline);
+  const limits = sharedLimitsFor(config, database);
   const baseUrl = publicBaseUrl(config);
   const policy = outboundPolicy(config.delivery);
   const mailer = config.delivery.smtp ? createMailer(config.delivery.smtp) : null;
@@ -82,7 +84,7 @@ export function buildServices(config: Config, database: Database, options: Servi
     writeConcurrency: 1,
   });
   const delivery = {
-    store: deliveryRows, sender, mailer, baseUrl,
+    store: deliveryRows, sender, mailer, baseUrl, slots: limits.slots,
     onFinished: enqueueDeliveries({ destinations: destinationRows, deliveries: deliveryRows, queue, baseUrl }),
   };
   const audit = auditService(auditStore(database.db));
@@ -92,7 +94,7 @@ export function buildServices(config: Config, database: Database, options: Servi
     store: replyStore(database.db), sender: replySending, forms, submissions: submissionRows, pipeline: pipelineStore(database.db), knowledge,
     credits: creditCharger(creditStore(database.db), config), config,
   });
-  return { queue, accounts, forms, knowledge, submissions, replies, replySending, destinations, deliveries, delivery, audit, analysis };
+  return { queue, limits, accounts, forms, knowledge, submissions, replies, replySending, destinations, deliveries, delivery, audit, analysis };
 }
 
 export type Services = ReturnType<typeof buildServices>;

@@ -20,7 +20,7 @@ export async function startWorkers(config: Config, database: Database, services:
     },
   });
   const replies = await startReplyWorker({ config, queue, sender: services.replySending, log });
-  const deliveries = await startDeliveryWorker({ config, queue, store: delivery.store, sender: delivery.sender, mailer: delivery.mailer, baseUrl: delivery.baseUrl, log });
+  const deliveries = await startDeliveryWorker({ config, queue, store: delivery.store, sender: delivery.sender, mailer: delivery.mailer, baseUrl: delivery.baseUrl, slots: delivery.slots, log });
   return {
     async stop() {
       await Promise.all([pipeline.stop(), deliveries.stop(), replies.stop()]);

@@ -18,6 +18,9 @@ describe('configuration', () => {
     assert.equal(config.freeAiCredits, 50);
     assert.equal(config.proMonthlyAiCredits, 500);
     assert.equal(config.logLevel, 'info');
+    assert.equal(config.redis, null, 'no Redis unless REDIS_URL is set');
+    assert.deepEqual(loadConfig({ REDIS_URL: 'redis://cache:6379/0' }).redis, { url: 'redis://cache:6379/0', prefix: 'intake:' });
+    assert.deepEqual(loadConfig({ REDIS_URL: 'rediss://cache', INTAKE_REDIS_PREFIX: 'forms-eu:' }).redis, { url: 'rediss://cache', prefix: 'forms-eu:' });
   });
 
   it('takes every variable from the environment', () => {
@@ -55,7 +58,7 @@ describe('configuration', () => {
     assert.equal(defaults.pipeline.embeddedWorker, true);
     assert.equal(defaults.pipeline.jobsSchema, 'graphile_worker');
     assert.deepEqual(defaults.delivery, {
-      outboundAllow: [], smtp: null, timeoutMs: 15_000, maxAttempts: 8, retryBaseMs: 600_000, retryMaxMs: 43_200_000, disableAfter: 15, concurrency: 16,
+      outboundAllow: [], smtp: null, timeoutMs: 15_000, maxAttempts: 8, retrySchedule: [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000], disableAfter: 15, concurrency: 16,
     });
     const config = loadConfig({
       INTAKE_AI_BASE_URL: 'http://127.0.0.1:11434/v1/', INTAKE_AI_MODEL: 'llama3.2', INTAKE_DEEPL_API_KEY: 'k:fx',
@@ -82,6 +85,7 @@ describe('configuration', () => {
       ['INTAKE_AI_BASE_URL', 'localhost:11434'], ['INTAKE_TRANSLATE_URL', 'ftp://lt'],
       ['INTAKE_WORKER_CONCURRENCY', '0'], ['INTAKE_PG_JOBS_SCHEMA', 'jobs; drop table x'], ['INTAKE_OUTBOUND_ALLOW', '10.0.0.0/33'],
       ['INTAKE_SMTP_URL', 'http://mail'], ['INTAKE_EMBEDDED_WORKER', 'sometimes'],
+      ['REDIS_URL', 'http://cache:6379'], ['INTAKE_REDIS_PREFIX', 'intake prod!'], ['INTAKE_DELIVERY_RETRY_SCHEDULE', '5 minutes'],
     ];
     for (const [variable, value] of bad) {
       assert.throws(

@@ -96,7 +96,7 @@ describe('email destinations with an SMTP server', () => {
       failing = await startFakeProvider(() => ({ status: 500, body: { error: 'down' } }));
       alerting = await startPipelineApp({
         INTAKE_SMTP_URL: smtp.url, INTAKE_MAIL_FROM: MAIL_FROM, INTAKE_OUTBOUND_ALLOW: '127.0.0.1',
-        INTAKE_DELIVERY_DISABLE_AFTER: '2', INTAKE_DELIVERY_RETRY_BASE_MS: '20', INTAKE_DELIVERY_RETRY_MAX_MS: '50',
+        INTAKE_DELIVERY_DISABLE_AFTER: '2', INTAKE_DELIVERY_RETRY_SCHEDULE: '20ms,40ms,50ms',
       });
     });
     after(async () => {

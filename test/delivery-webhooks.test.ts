@@ -33,8 +33,7 @@ describe('webhook deliveries', () => {
     });
     t = await startPipelineApp({
       INTAKE_OUTBOUND_ALLOW: '127.0.0.1',
-      INTAKE_DELIVERY_RETRY_BASE_MS: '20',
-      INTAKE_DELIVERY_RETRY_MAX_MS: '100',
+      INTAKE_DELIVERY_RETRY_SCHEDULE: '20ms,40ms,80ms,100ms',
       INTAKE_DELIVERY_MAX_ATTEMPTS: '3',
       INTAKE_DELIVERY_DISABLE_AFTER: '100',
       INTAKE_DELIVERY_TIMEOUT_MS: '1000',

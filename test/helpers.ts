@@ -91,6 +91,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: Se
     request: (options) => app.inject(options),
     async close() {
       await app.close();
+      await services.limits.close();
       await database.close();
       await store.cleanup();
     },

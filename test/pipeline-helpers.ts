@@ -17,7 +17,7 @@ export interface PipelineApp extends TestApp {
 }
 
 /** Retries are quick so that tests of backoff take milliseconds. */
-export const FAST_RETRY_ENV = { INTAKE_PIPELINE_RETRY_BASE_MS: '20', INTAKE_PIPELINE_RETRY_MAX_MS: '200' };
+export const FAST_RETRY_ENV = { INTAKE_PIPELINE_RETRY_SCHEDULE: '20ms,40ms,80ms,160ms,200ms' };
 
 /** The app with both of its workers, the pipeline's and the deliveries'; what they log is kept in `log`. */
 export async function startPipelineApp(env: Record<string, string> = {}, options: ServiceOptions = {}): Promise<PipelineApp> {

@@ -38,12 +38,6 @@ function regexLiterals(file: string): Found[] {
   return found;
 }
 
-/**
- * Patterns recheck calls polynomial only because of a bounded repetition ({0,200}): the work per
- * position is capped by the bound, so the whole match stays linear in the input. Each says why.
- */
-const BOUNDED: Record<string, string> = {};
-
 // The analysis does not depend on the database; the PostgreSQL run of the suite skips it.
 describe('regular expressions in src/', { skip: process.env.DATABASE_URL ? 'engine-independent: runs with the SQLite suite' : false }, () => {
   const literals = sourceFiles(SOURCE_ROOT).flatMap(regexLiterals);

@@ -58,7 +58,7 @@ describe('reply worker crash', () => {
       INTAKE_EMBEDDED_WORKER: 'false',
       INTAKE_SMTP_URL: smtp.url, INTAKE_MAIL_FROM: 'replies@intake.example',
       INTAKE_WORKER_LEASE_MS: '1000',
-      INTAKE_PIPELINE_RETRY_BASE_MS: '50', INTAKE_PIPELINE_RETRY_MAX_MS: '200',
+      INTAKE_PIPELINE_RETRY_SCHEDULE: '50ms,100ms,200ms',
     };
   });
   after(async () => {

@@ -7,6 +7,7 @@ import type { FieldDefinition } from '../src/forms/field-schema.ts';
 import { ProviderError } from '../src/pipeline/provider-error.ts';
 import { checkIntelligent, type SpamInput } from '../src/pipeline/spam/index.ts';
 import { parseModelAnswer } from '../src/pipeline/spam/model-verdict.ts';
+import { correctionFeatures, countsFromCorrections } from '../src/pipeline/spam/owner-feedback.ts';
 
 // A stand-in for an OpenAI-compatible server: answers POST /v1/chat/completions with whatever the test sets.
 interface Reply { status: number; body: unknown }
@@ -78,6 +79,22 @@ describe('intelligent strategy with a language model', () => {
   beforeEach(() => {
     requests = [];
     reply = completion('{}');
+  });
+
+  it("moves the model's verdict by what the owner's corrections taught, and says so", async () => {
+    const pitch = (n: number) => `We make custom enamel pins and embroidered patches for your brand, batch ${n}. Minimum order 50 pieces, reply for the catalogue.`;
+    const ownerFeedback = countsFromCorrections([1, 2, 3, 4, 5, 6].map((n) => ({ buckets: correctionFeatures(FIELDS, { message: pitch(n) }), spam: true })));
+    reply = completion('{"spam": false, "confidence": 0.3, "reason": "A supplier offering products."}');
+    const plain = await checkIntelligent(submission({ message: pitch(9) }), chatClient(baseUrl));
+    assert.equal(plain.spam, false);
+    const learnt = await checkIntelligent({ ...submission({ message: pitch(9) }), ownerFeedback }, chatClient(baseUrl));
+    assert.equal(learnt.source, 'model');
+    assert.equal(learnt.spam, true, learnt.reason);
+    assert.ok(learnt.confidence > 0.5);
+    assert.match(learnt.reason, /^Language model: A supplier offering products\..*; similar to submissions you marked as spam \(6 corrections\)$/);
+    assert.ok(learnt.signals.includes('owner_feedback'));
+    const unrelated = await checkIntelligent({ ...submission({ message: SUPPORT_QUESTION }), ownerFeedback }, chatClient(baseUrl));
+    assert.equal(unrelated.spam, false, unrelated.reason);
   });
 
   it('takes the model\'s spam verdict, asking for JSON with the submission as delimited data', async () => {

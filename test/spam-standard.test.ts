@@ -131,7 +131,7 @@ describe('standard spam heuristics: score and threshold', () => {
 
   it('single weak signals stay below the threshold; combinations pass it', () => {
     for (const data of [
-      { message: 'See https://a.example and https://b.example' },
+      { message: 'See https://a.example and https://b.example for the two designs we talked about on the phone yesterday.' },
       { message: 'Is the delivery date guaranteed?' },
       { message: 'Dear Sir/Madam, I would like a quote for 20 chairs.' },
       { email: 'me@guerrillamail.com', message: 'Please send the brochure.' },

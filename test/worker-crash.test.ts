@@ -1,6 +1,7 @@
 // A worker killed with SIGKILL in the middle of processing loses nothing: after a restart every
 // submission reaches a final status, each step's result is recorded once and no credit is charged
-// twice. On PostgreSQL two workers share the work, and one of them is killed.
+// twice. On PostgreSQL two workers share the work, and one of them is killed. The leftovers are
+// taken up long before the killed worker's lease would run out.
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,7 +11,7 @@ import { openDatabase } from '../src/db/database.ts';
 import { loadConfig } from '../src/config.ts';
 import { runCli } from './cli.ts';
 import { CONTACT_SCHEMA, createTestStore, ENGINE, RELAXED_ENV, type TestStore } from './helpers.ts';
-import { startServer, startWorker, stop } from './processes.ts';
+import { LEASE_PAST_THE_TEST_MS, startServer, startWorker, stop } from './processes.ts';
 
 const SUBMISSIONS = 40;
 
@@ -52,7 +53,7 @@ describe('worker crash', () => {
       ...store.env,
       INTAKE_EMBEDDED_WORKER: 'false',
       INTAKE_TRANSLATE_URL: translator.url,
-      INTAKE_WORKER_LEASE_MS: '1000',
+      INTAKE_WORKER_LEASE_MS: LEASE_PAST_THE_TEST_MS,
       INTAKE_WORKER_CONCURRENCY: '4',
       INTAKE_FREE_AI_CREDITS: '1000',
     };
@@ -62,7 +63,7 @@ describe('worker crash', () => {
     await store.cleanup();
   });
 
-  it('finishes every submission after a SIGKILL, charging each step once', async () => {
+  it('finishes every submission after a SIGKILL, charging each step once', async (t) => {
     const key = (await runCli(['keys', 'create', '--email', 'crash@example.com', '--name', 'k'], env)).stdout.trim();
     const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
     const server = await startServer(env);
@@ -87,6 +88,7 @@ describe('worker crash', () => {
 
       while (translator.received() < 6) await sleep(10);
       await stop(workers[0]!, 'SIGKILL');
+      const killedAt = Date.now();
       workers[0] = startWorker(env);
 
       const deadline = Date.now() + 60_000;
@@ -100,6 +102,7 @@ describe('worker crash', () => {
         await sleep(100);
       }
       assert.deepEqual(statuses, Array(SUBMISSIONS).fill('completed'));
+      t.diagnostic(`every submission final ${Date.now() - killedAt} ms after the kill`);
 
       const database = openDatabase(loadConfig(env));
       try {

@@ -11,6 +11,8 @@ import * as pipeline from './migrations/0002_pipeline.ts';
 import * as listing from './migrations/0003_listing.ts';
 import * as deliveries from './migrations/0004_deliveries.ts';
 import * as knowledgeBases from './migrations/0005_knowledge_bases.ts';
+import * as spamLearning from './migrations/0006_spam_learning.ts';
+import * as coordination from './migrations/0007_coordination.ts';
 import * as scopesAndAudit from './migrations/0008_scopes_and_audit.ts';
 import * as batchInserts from './migrations/0010_batch_inserts.ts';
 
@@ -22,6 +24,8 @@ const MIGRATIONS: Record<string, CodeMigration> = {
   '0003_listing': listing,
   '0004_deliveries': deliveries,
   '0005_knowledge_bases': knowledgeBases,
+  '0006_spam_learning': spamLearning,
+  '0007_coordination': coordination,
   '0008_scopes_and_audit': scopesAndAudit,
   '0010_batch_inserts': batchInserts,
 };

@@ -141,6 +141,23 @@ export interface JobsTable {
 export interface WorkerLeasesTable {
   worker_id: string;
   renewed_at: Timestamp;
+  /** The session of the process that renews the lease (PostgreSQL's pid and start of that backend). */
+  backend_pid: number | null;
+  backend_start: Timestamp | null;
+}
+
+/** PostgreSQL only: rate-limit windows shared by every process when there is no Redis. */
+export interface RateLimitCountersTable {
+  key: string;
+  count: number;
+  expires_at: Timestamp;
+}
+
+/** PostgreSQL only: a slot taken for work in flight (a delivery to one destination) until released or expired. */
+export interface InFlightSlotsTable {
+  key: string;
+  token: string;
+  expires_at: Timestamp;
 }
 
 export type DestinationType = 'webhook' | 'slack' | 'discord' | 'teams' | 'google_chat' | 'telegram' | 'email';
@@ -227,6 +244,14 @@ export interface KnowledgePassagesTable {
   body: string;
 }
 
+/** Per account and hashed text feature, how many of its spam corrections had it (feature -1: the corrections). */
+export interface SpamFeedbackTable {
+  account_id: string;
+  feature: number;
+  spam: number;
+  ham: number;
+}
+
 export interface Tables {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -237,6 +262,8 @@ export interface Tables {
   credit_charges: CreditChargesTable;
   jobs: JobsTable;
   worker_leases: WorkerLeasesTable;
+  rate_limit_counters: RateLimitCountersTable;
+  in_flight_slots: InFlightSlotsTable;
   destinations: DestinationsTable;
   deliveries: DeliveriesTable;
   delivery_attempts: DeliveryAttemptsTable;
@@ -244,4 +271,5 @@ export interface Tables {
   submission_analyses: SubmissionAnalysesTable;
   knowledge_bases: KnowledgeBasesTable;
   knowledge_passages: KnowledgePassagesTable;
+  spam_feedback: SpamFeedbackTable;
 }

@@ -6,6 +6,7 @@ import type { SenderDeps } from './deliveries/sender.ts';
 import type { DeliveryStore } from './deliveries/store.ts';
 import { DELIVER, type DeliverPayload } from './deliveries/tasks.ts';
 import type { Mailer } from './email.ts';
+import type { InFlightSlots } from '../limits/in-flight.ts';
 
 export interface DeliveryWorkerOptions {
   config: Config;
@@ -14,6 +15,8 @@ export interface DeliveryWorkerOptions {
   sender: SenderDeps;
   mailer: Mailer | null;
   baseUrl: string;
+  /** Where the per-destination cap on deliveries in flight is counted (shared across processes or not). */
+  slots: InFlightSlots;
   log: JobLog;
 }
 

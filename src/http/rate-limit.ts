@@ -1,9 +1,23 @@
 // Rate-limit zones. Every route registered inside a zone shares the zone's counters, so the
-// management API's 60 a minute is one budget across forms, submissions and account routes.
+// management API's 60 a minute is one budget across forms, submissions and account routes. The
+// counters live where the app's backend says (memory, Redis or PostgreSQL); in the shared ones each
+// zone counts under its own name, so the same IP or key never mixes two zones' budgets.
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { bearerToken, hashSecret } from '../accounts/secrets.ts';
+import type { RateLimitBackend } from '../limits/rate-limit-stores.ts';
 import { fail } from './errors.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    rateLimitBackend: RateLimitBackend;
+  }
+}
+
+/** Where every zone of `app` keeps its counters; memory when never called. */
+export function useRateLimitBackend(app: FastifyInstance, backend: RateLimitBackend): void {
+  app.decorate('rateLimitBackend', { getter: () => backend });
+}
 
 export const byClientIp = (request: FastifyRequest) => `ip:${request.ip}`;
 
@@ -13,15 +27,30 @@ export const byApiKey = (request: FastifyRequest) => {
   return token ? `key:${hashSecret(token)}` : byClientIp(request);
 };
 
+function storeOptions(backend: RateLimitBackend, name: string) {
+  switch (backend.kind) {
+    case 'redis':
+      return { redis: backend.redis, nameSpace: `${backend.prefix}rl:${name}:` };
+    case 'postgres':
+      return { store: backend.store(`${name}:`) };
+    case 'memory':
+      return {};
+  }
+}
+
 export async function rateLimitZone(
   zone: FastifyInstance,
-  options: { perMinute: number; key: (request: FastifyRequest) => string },
+  options: { name: string; perMinute: number; key: (request: FastifyRequest) => string },
 ): Promise<void> {
+  const backend: RateLimitBackend = zone.hasDecorator('rateLimitBackend') ? zone.rateLimitBackend : { kind: 'memory' };
   await zone.register(rateLimit, {
     global: true,
     max: options.perMinute,
     timeWindow: 60_000,
     keyGenerator: options.key,
+    ...storeOptions(backend, options.name),
+    // A shared store that cannot be reached lets requests through rather than failing them.
+    skipOnError: true,
     // The spec: no rate-limit headers on successful responses; a 429 says when to come back.
     addHeadersOnExceeding: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false },
     addHeaders: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false, 'retry-after': true },

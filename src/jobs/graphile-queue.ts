@@ -1,12 +1,16 @@
 // PostgreSQL's job queue is graphile-worker: jobs are rows in its schema, added by its own SQL
 // function inside our transaction, and workers on any machine hear of them through LISTEN/NOTIFY.
 // graphile-worker frees a crashed worker's jobs only after four hours; leases close that gap:
-// every worker process renews a lease for its worker ids, and any process unlocks the jobs of
-// workers whose lease has run out.
+// every worker process renews a lease for its worker ids every couple of seconds, from a database
+// session of its own, and any process unlocks the jobs of workers whose lease has run out. A
+// process that died (SIGKILL, OOM) takes its session with it, and PostgreSQL sees that at once:
+// a lease whose session is gone and which missed its heartbeats is free within seconds. A process
+// that is only cut off from the database reconnects and renews within those seconds, and if it
+// cannot, it cannot finish its jobs either.
 import { EventEmitter } from 'node:events';
 import type { Logger as GraphileLogger, Runner } from 'graphile-worker';
 import { sql, type Transaction } from 'kysely';
-import type pg from 'pg';
+import pg from 'pg';
 import type { Db } from '../db/database.ts';
 import type { Tables } from '../db/tables.ts';
 import type { JobHandler, JobLog, JobQueue, JobSpec, RunningWorker, WorkerOptions } from './queue.ts';
@@ -14,6 +18,8 @@ import type { JobHandler, JobLog, JobQueue, JobSpec, RunningWorker, WorkerOption
 export interface GraphileQueueOptions {
   schema: string;
   leaseMs: number;
+  /** How often a process renews its leases; a lease whose session is gone is free after 2.5 of these. */
+  heartbeatMs?: number;
   pollMs: number;
   /** Runs of a job whose handler keeps throwing (graphile-worker's own backoff between them). */
   maxAttempts: number;
@@ -44,6 +50,9 @@ function loggerFor(Logger: typeof import('graphile-worker').Logger, log: JobLog)
 export function graphileJobQueue(db: Db, pool: pg.Pool, options: GraphileQueueOptions): JobQueue {
   const fn = (name: string) => sql.id(options.schema, name);
   const migrate = options.migrate ?? migrateGraphileSchema;
+  // One lease session for the process's workers (pipeline and delivery), closed with the last.
+  const session = leaseSession(pool);
+  let workersRunning = 0;
 
   async function add(executor: Db | Transaction<Tables>, jobs: JobSpec[]): Promise<void> {
     if (jobs.length === 0) return;
@@ -130,30 +139,48 @@ export function graphileJobQueue(db: Db, pool: pg.Pool, options: GraphileQueueOp
       supervise(runner);
 
       const leaseSeconds = options.leaseMs / 1000;
+      const heartbeatMs = options.heartbeatMs ?? Math.max(100, Math.min(2_000, Math.floor(options.leaseMs / 3)));
+      const graceSeconds = (heartbeatMs * 2.5) / 1000;
+      workersRunning++;
       async function renew(): Promise<void> {
         if (ownIds.size === 0) return;
-        await sql`
-          insert into worker_leases (worker_id, renewed_at) select id, now() from unnest(${[...ownIds]}::text[]) as id
-          on conflict (worker_id) do update set renewed_at = excluded.renewed_at`.execute(db);
+        const client = await session.client(worker.log);
+        await client.query(
+          `insert into worker_leases (worker_id, renewed_at, backend_pid, backend_start)
+           select id, now(), pg_backend_pid(), (select backend_start from pg_stat_activity where pid = pg_backend_pid())
+           from unnest($1::text[]) as id
+           on conflict (worker_id) do update
+           set renewed_at = excluded.renewed_at, backend_pid = excluded.backend_pid, backend_start = excluded.backend_start`,
+          [[...ownIds]],
+        );
       }
+      // Abandoned: locked longer than a lease by a worker whose lease is stale, or by a worker whose
+      // session is gone and which missed its last heartbeats.
       async function unlockAbandoned(): Promise<void> {
         const { rows } = await sql<{ locked_by: string }>`
           select distinct j.locked_by from ${fn('jobs')} j
-          where j.locked_by is not null and j.locked_at < now() - make_interval(secs => ${leaseSeconds})
-            and not exists (select 1 from worker_leases l where l.worker_id = j.locked_by and l.renewed_at > now() - make_interval(secs => ${leaseSeconds}))`
+          where j.locked_by is not null and (
+            (j.locked_at < now() - make_interval(secs => ${leaseSeconds})
+              and not exists (select 1 from worker_leases l where l.worker_id = j.locked_by and l.renewed_at > now() - make_interval(secs => ${leaseSeconds})))
+            or exists (
+              select 1 from worker_leases l
+              where l.worker_id = j.locked_by and l.renewed_at < now() - make_interval(secs => ${graceSeconds}) and l.backend_pid is not null
+                and not exists (
+                  -- backend_start is hidden from other roles: then the pid alone says the session lives
+                  select 1 from pg_stat_activity a where a.pid = l.backend_pid and (a.backend_start is null or a.backend_start = l.backend_start))))`
           .execute(db);
         if (rows.length === 0) return;
         const ids = rows.map((r) => r.locked_by);
         await sql`select ${fn('force_unlock_workers')}(${ids}::text[])`.execute(db);
         await sql`delete from worker_leases where worker_id = any(${ids}::text[])`.execute(db);
-        worker.log.info({ workers: ids }, 'released the jobs of workers whose lease expired');
+        worker.log.info({ workers: ids }, 'released the jobs of workers that are gone');
       }
       const tick = () =>
         renew()
           .then(unlockAbandoned)
           .catch((error: unknown) => worker.log.error({ err: error }, 'could not renew or sweep worker leases'));
       await tick();
-      const timer = setInterval(tick, Math.max(100, Math.floor(options.leaseMs / 3)));
+      const timer = setInterval(tick, heartbeatMs);
 
       return {
         async stop() {
@@ -161,8 +188,37 @@ export function graphileJobQueue(db: Db, pool: pg.Pool, options: GraphileQueueOp
           clearInterval(timer);
           await runner.stop().catch(() => {}); // already stopped: nothing left to wait for
           if (ownIds.size > 0) await sql`delete from worker_leases where worker_id = any(${[...ownIds]}::text[])`.execute(db);
+          if (--workersRunning === 0) await session.close();
         },
       };
+    },
+  };
+}
+
+/** The connection the process's worker leases name: its own, not the pool's, so it lives exactly as long as the process (or until it is cut off). */
+function leaseSession(pool: pg.Pool) {
+  let current: Promise<pg.Client> | null = null;
+  return {
+    client(log: JobLog): Promise<pg.Client> {
+      current ??= (async () => {
+        const client = new pg.Client(pool.options);
+        client.on('error', (error) => {
+          log.error({ err: error }, 'the worker lease session was lost; reconnecting');
+          current = null;
+          void client.end().catch(() => {});
+        });
+        await client.connect();
+        return client;
+      })().catch((error: unknown) => {
+        current = null;
+        throw error;
+      });
+      return current;
+    },
+    async close(): Promise<void> {
+      const pending = current;
+      current = null;
+      if (pending) await (await pending.catch(() => null))?.end().catch(() => {});
     },
   };
 }

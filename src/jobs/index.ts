@@ -15,5 +15,5 @@ export function jobQueueFor(database: Database, pipeline: Config['pipeline']): J
     const pollMs = Math.max(pipeline.pollMs, PG_MIN_POLL_MS);
     return graphileJobQueue(database.db, database.pgPool, { ...common, pollMs, schema: database.jobsSchema });
   }
-  return sqliteJobQueue(database.db, { ...common, backoff: { baseMs: pipeline.retryBaseMs, maxMs: pipeline.retryMaxMs } });
+  return sqliteJobQueue(database.db, { ...common, retrySchedule: pipeline.retrySchedule });
 }

@@ -1,15 +1,16 @@
 // The embedded engine's job queue: a table in the same SQLite file as the data, so a job commits
 // with the submission it belongs to. Workers in any process lease due jobs in one `begin immediate`
 // transaction (SQLite has one writer, so two workers never lease the same job) and renew their
-// leases while they work; a lease left to expire (a crashed process) makes the job due again.
-import { randomBytes } from 'node:crypto';
+// leases while they work; a lease left to expire (a crashed process) makes the job due again, and a
+// worker that starts on the same machine frees at once the jobs of a holder whose process is gone.
 import type { Transaction } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { DatabaseSync } from 'node:sqlite';
 import { GroupCommit } from '../db/group-commit.ts';
 import { preparedInsert } from '../db/sqlite-dialect.ts';
 import type { Tables } from '../db/tables.ts';
-import { backoffDelay, type BackoffPolicy } from './backoff.ts';
+import { retryDelay, type RetrySchedule } from './backoff.ts';
+import { holderIsGone, newWorkerId, retireWorkerId } from './process-identity.ts';
 import type { JobHandler, JobQueue, JobSpec, RunningWorker, WorkerOptions } from './queue.ts';
 
 export interface SqliteQueueOptions {
@@ -17,7 +18,7 @@ export interface SqliteQueueOptions {
   pollMs: number;
   /** Runs of a job whose handler keeps throwing before it is set aside as failed. */
   maxAttempts: number;
-  backoff: BackoffPolicy;
+  retrySchedule: RetrySchedule;
 }
 
 interface LeasedJob {
@@ -90,7 +91,7 @@ export function sqliteJobQueue(db: Db, options: SqliteQueueOptions): JobQueue {
     },
 
     async startWorker(handlers: Record<string, JobHandler>, worker: WorkerOptions): Promise<RunningWorker> {
-      const workerId = `${process.pid}-${randomBytes(6).toString('hex')}`;
+      const workerId = newWorkerId();
       // Each worker takes only its own tasks: a pool of slow deliveries never holds up processing.
       const tasks = Object.keys(handlers);
       let stopping = false;
@@ -152,7 +153,7 @@ export function sqliteJobQueue(db: Db, options: SqliteQueueOptions): JobQueue {
             locked_by: null,
             locked_until: null,
             last_error: message.slice(0, 2000),
-            ...(final ? { failed_at: iso(Date.now()) } : { run_at: iso(Date.now() + backoffDelay(job.attempts, options.backoff)) }),
+            ...(final ? { failed_at: iso(Date.now()) } : { run_at: iso(Date.now() + retryDelay(job.attempts, options.retrySchedule)) }),
           })
           .where('id', '=', job.id)
           .where('locked_by', '=', workerId)
@@ -170,8 +171,19 @@ export function sqliteJobQueue(db: Db, options: SqliteQueueOptions): JobQueue {
         }
       }
 
+      async function releaseGoneHolders(): Promise<void> {
+        const holders = await db.selectFrom('jobs').select('locked_by').distinct()
+          .where('locked_by', 'is not', null).where('locked_until', '>=', iso(Date.now())).execute();
+        const gone = holders.map((h) => h.locked_by!).filter(holderIsGone);
+        if (gone.length === 0) return;
+        await db.updateTable('jobs').set({ locked_by: null, locked_until: null }).where('locked_by', 'in', gone).execute();
+        worker.log.info({ workers: gone }, 'released the jobs of workers whose process is gone');
+      }
+      await releaseGoneHolders().catch((error: unknown) => worker.log.error({ err: error }, 'could not release the jobs of gone workers'));
+
       // While a handler runs its lease is renewed, so a slow provider call never looks like a crash.
       const renewal = setInterval(() => {
+        releaseGoneHolders().catch((error: unknown) => worker.log.error({ err: error }, 'could not release the jobs of gone workers'));
         if (running === 0) return;
         db.updateTable('jobs').set({ locked_until: iso(Date.now() + options.leaseMs) }).where('locked_by', '=', workerId).execute()
           .catch((error: unknown) => worker.log.error({ err: error }, 'could not renew job leases'));
@@ -216,6 +228,7 @@ export function sqliteJobQueue(db: Db, options: SqliteQueueOptions): JobQueue {
           while (running > 0) await new Promise((resolve) => setTimeout(resolve, 10));
           clearInterval(renewal);
           wakers.delete(waker);
+          retireWorkerId(workerId);
         },
       };
     },

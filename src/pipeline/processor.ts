@@ -10,11 +10,12 @@ import type { Config } from '../config.ts';
 import type { KnowledgeService } from '../knowledge/service.ts';
 import { GroupCommit } from '../db/group-commit.ts';
 import type { Tables } from '../db/tables.ts';
-import { backoffDelay } from '../jobs/backoff.ts';
+import { retryDelay } from '../jobs/backoff.ts';
 import type { JobLog, JobQueue } from '../jobs/queue.ts';
 import { detectSubmissionLanguage } from './language.ts';
 import { ProviderError } from './provider-error.ts';
 import { spamStep } from './spam-step.ts';
+import type { SpamFeedbackStore } from './spam/feedback-store.ts';
 import { StepFailure } from './step-failure.ts';
 import { Superseded } from './superseded.ts';
 import { FINAL_STATUSES, type Outcome, type PipelineStore, type StepResult, type Work, type OnFinished } from './store.ts';
@@ -32,6 +33,8 @@ export interface ProcessorDeps {
   knowledge: KnowledgeService;
   pipeline: Config['pipeline'];
   log: JobLog;
+  /** Owners' spam corrections, for the adaptive layer of the spam step. */
+  feedback?: SpamFeedbackStore;
   /** Runs in the transaction that records the final status (notifications are enqueued there). */
   onFinished?: OnFinished;
   clock?: () => Date;
@@ -97,7 +100,7 @@ export function submissionProcessor(deps: ProcessorDeps) {
     const cause = failure.cause;
     const transient = cause instanceof ProviderError && cause.transient;
     if (transient && attempt < deps.pipeline.maxAttempts) {
-      const backoff = backoffDelay(attempt, { baseMs: deps.pipeline.retryBaseMs, maxMs: deps.pipeline.retryMaxMs });
+      const backoff = retryDelay(attempt, deps.pipeline.retrySchedule);
       const delay = Math.max(backoff, (cause.retryAfterSeconds ?? 0) * 1000);
       const runAt = new Date(clock().getTime() + delay);
       const reason = `${failure.step}_retrying: ${failure.message} (attempt ${attempt} of ${deps.pipeline.maxAttempts})`;

@@ -5,6 +5,9 @@ import type { CreditCharger } from '../accounts/credits.ts';
 import type { ChatModel } from '../ai/chat-model.ts';
 import { checkHoneypot, checkIntelligent, checkStandard, type SpamInput, type SpamVerdict } from './spam/index.ts';
 import type { PipelineStore, StepResult, Work } from './store.ts';
+import type { SpamFeedbackStore } from './spam/feedback-store.ts';
+import { feedbackFeatures } from './spam/owner-feedback.ts';
+import { classifierText } from './spam/submission-text.ts';
 import { Superseded } from './superseded.ts';
 
 export interface SpamStepOutcome {
@@ -17,16 +20,23 @@ export interface SpamStepDeps {
   credits: CreditCharger;
   model: ChatModel | null;
   beginRemote(work: Work): Promise<boolean>;
+  /** What owners' corrections taught; without it verdicts ignore corrections. */
+  feedback?: SpamFeedbackStore;
 }
 
 function asResult(verdict: SpamVerdict): StepResult {
   return { spam_flag: verdict.spam, spam_confidence: verdict.confidence, spam_reason: verdict.reason };
 }
 
-async function spamInput(work: Work, store: PipelineStore): Promise<SpamInput> {
+async function spamInput(work: Work, deps: SpamStepDeps): Promise<SpamInput> {
   const { submission, form } = work;
-  const repeats = submission.fingerprint ? await store.countRepeats(form.id, submission.fingerprint, submission.seq) : 0;
-  return { formName: form.name, intent: form.intent, fields: work.fields, data: submission.data, repeatsFromSender: repeats };
+  const repeats = submission.fingerprint ? await deps.store.countRepeats(form.id, submission.fingerprint, submission.seq) : 0;
+  const input: SpamInput = { formName: form.name, intent: form.intent, fields: work.fields, data: submission.data, repeatsFromSender: repeats };
+  // Only owners who corrected something pay for the lookup.
+  if (deps.feedback && work.owner.corrections > 0) {
+    input.ownerFeedback = await deps.feedback.countsFor(work.owner.id, feedbackFeatures(classifierText(input)));
+  }
+  return input;
 }
 
 export async function spamStep(work: Work, deps: SpamStepDeps): Promise<SpamStepOutcome> {
@@ -40,7 +50,7 @@ export async function spamStep(work: Work, deps: SpamStepDeps): Promise<SpamStep
     const honeypot = checkHoneypot({ formName: form.name, intent: form.intent, fields: work.fields, data: work.submission.data, repeatsFromSender: 0 });
     return honeypot ? { result: asResult(honeypot), creditsExhausted: false } : none;
   }
-  const input = await spamInput(work, deps.store);
+  const input = await spamInput(work, deps);
   if (form.strategy === 'standard') return { result: asResult(checkStandard(input)), creditsExhausted: false };
 
   const honeypot = checkHoneypot(input);

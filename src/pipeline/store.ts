@@ -40,7 +40,8 @@ export interface Work {
     knowledgeBaseId: string | null;
   };
   fields: FieldsSchema['fields'];
-  owner: { id: string; plan: Plan; language: string };
+  /** `corrections`: how many spam verdicts the owner has corrected (what the adaptive layer learnt from). */
+  owner: { id: string; plan: Plan; language: string; corrections: number };
 }
 
 /** Column values a step produced. */
@@ -97,12 +98,15 @@ export function pipelineStore(db: Db) {
         .innerJoin('forms as f', 'f.id', 's.form_id')
         .innerJoin('form_versions as v', 'v.id', 's.version_id')
         .innerJoin('accounts as a', 'a.id', 'f.account_id')
+        // The owner's count of spam corrections: the spam step looks up what they taught only when there are any.
+        .leftJoin('spam_feedback as fb', (join) => join.onRef('fb.account_id', '=', 'a.id').on('fb.feature', '=', -1))
         .select([
           's.id', 's.seq', 's.data', 's.metadata', 's.fingerprint', 's.processing_status', 's.pipeline_steps', 's.spam_flag',
           's.original_language', 's.translated_data',
           'f.smart_reply_enabled', 'f.smart_replies_mode', 'f.knowledge_base_id',
           'f.id as form_id', 'f.name as form_name', 'f.slug as form_slug', 'f.visibility', 'v.version', 'f.intent', 'f.spam_protection_enabled', 'f.spam_protection_strategy',
           'f.localisation_enabled', 'v.fields_schema', 'a.id as account_id', 'a.plan', 'a.language',
+          'fb.spam as feedback_spam', 'fb.ham as feedback_ham',
         ])
         .where('s.id', '=', submissionId)
         .executeTakeFirst();
@@ -137,7 +141,7 @@ export function pipelineStore(db: Db) {
           knowledgeBaseId: row.knowledge_base_id,
         },
         fields: (fromJson(row.fields_schema) as FieldsSchema).fields,
-        owner: { id: row.account_id, plan: row.plan, language: row.language },
+        owner: { id: row.account_id, plan: row.plan, language: row.language, corrections: Number(row.feedback_spam ?? 0) + Number(row.feedback_ham ?? 0) },
       };
     },
 

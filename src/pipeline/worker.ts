@@ -9,6 +9,7 @@ import type { JobLog, JobQueue, RunningWorker } from '../jobs/queue.ts';
 import type { KnowledgeService } from '../knowledge/service.ts';
 import { submissionProcessor, type ProcessorDeps } from './processor.ts';
 import { pipelineStore } from './store.ts';
+import { spamFeedbackStore } from './spam/feedback-store.ts';
 import { PROCESS_SUBMISSION, type ProcessSubmissionPayload } from './tasks.ts';
 import { translatorFromConfig } from './translation/index.ts';
 
@@ -34,6 +35,7 @@ export function startPipelineWorker({ config, database, queue, log, knowledge, o
     knowledge,
     pipeline: config.pipeline,
     log,
+    feedback: spamFeedbackStore(database.db),
     onFinished,
   });
 

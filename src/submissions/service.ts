@@ -11,9 +11,11 @@ import { compileValidator, type SubmissionValidator } from './validator.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import { PROCESS_SUBMISSION } from '../pipeline/tasks.ts';
 import { contentFingerprint } from './fingerprint.ts';
-import type { InsertOutcome, NewSubmission, SpamFilter, Submission, SubmissionMetadata, SubmissionStore } from './store.ts';
+import type { InsertOutcome, LearnFromCorrection, NewSubmission, SpamFilter, Submission, SubmissionMetadata, SubmissionStore } from './store.ts';
 import type { SearchQuery } from './search.ts';
 import type { WriteBatch } from './writer.ts';
+import { learnCorrection } from '../pipeline/spam/feedback-store.ts';
+import { correctionFeatures } from '../pipeline/spam/owner-feedback.ts';
 
 export interface SubmitRequest {
   segment: string;
@@ -165,12 +167,14 @@ export function submissionService(deps: {
       return submission;
     },
 
-    /** The owner marks a submission spam or not spam; the correction is recorded on it. */
+    /** The owner marks a submission spam or not spam; the correction is recorded on it, and their spam checks learn from it. */
     async correctSpam(owner: { accountId: string; keyId: string }, formId: string, id: string, spam: boolean): Promise<Submission> {
       const form = await forms.get(owner.accountId, formId);
       const resume = (tx: Parameters<typeof queue.enqueueInTransaction>[0]) =>
         queue.enqueueInTransaction(tx, [{ task: PROCESS_SUBMISSION, payload: { submissionId: id } }]);
-      const result = await store.correctSpam(form.id, id, spam, owner.keyId, clock().toISOString(), resume);
+      const learn: LearnFromCorrection = (tx, sample) =>
+        learnCorrection(tx, { accountId: owner.accountId, buckets: correctionFeatures(sample.fields, sample.data), spam: sample.spam, reverses: sample.reverses });
+      const result = await store.correctSpam(form.id, id, spam, owner.keyId, clock().toISOString(), { resume, learn });
       queue.wake();
       if (result === 'missing') throw fail.submissionNotFound();
       if (result === 'unprocessed') throw fail.cannotUpdate('The submission has not been processed yet; correct its spam flag once it has.');

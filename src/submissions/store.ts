@@ -10,6 +10,7 @@ import { preparedInsert } from '../db/sqlite-dialect.ts';
 import { searchSubmissions, type SearchQuery } from './search.ts';
 import { sql } from 'kysely';
 import { LISTING_BLOCK_SIZE } from '../db/migrations/0003_listing.ts';
+import type { FieldDefinition, FieldsSchema } from '../forms/field-schema.ts';
 
 export type SpamFilter = 'inbox' | 'spam' | 'all';
 
@@ -67,6 +68,16 @@ export interface Submission {
 }
 
 export type SpamCorrection = 'corrected' | 'unchanged' | 'missing' | 'unprocessed';
+
+/** A corrected submission as the spam learning sees it, handed over inside the correction's transaction. */
+export interface CorrectedSample {
+  data: Record<string, unknown>;
+  fields: FieldDefinition[];
+  spam: boolean;
+  /** The owner had corrected it the other way before. */
+  reverses: boolean;
+}
+export type LearnFromCorrection = (tx: Transaction<Tables>, sample: CorrectedSample) => Promise<void>;
 
 function toSubmission(row: Selectable<SubmissionsTable>): Submission {
   return {
@@ -168,6 +179,12 @@ function preparedSqliteStatements(db: DatabaseSync): BatchStatements {
 /** Called inside a spam correction's transaction when the pipeline must run the steps spam made it skip. */
 export type OnResume = (tx: Transaction<Tables>) => Promise<void>;
 
+/** What a spam correction sets off in its own transaction: the skipped steps resumed, the owner's filter taught. */
+export interface CorrectionEffects {
+  resume?: OnResume;
+  learn?: LearnFromCorrection;
+}
+
 /** Called inside the insert transaction with the submissions it created, to enqueue their processing. */
 export type OnCreated = (tx: Transaction<Tables>, created: NewSubmission[]) => Promise<void>;
 
@@ -241,14 +258,17 @@ export function submissionStore(db: Db, statements: BatchStatements) {
     /**
      * The owner's verdict replaces the pipeline's, with who and when recorded; the form's spam
      * counter moves with the flag. Only processed submissions: the pipeline would overwrite it.
+     * `learn` runs in the same transaction, so a correction and what it teaches are stored together.
      */
-    async correctSpam(formId: string, id: string, spam: boolean, by: string, at: string, resume?: OnResume): Promise<SpamCorrection> {
+    async correctSpam(formId: string, id: string, spam: boolean, by: string, at: string, effects: CorrectionEffects = {}): Promise<SpamCorrection> {
+      const { resume, learn } = effects;
       return db.transaction().execute(async (tx) => {
         const row = await tx
-          .selectFrom('submissions')
-          .select(['spam_flag', 'spam_reason', 'processing_status', 'processing_reason'])
-          .where('form_id', '=', formId)
-          .where('id', '=', id)
+          .selectFrom('submissions as s')
+          .innerJoin('form_versions as v', 'v.id', 's.version_id')
+          .select(['s.spam_flag', 's.spam_reason', 's.processing_status', 's.processing_reason', 's.spam_corrected_at', 's.data', 'v.fields_schema'])
+          .where('s.form_id', '=', formId)
+          .where('s.id', '=', id)
           .executeTakeFirst();
         if (!row) return 'missing';
         if (row.processing_status === 'pending' || row.processing_status === 'processing') return 'unprocessed';
@@ -279,6 +299,10 @@ export function submissionStore(db: Db, statements: BatchStatements) {
           .set((eb) => ({ spam_count: eb('spam_count', '+', spam ? 1 : -1) }))
           .where('id', '=', formId)
           .execute();
+        if (learn) {
+          const { fields } = fromJson(row.fields_schema) as FieldsSchema;
+          await learn(tx, { data: fromJson(row.data) as Record<string, unknown>, fields, spam, reverses: row.spam_corrected_at !== null });
+        }
         return 'corrected';
       });
     },

@@ -1,10 +1,11 @@
-// Sends a delivery and decides what follows: success; a retry with exponential backoff and jitter
+// Sends a delivery and decides what follows: success; a retry on the configured schedule, fast first
 // (honouring Retry-After); or a logged final failure. The destination is turned off when the
 // receiver answers 410, when a delivery fails its last attempt, or after too many failed attempts
 // in a row across submissions; its owner is then told by email.
 import type { Config } from '../../config.ts';
-import { backoffDelay } from '../../jobs/backoff.ts';
+import { retryDelay } from '../../jobs/backoff.ts';
 import type { JobLog, JobQueue } from '../../jobs/queue.ts';
+import type { InFlightSlots } from '../../limits/in-flight.ts';
 import { ownerAlertEmail, type Mailer } from '../email.ts';
 import { sendToDestination, type AttemptResult, type SenderDeps } from './sender.ts';
 import type { AttemptOutcome, DeliveryStore, DeliveryWork } from './store.ts';
@@ -15,6 +16,7 @@ export interface DelivererDeps {
   queue: JobQueue;
   sender: SenderDeps;
   mailer: Mailer | null;
+  slots: InFlightSlots;
   delivery: Config['delivery'];
   /** Where links to the dashboard point. */
   baseUrl: string;
@@ -22,14 +24,15 @@ export interface DelivererDeps {
   clock?: () => Date;
 }
 
-/** Sends at once to one destination at most; a dead receiver cannot take every slot of the worker. */
+/** Sends at once to one destination at most, across every worker process sharing the slots; a dead receiver cannot take every slot. */
 const MAX_IN_FLIGHT_PER_DESTINATION = 2;
 const BUSY_DESTINATION_DELAY_MS = 200;
+/** A slot held longer than an attempt can last (its process died) frees itself. */
+const SLOT_MARGIN_MS = 30_000;
 
 export function deliverer(deps: DelivererDeps) {
   const { store, log, delivery: policy } = deps;
   const clock = deps.clock ?? (() => new Date());
-  const inFlight = new Map<string, number>();
 
   function decide(work: DeliveryWork, result: AttemptResult, attempt: number, at: Date): AttemptOutcome {
     const record = {
@@ -46,7 +49,7 @@ export function deliverer(deps: DelivererDeps) {
           ? `${failedInARow} failed attempts in a row (last: ${result.error})`
           : null;
     if (disable || result.permanent) return { record, status: 'failed', nextAttemptAt: null, disable };
-    const delay = Math.max(backoffDelay(attempt, { baseMs: policy.retryBaseMs, maxMs: policy.retryMaxMs }), (result.retryAfterSeconds ?? 0) * 1000);
+    const delay = Math.max(retryDelay(attempt, policy.retrySchedule), (result.retryAfterSeconds ?? 0) * 1000);
     return { record, status: 'pending', nextAttemptAt: new Date(at.getTime() + delay).toISOString(), disable: null };
   }
 
@@ -78,22 +81,23 @@ export function deliverer(deps: DelivererDeps) {
       log.error({ deliveryId: work.delivery.id, destinationId: destination.id, submissionId: work.delivery.submissionId }, reason);
       return;
     }
-    const busy = inFlight.get(destination.id) ?? 0;
-    if (busy >= MAX_IN_FLIGHT_PER_DESTINATION) {
+    // Where the shared slots cannot be reached (Redis down), sending uncapped beats not sending.
+    const release = await deps.slots.take(destination.id, MAX_IN_FLIGHT_PER_DESTINATION, policy.timeoutMs + SLOT_MARGIN_MS).catch((error: unknown) => {
+      log.error({ err: error, destinationId: destination.id }, 'in-flight slots cannot be reached; sending without the per-destination cap');
+      return async () => {};
+    });
+    if (!release) {
       await deps.queue.enqueue([{ task: DELIVER, payload: { ...payload }, runAt: new Date(clock().getTime() + BUSY_DESTINATION_DELAY_MS) }]);
       return;
     }
 
     const attempt = payload.attempt ?? 1;
     const at = clock();
-    inFlight.set(destination.id, busy + 1);
     let result: AttemptResult;
     try {
       result = await sendToDestination(destination, work.delivery.payload, at, deps.sender);
     } finally {
-      const left = (inFlight.get(destination.id) ?? 1) - 1;
-      if (left > 0) inFlight.set(destination.id, left);
-      else inFlight.delete(destination.id);
+      await release().catch((error: unknown) => log.error({ err: error, destinationId: destination.id }, 'could not release an in-flight slot; it expires by itself'));
     }
     const outcome = decide(work, result, attempt, at);
     const retry = outcome.nextAttemptAt

@@ -7,16 +7,23 @@
 
 import type { SignalHit, SpamInput, SpamVerdict } from './types.ts';
 import { classifierText } from './submission-text.ts';
-import { logit, sigmoid, type SpamClassifier } from './classifier.ts';
-import { capitalise, roundConfidence, scoreOf, standardVerdict } from './standard.ts';
+import { calibrated, logit, type SpamClassifier } from './classifier.ts';
+import { capitalise, ownerAdjustmentOf, roundConfidence, scoreOf, standardVerdict } from './standard.ts';
+import { OWNER_FEEDBACK_SIGNAL } from './owner-feedback.ts';
 
 export const CLASSIFIER_SIGNAL = 'text_classifier';
 /** Heuristics whose evidence the classifier already reads in the text; counting them again would double it. */
 const READ_BY_CLASSIFIER = new Set(['links', 'all_caps', 'exclamations']);
-const PHRASES = 'spam_phrases';
+/** Signals added to the score in log-odds of their own rather than as heuristic points. */
+const OWN_SCALE = new Set([OWNER_FEEDBACK_SIGNAL]);
+/** What the text says (phrases, promotion, claims, bait): evidence weighed with the classifier's own reading. */
+const PHRASES = new Set(['spam_phrases', 'self_promotion', 'money_claim', 'contact_push', 'link_bait', 'mostly_link', 'off_topic']);
+
+const OVERRIDING_TEXT_SIGNALS = new Set(['self_promotion', 'money_claim', 'contact_push']);
+const SHORT_TEXT_LENGTH = 600;
 
 export function phraseScore(hits: readonly SignalHit[]): number {
-  return scoreOf(hits.filter((hit) => hit.id === PHRASES));
+  return scoreOf(hits.filter((hit) => PHRASES.has(hit.id)));
 }
 
 /** The standard score of the signals the classifier cannot see. */
@@ -25,22 +32,34 @@ export function formSignalScore(hits: readonly SignalHit[]): number {
 }
 
 export function formSignals(hits: readonly SignalHit[]): SignalHit[] {
-  return hits.filter((hit) => hit.id !== PHRASES && !READ_BY_CLASSIFIER.has(hit.id));
+  return hits.filter((hit) => !PHRASES.has(hit.id) && !READ_BY_CLASSIFIER.has(hit.id) && !OWN_SCALE.has(hit.id));
+}
+
+/**
+ * The signals that flag a submission whatever the classifier says: the form signals and, in a short text, the
+ * invitations and claims of short spam, which a few words carry and the classifier reads too timidly. In long
+ * texts (newsletters, reports) the same words are often quoted or incidental, and the classifier judges them.
+ */
+export function overridingSignals(hits: readonly SignalHit[], textLength: number): SignalHit[] {
+  const short = textLength <= SHORT_TEXT_LENGTH;
+  return hits.filter((hit) => (short && OVERRIDING_TEXT_SIGNALS.has(hit.id)) || (!PHRASES.has(hit.id) && !READ_BY_CLASSIFIER.has(hit.id) && !OWN_SCALE.has(hit.id)));
 }
 
 export function classifierVerdict(input: SpamInput, hits: readonly SignalHit[], classifier: SpamClassifier, modelProblem?: string): SpamVerdict {
-  const probability = classifier.probability(classifierText(input));
-  const { phraseWeight, formWeight, thresholdLogit } = classifier.decision;
-  const margin = logit(probability) + phraseWeight * phraseScore(hits) + formWeight * formSignalScore(hits) - thresholdLogit;
-  const byFormSignals = standardVerdict(formSignals(hits));
-  const confidence = Math.max(sigmoid(margin), byFormSignals.spam ? byFormSignals.confidence : 0);
+  const { decision } = classifier;
+  const text = classifierText(input);
+  const textLogit = logit(classifier.probability(text));
+  // The owner's corrections move the score directly, in log-odds, before the threshold.
+  const score = textLogit + decision.phraseWeight * phraseScore(hits) + decision.formWeight * formSignalScore(hits) + ownerAdjustmentOf(input).logit;
+  const byFormSignals = standardVerdict(overridingSignals(hits, text.length));
+  const confidence = Math.max(calibrated(decision, score), byFormSignals.spam ? byFormSignals.confidence : 0);
 
   const signals = hits.map((hit) => hit.id);
-  if (logit(probability) >= thresholdLogit) signals.unshift(CLASSIFIER_SIGNAL);
-  const parts = [`text classifier: ${Math.round(probability * 100)}% spam-like`, ...hits.map((hit) => hit.detail)];
+  if (textLogit >= decision.thresholdLogit) signals.unshift(CLASSIFIER_SIGNAL);
+  const parts = [`text classifier: ${Math.round(calibrated(decision, textLogit) * 100)}% spam-like`, ...hits.map((hit) => hit.detail)];
   const fallback = modelProblem ? `Language model not used (${modelProblem}). ` : '';
   return {
-    spam: margin >= 0 || byFormSignals.spam,
+    spam: score >= decision.thresholdLogit || byFormSignals.spam,
     confidence: roundConfidence(confidence),
     reason: fallback + capitalise(parts.join('; ')),
     signals,

@@ -44,6 +44,11 @@ export function linearScore(weights: ArrayLike<number>, buckets: readonly number
   return sum * featureValue(buckets.length);
 }
 
+/** What a combined score means as a probability of spam, by the model's calibration. */
+export function calibrated(decision: SpamModelFile['decision'], score: number): number {
+  return sigmoid(decision.calibration.slope * score + decision.calibration.intercept);
+}
+
 export function sigmoid(x: number): number {
   return 1 / (1 + Math.exp(-x));
 }

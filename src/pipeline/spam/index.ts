@@ -3,9 +3,10 @@
 
 import type { ChatModel } from '../../ai/chat-model.ts';
 import type { IntelligentVerdict, SpamInput, SpamVerdict } from './types.ts';
-import { standardSignals, standardVerdict } from './standard.ts';
+import { ownerAdjustmentOf, roundConfidence, standardSignals, standardVerdict } from './standard.ts';
 import { honeypotSignal } from './signals/honeypot.ts';
-import { defaultClassifier, type SpamClassifier } from './classifier.ts';
+import { defaultClassifier, logit, sigmoid, type SpamClassifier } from './classifier.ts';
+import type { OwnerAdjustment } from './owner-feedback.ts';
 import { classifierVerdict, formSignals } from './classifier-verdict.ts';
 import { askModel } from './model-verdict.ts';
 
@@ -40,8 +41,20 @@ export async function checkIntelligent(input: SpamInput, model: ChatModel | null
     if (answer.ok && floor.spam && !answer.verdict.spam) {
       return { ...floor, reason: `${floor.reason} (the language model said not spam; these signals overrule it)`, source: 'model' };
     }
-    if (answer.ok) return { ...answer.verdict, source: 'model' };
+    if (answer.ok) return { ...withOwnerFeedback(answer.verdict, ownerAdjustmentOf(input)), source: 'model' };
     return { ...classifierVerdict(input, hits, classifier, answer.problem), source: 'classifier' };
   }
   return { ...classifierVerdict(input, hits, classifier), source: 'classifier' };
+}
+
+/** The model's verdict moved by what the owner's corrections taught, in log-odds like the classifier's score. */
+function withOwnerFeedback(verdict: SpamVerdict, owner: OwnerAdjustment): SpamVerdict {
+  if (!owner.hit) return verdict;
+  const confidence = sigmoid(logit(verdict.confidence) + owner.logit);
+  return {
+    spam: confidence >= 0.5,
+    confidence: roundConfidence(confidence),
+    reason: `${verdict.reason}; ${owner.hit.detail}`,
+    signals: verdict.signals.includes(owner.hit.id) ? verdict.signals : [...verdict.signals, owner.hit.id],
+  };
 }

@@ -1,19 +1,21 @@
 // The committed classifier file (model.json): a logistic regression over hashed features,
 // stored sparsely (only kept buckets) and compactly (16-bit weights, varint index gaps, base64).
 
-export const MODEL_FORMAT = 'intake-spam-logistic/1';
+export const MODEL_FORMAT = 'intake-spam-logistic/2';
 
 export interface SpamModelFile {
   format: typeof MODEL_FORMAT;
   hashBits: number;
   /** How `intelligent` turns the classifier into a verdict; chosen on validation data, never the test split. */
   decision: {
-    /** Log-odds added per point of the spam-phrase signal's weight. */
+    /** Log-odds added per point of the text heuristics' weight (phrases, promotion, claims, bait). */
     phraseWeight: number;
     /** Log-odds added per point of the form signals' score (the heuristics the classifier cannot see). */
     formWeight: number;
-    /** Spam when logit(probability) + phraseWeight × phrase score + formWeight × form score reaches this. */
+    /** Spam when the score, logit(probability) + phraseWeight × phrase score + formWeight × form score, reaches this. */
     thresholdLogit: number;
+    /** The score as a probability: sigmoid(slope × score + intercept), fitted on held-out scores (Platt scaling). */
+    calibration: { slope: number; intercept: number };
   };
   weights: EncodedWeights;
   /** How the file was made: corpus, split, hyper-parameters, validation figures. For people; ignored by code. */

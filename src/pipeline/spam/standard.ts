@@ -6,12 +6,16 @@
 import type { SignalHit, SpamInput, SpamVerdict } from './types.ts';
 import { prepareText, type SubmissionText } from './submission-text.ts';
 import { honeypotSignal } from './signals/honeypot.ts';
-import { ipLinkSignal, linkCountSignal, linkMarkupSignal, linkShortenerSignal, onlyLinksSignal } from './signals/links.ts';
+import { ipLinkSignal, linkBaitSignal, linkCountSignal, linkMarkupSignal, linkShortenerSignal, onlyLinksSignal } from './signals/links.ts';
 import { disposableEmailSignal } from './signals/disposable-email.ts';
 import { gibberishSignal } from './signals/gibberish.ts';
 import { spamPhraseSignal } from './signals/phrases.ts';
 import { allCapsSignal, exclamationSignal, repeatedSubmissionSignal, repeatedWordsSignal } from './signals/repetition.ts';
 import { mixedScriptSignal, scriptMismatchSignal } from './signals/scripts.ts';
+import { contactPushSignal, moneyClaimSignal, selfPromotionSignal } from './signals/promotion.ts';
+import { fieldMismatchSignal, offTopicSignal } from './signals/form-fit.ts';
+import { feedbackFeatures, ownerAdjustment, type OwnerAdjustment } from './owner-feedback.ts';
+import { classifierText } from './submission-text.ts';
 
 export const SPAM_SCORE_THRESHOLD = 1;
 /** How steeply confidence rises around the threshold: a score of 0 gives ~0.7%, 1.5 gives ~92%. */
@@ -19,8 +23,9 @@ const CONFIDENCE_SLOPE = 5;
 export const NO_SIGNALS_REASON = 'No spam signals';
 
 const TEXT_SIGNALS: ReadonlyArray<(text: SubmissionText) => SignalHit | null> = [
-  linkCountSignal, linkShortenerSignal, ipLinkSignal, onlyLinksSignal, linkMarkupSignal, disposableEmailSignal,
-  gibberishSignal, spamPhraseSignal, allCapsSignal, exclamationSignal, repeatedWordsSignal, mixedScriptSignal, scriptMismatchSignal,
+  linkCountSignal, linkShortenerSignal, ipLinkSignal, onlyLinksSignal, linkBaitSignal, linkMarkupSignal, disposableEmailSignal,
+  gibberishSignal, spamPhraseSignal, selfPromotionSignal, moneyClaimSignal, contactPushSignal, fieldMismatchSignal,
+  allCapsSignal, exclamationSignal, repeatedWordsSignal, mixedScriptSignal, scriptMismatchSignal,
 ];
 
 /** Every heuristic that fires on the submission, honeypot first. */
@@ -35,7 +40,17 @@ export function standardSignals(input: SpamInput): SignalHit[] {
     const hit = signal(text);
     if (hit) hits.push(hit);
   }
+  const offTopic = offTopicSignal(text, hits);
+  if (offTopic) hits.push(offTopic);
+  const owner = ownerAdjustmentOf(input);
+  if (owner.hit) hits.push(owner.hit);
   return hits;
+}
+
+/** The owner's adaptive layer for this submission; nothing when the owner corrected nothing. */
+export function ownerAdjustmentOf(input: SpamInput): OwnerAdjustment {
+  if (!input.ownerFeedback) return { logit: 0, hit: null };
+  return ownerAdjustment(input.ownerFeedback, feedbackFeatures(classifierText(input)));
 }
 
 export function scoreOf(hits: readonly SignalHit[]): number {

@@ -14,11 +14,16 @@ export interface SubmissionText {
   prose: TextField[];
   /** Prose values joined by newlines, look-alike letters folded to Latin, lower-cased: what phrase lists match. */
   foldedProse: string;
+  /** The first LEADING_LENGTH characters of foldedProse, each run of whitespace one space: what short-spam patterns read. */
+  leadingProse: string;
   urls: FoundUrl[];
 }
 
 /** Bounds the work per submission; spam past the first 20,000 characters of a value adds nothing new. */
 const MAX_VALUE_LENGTH = 20_000;
+/** Short spam says what it wants in its first lines; reading further adds nothing and only costs time. */
+export const LEADING_LENGTH = 4000;
+const WHITESPACE_RUN = /\s+/gu;
 
 export function textFieldsOf(input: SpamInput): TextField[] {
   const fields: TextField[] = [];
@@ -35,7 +40,9 @@ export function prepareText(input: SpamInput): SubmissionText {
   const fields = textFieldsOf(input);
   const prose = fields.filter((field) => field.type === 'string');
   const joined = prose.map((field) => field.value).join('\n');
-  return { input, fields, prose, foldedProse: foldHomoglyphs(joined).toLowerCase(), urls: findUrls(joined) };
+  const foldedProse = foldHomoglyphs(joined).toLowerCase();
+  const leadingProse = foldedProse.slice(0, LEADING_LENGTH).replace(WHITESPACE_RUN, ' ');
+  return { input, fields, prose, foldedProse, leadingProse, urls: findUrls(joined) };
 }
 
 /** The text the classifier reads: the prose values, one per line. */

@@ -2,9 +2,15 @@
 // scoring (classifier.ts) so both see exactly the same features. Features are hashed into
 // 2^HASH_BITS buckets (the hashing trick): no vocabulary to store, unseen words cost nothing.
 //
-// Features: word unigrams and bigrams; character 4-grams inside words (pairs for CJK); link hosts
-// and link kinds; the shape of numbers; and a few coarse "style" buckets (share of capitals,
-// exclamation marks, link count). Only presence features: nothing fires for what a text lacks.
+// Features: word unigrams and bigrams and character 4-grams inside words, for Latin-script words only;
+// link hosts and link kinds; contact patterns (phone numbers, @handles, e-mail addresses, money
+// amounts); the shape of numbers; and script-independent "style" buckets (length, share of capitals,
+// exclamation and question marks, emoji, links or their absence).
+//
+// Why Latin only: every corpus with labels that can be shipped here is English (or close), and the
+// little non-Latin text in it is almost all spam (Chinese and Korean mass mail in SpamAssassin). Word
+// features in other scripts would learn "this script is spam". Left out, a message in Japanese, Arabic
+// or Hindi is judged on the features every language shares, which the training data does teach.
 
 import { findUrls, isIpHost, isShortener, removeUrls } from './urls.ts';
 import { foldHomoglyphs } from './unicode-scripts.ts';
@@ -20,22 +26,31 @@ const DIGITS = /^\p{N}+$/u;
 const UPPER_CASE = /\p{Lu}/gu;
 const LOWER_CASE = /\p{Ll}/gu;
 const MAX_TOKEN_LENGTH = 30;
-const MIN_NORMALISED_FEATURES = 800;
+const MIN_NORMALISED_FEATURES = 150;
 const MAX_GRAMMED_LENGTH = 20;
-const UNSPACED_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+const LATIN_LETTER = /\p{Script=Latin}/u;
+const LETTER = /\p{L}/u;
+// Bounded, between disjoint classes or anchored on a digit, so matching stays linear.
+const PHONE_NUMBER = /\+?\d[\d ().-]{6,18}\d/gu;
+const HANDLE = /(?:^|[\s:(])@[\p{L}\p{N}_.]{2,30}/gu;
+const MONEY = /[$€£¥₹]\s?\d|\d\s?(?:[$€£¥₹]|usd|eur|dollars?|euros?)\b/giu;
+const EMOJI = /\p{Extended_Pictographic}/gu;
+const QUESTION = /[?¿؟]/u;
 
 /**
  * The value of each present feature. Features are binary and the document vector has unit length, so
- * long texts do not shout louder; but short texts are damped as if they had MIN_NORMALISED_FEATURES
- * features (about 150 words): a handful of words is too little evidence, and the e-mail corpus has
- * hardly any short legitimate messages, so undamped it would read "Can you call me back?" as spam.
+ * long texts do not shout louder; but very short texts are damped as if they had MIN_NORMALISED_FEATURES
+ * features (a sentence of twenty-odd words): three words are too little evidence to be sure of anything.
  */
 export function featureValue(featureCount: number): number {
   return 1 / Math.sqrt(Math.max(featureCount, MIN_NORMALISED_FEATURES));
 }
 
-/** The distinct hashed features of a text, as bucket numbers. */
-export function featureBuckets(rawText: string): number[] {
+/**
+ * The distinct hashed features of a text, as bucket numbers. Without `style`, only what the text says (words,
+ * word pieces, link hosts): the owner's adaptive layer compares submissions by content.
+ */
+export function featureBuckets(rawText: string, style = true): number[] {
   const text = rawText.length > MAX_TEXT_LENGTH ? rawText.slice(0, MAX_TEXT_LENGTH) : rawText;
   const buckets = new Set<number>();
   const add = (feature: string) => buckets.add(hashFeature(feature));
@@ -43,22 +58,31 @@ export function featureBuckets(rawText: string): number[] {
   const urls = findUrls(text);
   for (const url of urls) {
     add(`u:${registrableHost(url.host)}`);
-    if (isShortener(url.host)) add('u!short');
-    if (isIpHost(url.host)) add('u!ip');
+    if (style && isShortener(url.host)) add('u!short');
+    if (style && isIpHost(url.host)) add('u!ip');
   }
-  const prose = foldHomoglyphs(removeUrls(text)).replace(EMAIL_ADDRESS, ' @email ');
+  const withoutUrls = removeUrls(text).normalize('NFKC');
+  const prose = foldHomoglyphs(withoutUrls).replace(EMAIL_ADDRESS, ' @email ');
+  if (style) addStyleFeatures(withoutUrls, prose, urls.length, add);
+  // No length feature: lengths differ more between the corpora than between spam and not, so it would
+  // learn which corpus a text resembles.
 
   let previous = '^';
   let exclamations = 0;
   for (const match of prose.toLowerCase().matchAll(TOKEN)) {
     const token = normaliseToken(match[0]);
     if (token === '!') exclamations++;
+    if (LETTER.test(token) && !LATIN_LETTER.test(token)) {
+      previous = '~';
+      continue;
+    }
     add(`w:${token}`);
     add(`b:${previous} ${token}`);
     addCharacterGrams(match[0], add);
     previous = token;
   }
 
+  if (!style) return [...buckets];
   const upper = text.match(UPPER_CASE)?.length ?? 0;
   const letters = upper + (text.match(LOWER_CASE)?.length ?? 0);
   const capsBucket = letters >= 20 ? Math.floor((upper / letters) * 5) : 0;
@@ -68,16 +92,24 @@ export function featureBuckets(rawText: string): number[] {
   return [...buckets];
 }
 
-/**
- * Pieces of words, so spellings never seen in training ("v1agra", "m0rtgage", "refinancing") still share
- * features with seen ones. Chinese, Japanese and Korean are written without spaces: their "words" are
- * whole phrases, so they get character pairs instead.
- */
+/** Contact patterns and script-independent shape: what a text is like rather than what it says. */
+function addStyleFeatures(withoutUrls: string, prose: string, urlCount: number, add: (feature: string) => void): void {
+  if (urlCount === 0) add('s:nolink');
+  if (EMAIL_ADDRESS.test(withoutUrls)) add('p:email');
+  EMAIL_ADDRESS.lastIndex = 0;
+  const phones = prose.match(PHONE_NUMBER)?.length ?? 0;
+  if (phones > 0) add(`p:phone${Math.min(phones, 3)}`);
+  if (HANDLE.test(prose)) add('p:handle');
+  HANDLE.lastIndex = 0;
+  if (MONEY.test(prose)) add('p:money');
+  MONEY.lastIndex = 0;
+  const emoji = prose.match(EMOJI)?.length ?? 0;
+  if (emoji > 0) add(`s:emoji${logBucket(emoji)}`);
+  if (QUESTION.test(prose)) add('s:question');
+}
+
+/** Pieces of words, so spellings never seen in training ("v1agra", "m0rtgage", "refinancing") still share features with seen ones. */
 function addCharacterGrams(token: string, add: (feature: string) => void): void {
-  if (UNSPACED_SCRIPT.test(token)) {
-    for (let i = 0; i + 2 <= token.length && i < MAX_TOKEN_LENGTH; i++) add(`k:${token.slice(i, i + 2)}`);
-    return;
-  }
   if (token.length < 4 || token.length > MAX_GRAMMED_LENGTH) return;
   const padded = ` ${token} `;
   for (let i = 0; i + 4 <= padded.length; i++) add(`c:${padded.slice(i, i + 4)}`);

@@ -1,6 +1,7 @@
 // The contract between spam detection and the processing pipeline that calls it.
 
 import type { FieldDefinition } from '../../forms/field-schema.ts';
+import type { FeedbackCounts } from './owner-feedback.ts';
 
 export interface SpamInput {
   formName: string;
@@ -12,6 +13,8 @@ export interface SpamInput {
   data: Record<string, unknown>;
   /** Earlier submissions to this form with identical content from the same sender (same email value or same IP), counted by the pipeline. */
   repeatsFromSender: number;
+  /** What the owner's corrections taught about this submission's features; absent or null when they made none. */
+  ownerFeedback?: FeedbackCounts | null;
 }
 
 export interface SpamVerdict {

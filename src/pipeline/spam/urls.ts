@@ -15,12 +15,13 @@ const IPV4_HOST = /^\d{1,3}(?:\.\d{1,3}){3}$/u;
 // Decimal ("http://3232235777") and hexadecimal ("http://0xc0a80101") spellings of an IPv4 address.
 const OBFUSCATED_IP_HOST = /^(?:0x[0-9a-f]{6,8}|\d{8,10})$/u;
 
+// youtu.be is left out: it only ever leads to YouTube, so it hides nothing.
 const SHORTENER_HOSTS = new Set([
   'bit.ly', 'bitly.com', 'tinyurl.com', 't.co', 'goo.gl', 'ow.ly', 'is.gd', 'v.gd', 'buff.ly', 'rebrand.ly', 'cutt.ly',
   'shorturl.at', 'tiny.cc', 'rb.gy', 'bl.ink', 't.ly', 's.id', 'lnkd.in', 'shorte.st', 'adf.ly', 'bc.vc', 'soo.gd',
   'clck.ru', 'qr.ae', 'x.co', 'tr.im', 'mcaf.ee', 'su.pr', 'db.tt', 'po.st', 'u.to', 'rebrandly.com', 'short.io',
   'tiny.one', 'gg.gg', 'urlz.fr', 'shorturl.com', '1url.com', 'yourls.org', 'trib.al', 'dlvr.it', 'ift.tt', 'fb.me',
-  'wp.me', 'youtu.be', 'amzn.to', 'linktr.ee', 'hyperurl.co', 'tinu.be', 'zpr.io', 'n9.cl', 'surl.li', 'l.ead.me',
+  'wp.me', 'amzn.to', 'linktr.ee', 'hyperurl.co', 'tinu.be', 'zpr.io', 'n9.cl', 'surl.li', 'l.ead.me',
 ]);
 
 export function findUrls(text: string): FoundUrl[] {

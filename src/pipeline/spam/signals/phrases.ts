@@ -19,8 +19,6 @@ export const SPAM_PHRASES: readonly Phrase[] = [
   phrase('first page of Google', /\b(?:first|1st|top)\s+page\s+(?:of|on|in)\s+(?:google|search)/u, STRONG),
   phrase('backlinks', /\bback-?links?\b|\bdomain authority\b|\bguest posts?\b/u, STRONG),
   phrase('more traffic/leads', /\b(?:increase|boost|drive|grow|skyrocket)\s+(?:your\s+)?(?:website\s+)?(?:traffic|leads|sales|rankings?)\b/u, WEAK),
-  phrase('crypto investment', /\b(?:crypto(?:currency)?|bitcoin|btc|forex|binary options?)\b[^.\n]{0,40}\b(?:invest\w*|trading|profits?|returns?|earn\w*)\b/u, STRONG),
-  phrase('get-rich offer', /\b(?:make|earn)\s+(?:up to\s+)?(?:\$\s?\d|money\b|extra\s+(?:cash|income)\b)|\bpassive income\b|\bwork from home\b|\bfinancial freedom\b/u, STRONG),
   phrase('casino', /\b(?:casinos?|online betting|sports betting|slot machines?|jackpot|poker online)\b/u, STRONG),
   phrase('pharma', /\b(?:viagra|cialis|levitra|tramadol|xanax|valium|phentermine|pharmacy online|online pharmacy|weight loss pills?)\b/u, STRONG),
   phrase('adult content', /\b(?:porn\w*|xxx|sexy (?:girls|singles)|adult dating|hot singles|escort services?)\b/u, STRONG),
@@ -30,7 +28,6 @@ export const SPAM_PHRASES: readonly Phrase[] = [
   phrase('click here', /\bclick\s+(?:here|(?:on\s+)?the\s+link|below)\b/u, WEAK),
   phrase('limited-time offer', /\b(?:limited time|act now|order now|buy now|special promotion|exclusive (?:deal|offer)|don'?t miss (?:out|this))\b/u, WEAK),
   phrase('free offer', /\b100%\s*free\b|\brisk[- ]free\b|\bno obligation\b|\bfree (?:trial|quote|consultation)\b/u, WEAK),
-  phrase('prize', /\b(?:you(?:'ve| have)? (?:won|been selected)|congratulations,? you|claim your (?:prize|reward))\b/u, STRONG),
   phrase('web design pitch', /\b(?:web(?:site)? (?:design|development) (?:services?|company|agency)|redesign your website|mobile[- ]friendly website)\b/u, WEAK),
   phrase('cheap prices', /\b(?:cheap(?:est)?|lowest price|best prices?|discount(?:ed)?)\b/u, WEAK),
 ];
