@@ -4,6 +4,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import { knowledgeBaseTools } from '../src/mcp/tools/knowledge-bases.ts';
+import { replyTools } from '../src/mcp/tools/replies.ts';
 import { startFakeProvider, type FakeProvider, type ReceivedRequest } from './fake-provider.ts';
 import { bearer, pathOf } from './helpers.ts';
 import { callError, callOk, startMcpApp, type McpApp } from './mcp-helpers.ts';
@@ -306,6 +308,7 @@ describe('MCP tools', () => {
 
   it('called every tool successfully', async () => {
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((tool) => tool.name).filter((name) => !called.has(name)), []);
+    const elsewhere = new Set([...knowledgeBaseTools, ...replyTools].map((tool) => tool.name)); // in mcp-replies.test.ts
+    assert.deepEqual(tools.map((tool) => tool.name).filter((name) => !called.has(name) && !elsewhere.has(name)), []);
   });
 });

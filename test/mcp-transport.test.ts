@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { bearer, createForm, pathOf } from './helpers.ts';
 import { callError, callOk, startMcpApp, type McpApp } from './mcp-helpers.ts';
+import { createKnowledgeBase } from './reply-helpers.ts';
 
 const INITIALIZE = {
   jsonrpc: '2.0', id: 1, method: 'initialize',
@@ -92,9 +93,10 @@ describe('MCP transport and authentication', () => {
     assert.equal(response.headers.get('x-service-metered'), 'false');
   });
 
-  it("finds no other owner's form, submission or destination through any tool", async () => {
+  it("finds no other owner's form, submission, destination or knowledge base through any tool", async () => {
     const other = await t.createKey();
     const form = await createForm(t, other);
+    const knowledgeBaseId = await createKnowledgeBase(t, other);
     const submitted = await t.request({ method: 'POST', url: pathOf(form.endpoint), payload: { name: 'Ada', email: 'ada@example.com' } });
     const submissionId = submitted.json().id as string;
     const destination = await t.request({
@@ -109,14 +111,17 @@ describe('MCP transport and authentication', () => {
       const properties = Object.keys(tool.inputSchema.properties ?? {});
       if (!properties.includes('form_id') && !properties.includes('id')) continue;
       const args: Record<string, unknown> = {};
+      const ofKnowledgeBase = tool.name.endsWith('_knowledge_base');
       for (const name of (tool.inputSchema.required as string[] | undefined) ?? []) {
-        args[name] = name === 'id' ? (properties.includes('form_id') ? submissionId : form.id) : (ids[name] ?? { name: 'Eve', email: 'eve@example.com' });
+        const id = ofKnowledgeBase ? knowledgeBaseId : properties.includes('form_id') ? submissionId : form.id;
+        args[name] = name === 'id' ? id : (ids[name] ?? { name: 'Eve', email: 'eve@example.com' });
       }
       const error = await callError(client, tool.name, args);
-      assert.equal(error.code, 'form_not_found', `${tool.name}: ${JSON.stringify(error)}`);
+      assert.equal(error.code, ofKnowledgeBase ? 'not_found' : 'form_not_found', `${tool.name}: ${JSON.stringify(error)}`);
       tried += 1;
     }
-    assert.ok(tried >= 14, `every tool that takes an id was tried (${tried})`);
+    assert.ok(tried >= 19, `every tool that takes an id was tried (${tried})`);
+    assert.equal((await t.request({ method: 'GET', url: `/api/knowledge_bases/${knowledgeBaseId}`, headers: bearer(other) })).json().version, 1);
     const still = await t.request({ method: 'GET', url: `/api/forms/${form.id}/submissions/${submissionId}`, headers: bearer(other) });
     assert.equal(still.statusCode, 200);
     assert.equal((await t.request({ method: 'GET', url: `/api/forms/${form.id}`, headers: bearer(other) })).json().submission_count, 1);

@@ -12,6 +12,9 @@ export const REPLY_SCHEMA = {
   ],
 };
 export const SIGNATURE = 'The Shop team';
+export const CANADA = 'Do you ship to Canada? How long does it take?';
+/** What FAQ answers to CANADA. */
+export const CANADA_ANSWER = 'Yes. Orders to Canada arrive within 5 to 8 working days.';
 
 export interface Replied {
   reply_status: string;

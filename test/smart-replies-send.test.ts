@@ -6,12 +6,10 @@ import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startFakeProvider, type FakeProvider } from './fake-provider.ts';
 import { bearer, createForm, startPipelineApp, submit, submitAndSettle, waitFor, type PipelineApp } from './pipeline-helpers.ts';
-import { createKnowledgeBase, REPLY_SCHEMA, SIGNATURE, type Replied } from './reply-helpers.ts';
+import { CANADA, CANADA_ANSWER, createKnowledgeBase, REPLY_SCHEMA, SIGNATURE, type Replied } from './reply-helpers.ts';
 import { startSmtpServer } from './smtp.ts';
 
 const MAIL_FROM = 'Intake <replies@intake.example>';
-const CANADA = 'Do you ship to Canada? How long does it take?';
-const CANADA_ANSWER = 'Yes. Orders to Canada arrive within 5 to 8 working days.';
 
 describe('smart replies that are sent', () => {
   let smtp: Awaited<ReturnType<typeof startSmtpServer>>;

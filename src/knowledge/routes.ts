@@ -12,20 +12,11 @@ import {
   CreateKnowledgeBaseBody, DeletedKnowledgeBaseOutput, KnowledgeBaseOutput, KnowledgeBaseParams, KnowledgeBaseSummaryOutput,
   KnowledgeErrors, UpdateKnowledgeBaseBody,
 } from './schemas.ts';
-import { knowledgeErrors, type KnowledgeBaseDetail, type KnowledgeService } from './service.ts';
-import type { KnowledgeBaseSummary } from './store.ts';
+import { presentKnowledgeBase as present, presentKnowledgeSummary as presentSummary } from './present.ts';
+import { knowledgeErrors, type KnowledgeService } from './service.ts';
 
 const security = [{ apiKey: [] }];
 const tags = ['Knowledge bases'];
-
-function presentSummary(kb: KnowledgeBaseSummary) {
-  return {
-    id: kb.id, name: kb.name, signature: kb.signature, version: kb.version, passage_count: kb.passageCount,
-    linked_forms: kb.linkedForms, created_at: kb.createdAt, updated_at: kb.updatedAt,
-  };
-}
-
-const present = (kb: KnowledgeBaseDetail) => ({ ...presentSummary(kb), content: kb.content });
 
 /** Room for the largest content, escaped in JSON, and the other members. */
 export function knowledgeBodyLimit(config: Config): number {

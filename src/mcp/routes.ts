@@ -8,6 +8,7 @@ import { authenticateKey, ownerOf, stampCredits } from '../http/auth.ts';
 import { baseUrlOf } from '../http/base-url.ts';
 import { errorHandlerFor } from '../http/error-replies.ts';
 import { fail } from '../http/errors.ts';
+import { knowledgeBodyLimit } from '../knowledge/routes.ts';
 import type { Services } from '../services.ts';
 import { protectedResourcePath } from './protected-resource.ts';
 import { mcpServer, type WriteRecord } from './server.ts';
@@ -47,7 +48,9 @@ function methodNotAllowed(_request: FastifyRequest, reply: FastifyReply) {
 }
 
 export const mcpRoutes: FastifyPluginAsync<McpRouteDeps> = async (app, { config, services }) => {
-  app.setErrorHandler(errorHandlerFor('public', config.maxBodyBytes));
+  // Room for a knowledge base's content in create_knowledge_base and update_knowledge_base.
+  const bodyLimit = knowledgeBodyLimit(config);
+  app.setErrorHandler(errorHandlerFor('public', bodyLimit));
   // The SDK parses the JSON-RPC body itself, so a malformed one gets a JSON-RPC parse error.
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
@@ -60,7 +63,7 @@ export const mcpRoutes: FastifyPluginAsync<McpRouteDeps> = async (app, { config,
     }
   }
 
-  app.post('/mcp', { schema: { hide: true }, preHandler: authenticate }, async (request, reply) => {
+  app.post('/mcp', { bodyLimit, schema: { hide: true }, preHandler: authenticate }, async (request, reply) => {
     const owner = ownerOf(request);
     const body = typeof request.body === 'string' ? request.body : '';
     if (isBatch(body)) {
@@ -77,7 +80,7 @@ export const mcpRoutes: FastifyPluginAsync<McpRouteDeps> = async (app, { config,
         request.log.error({ err: error }, 'could not record an audit entry');
       }
     };
-    const context = { owner, baseUrl: baseUrlOf(request, config.publicUrl), services, ip: request.ip };
+    const context = { owner, baseUrl: baseUrlOf(request, config.publicUrl), services, ip: request.ip, maxSubmissionBytes: config.maxBodyBytes };
     const server = mcpServer({ context, tools: ALL_TOOLS, log: request.log, onWrite: recordWrite });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     try {

@@ -7,7 +7,7 @@ import type { Config } from '../config.ts';
 import { MailError } from '../delivery/email.ts';
 import type { FormService } from '../forms/service.ts';
 import { fail } from '../http/errors.ts';
-import type { KnowledgeService } from '../knowledge/service.ts';
+import { knowledgeErrors, type KnowledgeService } from '../knowledge/service.ts';
 import type { PipelineStore } from '../pipeline/store.ts';
 import type { Submission, SubmissionStore } from '../submissions/store.ts';
 import type { ReplySender } from './sender.ts';
@@ -47,6 +47,44 @@ export function replyService(deps: ReplyServiceDeps) {
 
   function refuseSent(submission: Submission): void {
     if (submission.reply_status === 'sent') throw fail.cannotUpdate('The reply was already sent.');
+  }
+
+  /** Drafts the reply again from `named`, or from the form's knowledge base when smart replies are on. */
+  async function redraft(formId: string, submission: Submission, named: string | null): Promise<Omit<DraftOutcome, 'drafted'>> {
+    refuseSent(submission);
+    if (!FINAL.includes(submission.processing_status)) throw fail.cannotUpdate('The submission is still being processed.');
+    if (submission.spam_flag) throw fail.cannotUpdate('The submission is marked as spam; mark it as not spam first.');
+    const work = await deps.pipeline.load(submission.id);
+    if (!work) throw fail.submissionNotFound();
+    const kbId = named ?? (work.form.smartReply ? work.form.knowledgeBaseId : null);
+    if (!kbId) throw fail.cannotUpdate('Smart replies are off for this form.');
+    const knowledge = await deps.knowledge.index(kbId);
+    if (!knowledge) throw fail.cannotUpdate(named ? 'The knowledge base no longer exists.' : 'The form\'s knowledge base no longer exists.');
+    const charge = await deps.credits.charge(work.owner, submission.id, 'smart_reply');
+    if (charge === 'exhausted') throw fail.cannotUpdate('ai_credits_exhausted: there are no AI credits left for a reply.');
+    // Loaded on first use: drafting detects languages, whose model the API process need not hold otherwise.
+    const { draftReply } = await import('./draft.ts');
+    const { draftInput } = await import('./prepare.ts');
+    const { translatorFromConfig } = await import('../pipeline/translation/index.ts');
+    const model = deps.config.ai ? openAiChatModel(deps.config.ai) : null;
+    const translator = translatorFromConfig(deps.config.translation, model);
+    let draft;
+    try {
+      draft = await draftReply(draftInput(work, kbId, knowledge), { model, translator });
+    } catch (error) {
+      throw fail.replyFailed(`The reply could not be translated: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (draft.kind === 'no_answer') {
+      if (charge === 'charged') await deps.credits.refund(submission.id, 'smart_reply');
+      throw fail.cannotUpdate('The knowledge base has no answer to this submission.');
+    }
+    const saved = await deps.store.saveDraft(submission.id, { subject: draft.subject, content: draft.body, reason: draft.reason, passages: draft.passages });
+    if (!saved) throw fail.cannotUpdate('The reply was sent or is being sent; it can no longer be changed.');
+    return {
+      submission: await reread(formId, submission.id),
+      knowledgeBaseId: kbId,
+      creditsCharged: charge === 'charged' ? deps.config.knowledge.replyCredits : 0,
+    };
   }
 
   return {
@@ -92,38 +130,29 @@ export function replyService(deps: ReplyServiceDeps) {
 
     /** A new draft from the form's knowledge base as it is now; a submission's reply is charged once, however often it is made. */
     async regenerate(accountId: string, formId: string, id: string): Promise<Submission> {
+      return (await redraft(formId, await owned(accountId, formId, id), null)).submission;
+    },
+
+    /**
+     * For agents: the stored reply when there is one (nothing drafted, nothing charged), else a new
+     * draft from the named knowledge base of the owner's, or the form's. `redraft` replaces a stored draft.
+     */
+    async draft(accountId: string, formId: string, id: string, options: { knowledgeBaseId?: string; redraft?: boolean } = {}): Promise<DraftOutcome> {
       const submission = await owned(accountId, formId, id);
-      refuseSent(submission);
-      if (!FINAL.includes(submission.processing_status)) throw fail.cannotUpdate('The submission is still being processed.');
-      if (submission.spam_flag) throw fail.cannotUpdate('The submission is marked as spam; mark it as not spam first.');
-      const work = await deps.pipeline.load(id);
-      const kbId = work?.form.knowledgeBaseId;
-      if (!work || !work.form.smartReply || !kbId) throw fail.cannotUpdate('Smart replies are off for this form.');
-      const knowledge = await deps.knowledge.index(kbId);
-      if (!knowledge) throw fail.cannotUpdate('The form\'s knowledge base no longer exists.');
-      const charge = await deps.credits.charge(work.owner, id, 'smart_reply');
-      if (charge === 'exhausted') throw fail.cannotUpdate('ai_credits_exhausted: there are no AI credits left for a reply.');
-      // Loaded on first use: drafting detects languages, whose model the API process need not hold otherwise.
-      const { draftReply } = await import('./draft.ts');
-      const { draftInput } = await import('./prepare.ts');
-      const { translatorFromConfig } = await import('../pipeline/translation/index.ts');
-      const model = deps.config.ai ? openAiChatModel(deps.config.ai) : null;
-      const translator = translatorFromConfig(deps.config.translation, model);
-      let draft;
-      try {
-        draft = await draftReply(draftInput(work, kbId, knowledge), { model, translator });
-      } catch (error) {
-        throw fail.replyFailed(`The reply could not be translated: ${error instanceof Error ? error.message : String(error)}`);
-      }
-      if (draft.kind === 'no_answer') {
-        if (charge === 'charged') await deps.credits.refund(id, 'smart_reply');
-        throw fail.cannotUpdate('The knowledge base has no answer to this submission.');
-      }
-      const saved = await deps.store.saveDraft(id, { subject: draft.subject, content: draft.body, reason: draft.reason, passages: draft.passages });
-      if (!saved) throw fail.cannotUpdate('The reply was sent or is being sent; it can no longer be changed.');
-      return reread(formId, id);
+      if (options.knowledgeBaseId !== undefined && !(await deps.knowledge.owns(accountId, options.knowledgeBaseId))) throw knowledgeErrors.notFound();
+      if (submission.reply_content !== null && !options.redraft) return { submission, drafted: false, knowledgeBaseId: null, creditsCharged: 0 };
+      return { ...(await redraft(formId, submission, options.knowledgeBaseId ?? null)), drafted: true };
     },
   };
+}
+
+export interface DraftOutcome {
+  submission: Submission;
+  /** False when the stored reply was returned as it was. */
+  drafted: boolean;
+  /** The knowledge base a new draft was made from. */
+  knowledgeBaseId: string | null;
+  creditsCharged: number;
 }
 
 export type ReplyService = ReturnType<typeof replyService>;

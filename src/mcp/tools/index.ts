@@ -1,13 +1,15 @@
 // Every tool the MCP server offers, in the order tools/list shows them. A new group of tools is a
-// file exporting a list, added here; nothing else needs to know about it. Still to come with the
-// knowledge bases and smart replies: knowledge-bases.ts (list, get, create, update, delete) and
-// replies.ts (draft_reply, send_reply).
+// file exporting a list, added here; nothing else needs to know about it.
 import type { Tool } from '../tool.ts';
 import { analysisTools } from './analysis.ts';
 import { auditTools } from './audit.ts';
 import { formTools } from './forms.ts';
+import { knowledgeBaseTools } from './knowledge-bases.ts';
 import { notificationTools } from './notifications.ts';
+import { replyTools } from './replies.ts';
 import { submissionTools } from './submissions.ts';
 import { submitTools } from './submit.ts';
 
-export const ALL_TOOLS: Tool[] = [...formTools, ...submissionTools, ...submitTools, ...analysisTools, ...notificationTools, ...auditTools];
+export const ALL_TOOLS: Tool[] = [
+  ...formTools, ...submissionTools, ...submitTools, ...analysisTools, ...knowledgeBaseTools, ...replyTools, ...notificationTools, ...auditTools,
+];

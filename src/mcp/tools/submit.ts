@@ -2,6 +2,7 @@
 // validation, idempotency, plan limit and processing), at the form's current endpoint.
 import { Type } from 'typebox';
 import { presentFormSummary } from '../../forms/present.ts';
+import { fail } from '../../http/errors.ts';
 import { CREATE, defineTool } from '../tool.ts';
 import { FormId } from './forms.ts';
 
@@ -25,7 +26,8 @@ export const submitTools = [
       }),
     }),
     annotations: CREATE,
-    async run({ form_id, data, idempotency_key }, { owner, services, baseUrl, ip }) {
+    async run({ form_id, data, idempotency_key }, { owner, services, baseUrl, ip, maxSubmissionBytes }) {
+      if (Buffer.byteLength(JSON.stringify(data), 'utf8') > maxSubmissionBytes) throw fail.payloadTooLarge(maxSubmissionBytes);
       const form = await services.forms.get(owner.account.id, form_id);
       const accepted = await services.submissions.submit({
         segment: form.version.segment,
