@@ -90,7 +90,8 @@ function checks(results: EngineResult[]): TargetCheck[] {
   return results.flatMap((r) =>
     QUERIES.filter((q) => q.target).map((q) => {
       const p99 = medianOf(r, q.label, (l) => l.p99);
-      return { name: `Listing ${q.label}, ${ENGINE_NAMES[r.engine]}`, goal: `p99 < ${TARGET_MS} ms`, measured: `${ms(p99)} ms`, met: p99 < TARGET_MS };
+      return { name: `Listing ${q.label}, ${ENGINE_NAMES[r.engine]}`, goal: `p99 < ${TARGET_MS} ms`, measured: `${ms(p99)} ms`, met: p99 < TARGET_MS,
+        limit: 'the slowest 2 of 200 sequential requests: scheduling on the shared machine (see the p50 beside it in the table)' };
     }));
 }
 

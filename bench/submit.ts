@@ -94,6 +94,11 @@ function render(runs: Run[], context: BenchContext): string {
   ].join('\n');
 }
 
+const SQLITE_LIMIT = 'CPU: about 50 µs of main thread and 45 µs of writer thread per submission (SQLite inserting the row, its indexes, trigger and job, WAL writes) on the one core the load generator leaves';
+const PG_LIMIT = "round trips and the commit's fsync while one form's counter row is locked, one batch at a time; database, server and load generator on two cores";
+const LITTLE = 'with 50 connections latency follows throughput (Little\'s law)';
+const RSS_LIMIT = 'the writer thread (a V8 isolate of its own, its own malloc arena and SQLite cache) adds 20–30 MB to what the API process held before';
+
 function checks(runs: Run[]): TargetCheck[] {
   const ratioB = medianOf(runs, (run) => ratio(run.sqlite, run.baseline));
   const p99B = medianOf(runs, (run) => run.sqlite.load.p99);
@@ -105,18 +110,18 @@ function checks(runs: Run[]): TargetCheck[] {
     const ratioC = medianOf(runs, (run) => ratio(run.postgres!, run.baseline));
     const p99C = medianOf(runs, (run) => run.postgres!.load.p99);
     postgres.push(
-      { name: 'Submit throughput (c)/(a)', goal: '≥ 0.25', measured: fixed(ratioC, 2), met: ratioC >= 0.25 },
-      { name: 'Submit p99 (c)', goal: '< 25 ms', measured: `${ms(p99C)} ms`, met: p99C < 25 },
+      { name: 'Submit throughput (c)/(a)', goal: '≥ 0.25', measured: fixed(ratioC, 2), met: ratioC >= 0.25, limit: PG_LIMIT },
+      { name: 'Submit p99 (c)', goal: '< 25 ms', measured: `${ms(p99C)} ms`, met: p99C < 25, limit: `${PG_LIMIT}; ${LITTLE}` },
     );
   }
   // Issue 11's targets.
   return [
-    { name: 'Submit throughput (b)/(a)', goal: '≥ 0.5', measured: fixed(ratioB, 2), met: ratioB >= 0.5 },
-    { name: 'Submit p99 (b)', goal: '< 12 ms', measured: `${ms(p99B)} ms`, met: p99B < 12 },
+    { name: 'Submit throughput (b)/(a)', goal: '≥ 0.5', measured: fixed(ratioB, 2), met: ratioB >= 0.5, limit: SQLITE_LIMIT },
+    { name: 'Submit p99 (b)', goal: '< 12 ms', measured: `${ms(p99B)} ms`, met: p99B < 12, limit: `${SQLITE_LIMIT}; ${LITTLE}` },
     ...postgres,
     { name: 'Non-2xx answers (b)', goal: '0', measured: `${non2xx} over ${runs.length} runs`, met: non2xx === 0 },
     { name: 'Durability: every 201 stored', goal: 'all runs', measured: durable ? 'all runs' : 'failed', met: durable },
-    { name: 'Peak RSS during (b)', goal: '< 200 MB', measured: megabytes(rss), met: rss < 200 * 1024 * 1024 },
+    { name: 'Peak RSS during (b)', goal: '< 200 MB', measured: megabytes(rss), met: rss < 200 * 1024 * 1024, limit: RSS_LIMIT },
   ];
 }
 
