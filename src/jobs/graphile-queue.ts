@@ -96,10 +96,10 @@ export function graphileJobQueue(db: Db, pool: pg.Pool, options: GraphileQueueOp
         noHandleSignals: true,
         logger: loggerFor(Logger, worker.log),
         events: events as never,
-        // Jobs fetched for the whole pool at once and completions sent together: a backlog costs a
-        // round trip per batch of jobs rather than two per job. Fetched jobs are locked by the pool's
-        // id, which the leases below renew like the workers'.
-        preset: { worker: { localQueue: { size: worker.concurrency }, completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
+        // Completions sent together: one round trip for the jobs that finish in the same turn. (A
+        // local queue, fetching for the whole pool at once, was tried and left out: a pool can hoard
+        // jobs its busy workers cannot start, which slow deliveries would suffer from.)
+        preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
       };
       let stopping = false;
       let runner: Runner = await run(runnerOptions);
