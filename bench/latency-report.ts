@@ -39,6 +39,9 @@ export function latencyChecks(prefix: string, queries: TimedQuery[], results: En
   return results.flatMap((r) =>
     queries.filter((q) => q.target).map((q) => {
       const p99 = medianOf(r, q.label, (l) => l.p99);
-      return { name: `${prefix} ${q.label}, ${ENGINE_NAMES[r.engine]}`, goal: `p99 < ${targetMs} ms`, measured: `${ms(p99)} ms`, met: p99 < targetMs };
+      return {
+        name: `${prefix} ${q.label}, ${ENGINE_NAMES[r.engine]}`, goal: `p99 < ${targetMs} ms`, measured: `${ms(p99)} ms`, met: p99 < targetMs,
+        limit: 'the slowest 2 of 200 sequential requests: scheduling on the shared machine (see the p50 beside it in the table)',
+      };
     }));
 }

@@ -11,7 +11,8 @@ import { createStore, sqlitePath, type Engine } from './stores.ts';
 import { runTrickle, type TrickleResult } from './trickle-client.ts';
 
 const BACKLOG = 20_000;
-const TARGET_PER_SECOND = 2_000;
+/** Issue 11's targets: one worker on SQLite, two on PostgreSQL. */
+const TARGET_PER_SECOND: Record<Engine, number> = { sqlite: 3_000, postgres: 1_500 };
 const WORKERS: Record<Engine, number> = { sqlite: 1, postgres: 2 };
 const TRICKLE = { warmup: 10, measured: 200, intervalMs: 50, seed: 2 };
 const LATENCY_GOAL_MS = 100;
@@ -89,13 +90,14 @@ function outcomeLines(results: EngineResult[]): string {
 
 function render(results: EngineResult[], context: BenchContext): string {
   const throughput = table(
-    ['Engine', 'Workers', 'Submissions/s', 'Time to drain (s)', 'Ratio to 2,000/s (the SQLite target)', 'Per run (submissions/s)', 'All final, none failed, queue empty'],
+    ['Engine', 'Workers', 'Submissions/s', 'Time to drain (s)', 'Target (submissions/s)', 'Ratio to the target', 'Per run (submissions/s)', 'All final, none failed, queue empty'],
     results.map((r) => [
       ENGINE_NAMES[r.engine],
       `${WORKERS[r.engine]} × \`intake worker\``,
       whole(medianOf(r.runs, (run) => run.throughput.perSecond)),
       fixed(medianOf(r.runs, (run) => run.throughput.seconds), 1),
-      fixed(medianOf(r.runs, (run) => run.throughput.perSecond) / TARGET_PER_SECOND, 2),
+      whole(TARGET_PER_SECOND[r.engine]),
+      fixed(medianOf(r.runs, (run) => run.throughput.perSecond) / TARGET_PER_SECOND[r.engine], 2),
       r.runs.map((run) => whole(run.throughput.perSecond)).join(', '),
       r.runs.every((run) => run.throughput.clean) ? 'every run' : '**no**',
     ]),
@@ -140,14 +142,16 @@ function checks(results: EngineResult[]): TargetCheck[] {
   for (const r of results) {
     const perSecond = medianOf(r.runs, (run) => run.throughput.perSecond);
     const clean = r.runs.every((run) => run.throughput.clean);
-    if (r.engine === 'sqlite') {
-      out.push({
-        name: 'Pipeline throughput, SQLite (1 worker)',
-        goal: `≥ ${whole(TARGET_PER_SECOND)} submissions/s`,
-        measured: `${whole(perSecond)}/s (${fixed(perSecond / TARGET_PER_SECOND, 2)} of the target)`,
-        met: perSecond >= TARGET_PER_SECOND && clean,
-      });
-    }
+    const target = TARGET_PER_SECOND[r.engine];
+    out.push({
+      name: `Pipeline throughput, ${ENGINE_NAMES[r.engine]} (${WORKERS[r.engine]} worker${WORKERS[r.engine] > 1 ? 's' : ''})`,
+      goal: `≥ ${whole(target)} submissions/s`,
+      measured: `${whole(perSecond)}/s (${fixed(perSecond / target, 2)} of the target)`,
+      met: perSecond >= target && clean,
+      limit: r.engine === 'sqlite'
+        ? "one worker's one core: Kysely building statements 19 %, language detection 17 %, SQLite 16 %, spam signals 12 % (self time)"
+        : 'about ten round trips per submission, spam verdicts queueing on the form row, workers and database sharing two cores',
+    });
     const p50 = medianOf(r.runs, (run) => run.latency.p50);
     out.push({
       name: `Processing latency p50, 201 → final, ${ENGINE_NAMES[r.engine]}`,

@@ -52,11 +52,11 @@ export function renderReport(environment: Environment, runs: number, wallSeconds
     '## Targets',
     '',
     table(
-      ['Target', 'Goal', `Measured (median of ${runs})`, 'Met'],
-      targets.map((t) => [t.name, t.goal, t.measured, t.met ? 'yes' : '**missed**']),
+      ['Target', 'Goal', `Measured (median of ${runs})`, 'Met', 'What limits it, when missed'],
+      targets.map((t) => [t.name, t.goal, t.measured, t.met ? 'yes' : '**missed**', t.met ? '' : (t.limit ?? '')]),
     ),
     '',
-    ...(targets.some((t) => !t.met) ? ["What limits the missed targets, from profiles, is in the README's performance section.", ''] : []),
+    ...(targets.some((t) => !t.met) ? ["The profiles behind each limit are in the README's performance section.", ''] : []),
     ...sections.flatMap(({ section, result }) => [`## ${section.title}`, '', result.markdown, '']),
   ].join('\n');
 }

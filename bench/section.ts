@@ -17,6 +17,8 @@ export interface TargetCheck {
   /** The measured figure as it appears in the report. */
   measured: string;
   met: boolean;
+  /** What limits the figure, shown when the target is missed (the README's performance section has the profiles). */
+  limit?: string;
 }
 
 export interface SectionResult {

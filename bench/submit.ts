@@ -94,18 +94,34 @@ function render(runs: Run[], context: BenchContext): string {
   ].join('\n');
 }
 
+const SQLITE_LIMIT = 'CPU: about 50 µs of main thread and 45 µs of writer thread per submission (SQLite inserting the row, its indexes, trigger and job, WAL writes) on the one core the load generator leaves';
+const PG_LIMIT = "round trips and the commit's fsync while one form's counter row is locked, one batch at a time; database, server and load generator on two cores";
+const LITTLE = 'with 50 connections latency follows throughput (Little\'s law)';
+const RSS_LIMIT = "the API process now loads the language model at start (eld, imported through src/analysis/service.ts and src/pipeline/translation/index.ts) and idles at about 395 MB (158 MB before those merges, side by side), then grows with the request rate; the writer thread adds 20-30 MB";
+
 function checks(runs: Run[]): TargetCheck[] {
   const ratioB = medianOf(runs, (run) => ratio(run.sqlite, run.baseline));
   const p99B = medianOf(runs, (run) => run.sqlite.load.p99);
   const non2xx = runs.reduce((sum, run) => sum + run.sqlite.load.non2xx + run.sqlite.load.errors, 0);
   const rss = medianOf(runs, (run) => run.sqlite.peakRss);
   const durable = runs.every((run) => run.sqlite.durability.ok && (run.postgres?.durability.ok ?? true));
+  const postgres: TargetCheck[] = [];
+  if (runs.every((run) => run.postgres)) {
+    const ratioC = medianOf(runs, (run) => ratio(run.postgres!, run.baseline));
+    const p99C = medianOf(runs, (run) => run.postgres!.load.p99);
+    postgres.push(
+      { name: 'Submit throughput (c)/(a)', goal: '≥ 0.25', measured: fixed(ratioC, 2), met: ratioC >= 0.25, limit: PG_LIMIT },
+      { name: 'Submit p99 (c)', goal: '< 25 ms', measured: `${ms(p99C)} ms`, met: p99C < 25, limit: `${PG_LIMIT}; ${LITTLE}` },
+    );
+  }
+  // Issue 11's targets.
   return [
-    { name: 'Submit throughput (b)/(a)', goal: '≥ 0.6', measured: fixed(ratioB, 2), met: ratioB >= 0.6 },
-    { name: 'Submit p99 (b)', goal: '< 15 ms', measured: `${ms(p99B)} ms`, met: p99B < 15 },
+    { name: 'Submit throughput (b)/(a)', goal: '≥ 0.5', measured: fixed(ratioB, 2), met: ratioB >= 0.5, limit: SQLITE_LIMIT },
+    { name: 'Submit p99 (b)', goal: '< 12 ms', measured: `${ms(p99B)} ms`, met: p99B < 12, limit: `${SQLITE_LIMIT}; ${LITTLE}` },
+    ...postgres,
     { name: 'Non-2xx answers (b)', goal: '0', measured: `${non2xx} over ${runs.length} runs`, met: non2xx === 0 },
     { name: 'Durability: every 201 stored', goal: 'all runs', measured: durable ? 'all runs' : 'failed', met: durable },
-    { name: 'Peak RSS during (b)', goal: '< 250 MB', measured: megabytes(rss), met: rss < 250 * 1024 * 1024 },
+    { name: 'Peak RSS during (b)', goal: '< 200 MB', measured: megabytes(rss), met: rss < 200 * 1024 * 1024, limit: RSS_LIMIT },
   ];
 }
 

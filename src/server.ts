@@ -47,7 +47,10 @@ export async function serve(config: Config): Promise<void> {
 /** Workers alone: several processes can run beside the API processes, on PostgreSQL on several machines. */
 export async function work(config: Config): Promise<void> {
   const log = pino({ level: config.logLevel });
-  const database = openDatabase(config);
+  // Nothing here answers a submitter: a final status lost to a power cut takes the deletion of its
+  // job with it (WAL keeps commits in order), so the job runs again. The fsyncs it saves are most
+  // of a worker's commits (README, "What limits the pipeline").
+  const database = openDatabase({ ...config, durableCommits: false });
   await migrateToLatest(database);
   const { startWorkers } = await import('./workers.ts');
   const services = buildServices(config, database);

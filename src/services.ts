@@ -33,7 +33,8 @@ import { replyService } from './replies/service.ts';
 import { replyStore } from './replies/store.ts';
 import { sharedLimitsFor } from './limits/index.ts';
 import { submissionService } from './submissions/service.ts';
-import { submissionStore } from './submissions/store.ts';
+import { batchStatementsFor, submissionStore } from './submissions/store.ts';
+import { submissionWriter } from './submissions/writer.ts';
 
 /** A send that has held a reply this long died with its process; another may take it over. */
 const REPLY_CLAIM_TIMEOUT_MS = 5 * 60_000;
@@ -73,13 +74,18 @@ export function buildServices(config: Config, database: Database, options: Servi
   });
   const destinations = destinationService({ store: destinationRows, forms, policy });
   const deliveries = deliveryService({ store: deliveryRows, destinations, forms, queue, sender, baseUrl });
-  const submissionRows = submissionStore(database.db);
+  const submissionRows = submissionStore(database.db, batchStatementsFor(database.sqliteConnection));
   const submissions = submissionService({
     store: submissionRows,
     forms,
     config,
     queue,
-    writeConcurrency: database.engine === 'postgres' ? 4 : 1,
+    writeBatch: submissionWriter(database, submissionRows, queue, config.pipeline.maxAttempts),
+    // One batch at a time, the next gathered while it commits. Every batch for one form (and one
+    // owner) waits on that form's counter row anyway: on PostgreSQL, 1 served 3,200–4,000 submissions/s
+    // where 2 served 2,600–3,400 and 4 (before) 1,900–2,200, side by side; on SQLite (one writer) 1 and
+    // 2 were alike.
+    writeConcurrency: 1,
   });
   const delivery = {
     store: deliveryRows, sender, mailer, baseUrl, slots: limits.slots,

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestStore, ENGINE } from './helpers.ts';
 import { createForm, startPipelineApp, submitAndSettle, type PipelineApp } from './pipeline-helpers.ts';
-import { migrateGraphileSchema } from '../src/jobs/graphile-queue.ts';
+import { graphileJobQueue, migrateGraphileSchema } from '../src/jobs/graphile-queue.ts';
 
 describe('graphile-worker queue', { skip: ENGINE !== 'postgres' && 'PostgreSQL only' }, () => {
   let t: PipelineApp;
@@ -26,6 +26,36 @@ describe('graphile-worker queue', { skip: ENGINE !== 'postgres' && 'PostgreSQL o
       assert.ok(t.log.some((l) => l.message.includes('stopped unasked')), 'the pool was stopped and started again');
       assert.notEqual(process.exitCode, 57);
     } finally {
+      await other.cleanup();
+    }
+  });
+
+  it('starts its pool again after a stop even when the first restarts fail', async () => {
+    const schema = `${t.database.jobsSchema}_restart`;
+    await migrateGraphileSchema(t.database.pgPool!, schema);
+    let failuresLeft = 2;
+    const queue = graphileJobQueue(t.database.db, t.database.pgPool!, {
+      schema, leaseMs: 3_000, pollMs: 1_000, maxAttempts: 3,
+      migrate: async (pool, name) => {
+        if (failuresLeft-- > 0) throw new Error('migration raced another one');
+        await migrateGraphileSchema(pool, name);
+      },
+    });
+    const ran: string[] = [];
+    const log: string[] = [];
+    const worker = await queue.startWorker({ probe: async (payload) => void ran.push(String(payload.n)) }, {
+      concurrency: 2,
+      log: { info: () => {}, error: (_object, message) => void log.push(message) },
+    });
+    const other = await createTestStore();
+    try {
+      await migrateGraphileSchema(t.database.pgPool!, other.env.INTAKE_PG_JOBS_SCHEMA!);
+      await queue.enqueue([{ task: 'probe', payload: { n: 1 } }]);
+      for (let waited = 0; ran.length === 0 && waited < 20_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+      assert.deepEqual(ran, ['1']);
+      assert.equal(log.filter((m) => m.includes('cannot start again yet')).length, 2);
+    } finally {
+      await worker.stop();
       await other.cleanup();
     }
   });

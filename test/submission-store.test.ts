@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { submissionStore, type NewSubmission } from '../src/submissions/store.ts';
+import { batchStatementsFor, submissionStore, type NewSubmission } from '../src/submissions/store.ts';
 import { createForm, startTestApp, type TestApp } from './helpers.ts';
 
 describe('submission store', () => {
@@ -31,7 +31,7 @@ describe('submission store', () => {
   });
 
   it('keeps the rest of a batch when one submission\'s form has been deleted meanwhile', async () => {
-    const store = submissionStore(t.database.db);
+    const store = submissionStore(t.database.db, batchStatementsFor(t.database.sqliteConnection));
     const kept = item();
     const orphan = item({ formId: randomUUID() });
     const alsoKept = item();
@@ -48,7 +48,7 @@ describe('submission store', () => {
   });
 
   it('counts neither a refused nor a replayed submission', async () => {
-    const store = submissionStore(t.database.db);
+    const store = submissionStore(t.database.db, batchStatementsFor(t.database.sqliteConnection));
     const countOf = async () => {
       const form = await t.database.db.selectFrom('forms').select('submission_count').where('id', '=', formId).executeTakeFirstOrThrow();
       const account = await t.database.db.selectFrom('accounts').select('submissions_total').where('id', '=', accountId).executeTakeFirstOrThrow();
@@ -65,7 +65,7 @@ describe('submission store', () => {
   });
 
   it('admits as many of a batch as the free cap leaves room for, in order, and counts exactly those', async () => {
-    const store = submissionStore(t.database.db);
+    const store = submissionStore(t.database.db, batchStatementsFor(t.database.sqliteConnection));
     const account = await t.database.db.selectFrom('accounts').select('submissions_total').where('id', '=', accountId).executeTakeFirstOrThrow();
     const cap = Number(account.submissions_total) + 2;
     const form = await t.database.db.selectFrom('forms').select('submission_count').where('id', '=', formId).executeTakeFirstOrThrow();

@@ -38,6 +38,14 @@ describe('submission endpoint', () => {
     assert.equal(typeof s.metadata.ip, 'string');
   });
 
+  it('reads UTM parameters from the endpoint\'s query first, percent-encoded keys included, and not from a referer without them', async () => {
+    const response = await submit({ name: 'Ada', email: 'ada@example.com', message: 'Hello' }, { referer: 'https://site.example/contact?ref=x' },
+      `${url}?%75tm_campaign=launch&utm_medium=mail`);
+    assert.equal(response.statusCode, 201);
+    const stored = await t.request({ method: 'GET', url: `/api/forms/${form.id}/submissions/${response.json().id}`, headers: bearer(key) });
+    assert.deepEqual(stored.json().metadata.utm, { utm_medium: 'mail', utm_campaign: 'launch' });
+  });
+
   it('answers 400 validation_error with details per field, and stores nothing', async () => {
     const before = await storedCount();
     const response = await submit({ email: 'not-an-email', age: 'old' });

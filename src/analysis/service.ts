@@ -5,7 +5,7 @@
 import type { Account } from '../accounts/store.ts';
 import type { FormService } from '../forms/service.ts';
 import { fail } from '../http/errors.ts';
-import { submissionText } from '../pipeline/language.ts';
+import { submissionText } from '../pipeline/submission-text.ts';
 import { checkIntelligent } from '../pipeline/spam/index.ts';
 import { translateSubmission } from '../pipeline/translation/index.ts';
 import type { SubmissionService } from '../submissions/service.ts';

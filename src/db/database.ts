@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import { openSqlite } from './sqlite-dialect.ts';
+import type { DatabaseSync } from 'node:sqlite';
+import { openSqliteConnection, sqliteDialect } from './sqlite-dialect.ts';
 import type { Tables } from './tables.ts';
 import type { Engine } from './migrations/column-types.ts';
 
@@ -16,13 +17,36 @@ export interface Database {
   pgPool: pg.Pool | null;
   /** PostgreSQL schema of the job tables. */
   jobsSchema: string;
+  /** The SQLite file, for connections of other threads; null on PostgreSQL. */
+  sqliteFile: string | null;
+  /** The connection behind `db` on SQLite, for statements prepared once on a hot path; null on PostgreSQL. */
+  sqliteConnection: DatabaseSync | null;
+  /** Runs before the connection closes: what holds connections of its own (a writer thread) ends first. */
+  onClose(hook: () => Promise<void>): void;
   close(): Promise<void>;
+}
+
+function closing(destroy: () => Promise<void>) {
+  const hooks: Array<() => Promise<void>> = [];
+  return {
+    onClose: (hook: () => Promise<void>) => void hooks.push(hook),
+    close: async () => {
+      for (const hook of hooks.splice(0)) await hook();
+      await destroy();
+    },
+  };
 }
 
 export interface DatabaseOptions {
   databaseUrl: string | null;
   dataDir: string;
   poolSize?: number;
+  /**
+   * SQLite: false lets commits return before their fsync (synchronous=NORMAL). Only for connections
+   * whose writes can be redone: `intake worker`, whose work lost to a power cut runs again, since
+   * the deletion of its job is lost with it. Whatever answers a submitter keeps true.
+   */
+  durableCommits?: boolean;
   pipeline?: { jobsSchema: string };
 }
 
@@ -37,9 +61,11 @@ export function openDatabase(options: DatabaseOptions): Database {
     pool.on('error', () => {});
     pool.on('connect', (client) => client.on('error', () => {}));
     const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
-    return { db, engine: 'postgres', pgPool: pool, jobsSchema: options.pipeline?.jobsSchema ?? 'graphile_worker', close: () => db.destroy() };
+    return { db, engine: 'postgres', pgPool: pool, jobsSchema: options.pipeline?.jobsSchema ?? 'graphile_worker', sqliteFile: null, sqliteConnection: null, ...closing(() => db.destroy()) };
   }
   fs.mkdirSync(options.dataDir, { recursive: true });
-  const db = new Kysely<Tables>({ dialect: openSqlite(sqliteFile(options.dataDir)) });
-  return { db, engine: 'sqlite', pgPool: null, jobsSchema: '', close: () => db.destroy() };
+  const file = sqliteFile(options.dataDir);
+  const connection = openSqliteConnection(file, { durable: options.durableCommits });
+  const db = new Kysely<Tables>({ dialect: sqliteDialect(connection) });
+  return { db, engine: 'sqlite', pgPool: null, jobsSchema: '', sqliteFile: file, sqliteConnection: connection, ...closing(() => db.destroy()) };
 }

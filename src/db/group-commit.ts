@@ -18,7 +18,7 @@ export class GroupCommit<I, O> {
   #running = 0;
   #scheduled = false;
 
-  /** maxConcurrent > 1 only where the engine commits in parallel (PostgreSQL); SQLite has one writer. */
+  /** maxConcurrent > 1 lets batches overlap where the engine commits them in parallel. */
   constructor(flush: BatchFlush<I, O>, options: { maxBatch: number; maxConcurrent: number }) {
     this.#flush = flush;
     this.#maxBatch = options.maxBatch;
@@ -35,8 +35,8 @@ export class GroupCommit<I, O> {
   #schedule(): void {
     if (this.#scheduled || this.#running >= this.#maxConcurrent || this.#queue.length === 0) return;
     this.#scheduled = true;
-    // SQLite commits synchronously: flushing at once would commit each write alone before the next
-    // request is even read. Waiting for the end of this I/O turn gathers everything that arrived in it.
+    // Flushing at once would send each write alone before the next request is even read. Waiting
+    // for the end of this I/O turn gathers everything that arrived in it.
     setImmediate(() => {
       this.#scheduled = false;
       void this.#drain();

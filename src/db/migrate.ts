@@ -15,6 +15,7 @@ import * as spamLearning from './migrations/0006_spam_learning.ts';
 import * as coordination from './migrations/0007_coordination.ts';
 import * as scopesAndAudit from './migrations/0008_scopes_and_audit.ts';
 import * as dashboardSessions from './migrations/0009_dashboard_sessions.ts';
+import * as batchInserts from './migrations/0010_batch_inserts.ts';
 
 type CodeMigration = { up(db: Kysely<any>, t: ColumnTypes): Promise<void> };
 
@@ -28,6 +29,7 @@ const MIGRATIONS: Record<string, CodeMigration> = {
   '0007_coordination': coordination,
   '0008_scopes_and_audit': scopesAndAudit,
   '0009_dashboard_sessions': dashboardSessions,
+  '0010_batch_inserts': batchInserts,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

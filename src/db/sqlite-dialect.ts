@@ -13,7 +13,7 @@ import {
   type SqliteStatement,
 } from 'kysely';
 
-function toSqlite(value: unknown): SQLInputValue {
+export function toSqlite(value: unknown): SQLInputValue {
   // node:sqlite binds no booleans or dates; map them to the representations the schema uses.
   if (typeof value === 'boolean') return value ? 1 : 0;
   if (value instanceof Date) return value.toISOString();
@@ -98,11 +98,32 @@ class NodeSqliteDialect extends SqliteDialect {
   }
 }
 
-export function openSqlite(file: string): SqliteDialect {
+/**
+ * WAL lets readers run beside the writer; synchronous=FULL makes every commit durable before it
+ * returns. `durable: false` (synchronous=NORMAL) leaves the fsync to the next checkpoint: a crash of
+ * the process loses nothing, a power cut the latest commits, in order (see `intake worker`).
+ */
+export function openSqliteConnection(file: string, options: { durable?: boolean } = {}): DatabaseSync {
   const db = new DatabaseSync(file, { timeout: 10_000 });
-  // WAL lets readers run beside the writer; synchronous=FULL makes every commit durable before it returns.
   db.exec('pragma journal_mode = wal');
-  db.exec('pragma synchronous = full');
+  db.exec(`pragma synchronous = ${options.durable === false ? 'normal' : 'full'}`);
   db.exec('pragma foreign_keys = on');
+  return db;
+}
+
+/** Kysely over a connection; statements prepared straight on `db` run in Kysely's transactions too. */
+export function sqliteDialect(db: DatabaseSync): SqliteDialect {
   return new NodeSqliteDialect(new NodeSqliteDatabase(db));
+}
+
+
+/**
+ * One prepared INSERT for rows shaped like `sample`, run straight on the connection: on a hot path
+ * it spares building, compiling and (for each new row count) preparing a multi-row statement.
+ * Returns a function that inserts one row and says whether it was stored (`suffix` may skip it).
+ */
+export function preparedInsert<R extends Record<string, unknown>>(db: DatabaseSync, table: string, sample: R, suffix = ''): (row: R) => boolean {
+  const columns = Object.keys(sample);
+  const statement = db.prepare(`insert into "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) values (${columns.map(() => '?').join(', ')}) ${suffix}`);
+  return (row) => Number(statement.run(...columns.map((c) => toSqlite(row[c]))).changes) > 0;
 }

@@ -1,7 +1,7 @@
 // Sending mail over SMTP with nodemailer, and the two messages Intake sends: a submission for the
 // form's owner, and the alert that a destination was turned off. Every submitted value is
 // HTML-escaped in the HTML part; the text part is plain text and needs no escaping.
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import escapeHtml from 'escape-html';
 import type { FieldDefinition } from '../forms/field-schema.ts';
 import type { SubmissionEvent } from './event.ts';
@@ -74,19 +74,24 @@ export function senderAddress(from: string): string {
 }
 
 export function createMailer(smtp: { url: string; from: string }): Mailer {
-  const transport = nodemailer.createTransport({
-    url: smtp.url,
-    connectionTimeout: CONNECTION_TIMEOUT_MS,
-    greetingTimeout: GREETING_TIMEOUT_MS,
-    socketTimeout: SOCKET_TIMEOUT_MS,
-    // Messages are built from text we made; nothing in them may make nodemailer read files or URLs.
-    disableFileAccess: true,
-    disableUrlAccess: true,
-  });
+  // nodemailer (about 30 MB once loaded) comes with the first message: an API process that sends
+  // none, or sends them from its workers only, never holds it.
+  let transport: Promise<Transporter> | null = null;
+  const transportFor = () =>
+    (transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+      nodemailer.createTransport({
+        url: smtp.url,
+        connectionTimeout: CONNECTION_TIMEOUT_MS,
+        greetingTimeout: GREETING_TIMEOUT_MS,
+        socketTimeout: SOCKET_TIMEOUT_MS,
+        // Messages are built from text we made; nothing in them may make nodemailer read files or URLs.
+        disableFileAccess: true,
+        disableUrlAccess: true,
+      })));
   return {
     async send(message) {
       try {
-        const info = await transport.sendMail({
+        const info = await (await transportFor()).sendMail({
           from: message.fromName ? { name: headerText(message.fromName, 100), address: senderAddress(smtp.from) } : smtp.from,
           to: message.to,
           subject: message.subject,
@@ -103,7 +108,7 @@ export function createMailer(smtp: { url: string; from: string }): Mailer {
       }
     },
     close() {
-      transport.close();
+      void transport?.then((t) => t.close());
     },
   };
 }

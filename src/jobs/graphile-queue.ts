@@ -8,8 +8,7 @@
 // that is only cut off from the database reconnects and renews within those seconds, and if it
 // cannot, it cannot finish its jobs either.
 import { EventEmitter } from 'node:events';
-import { run, runMigrations, type Logger as GraphileLogger, type Runner } from 'graphile-worker';
-import { Logger } from 'graphile-worker';
+import type { Logger as GraphileLogger, Runner } from 'graphile-worker';
 import { sql, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Db } from '../db/database.ts';
@@ -24,18 +23,25 @@ export interface GraphileQueueOptions {
   pollMs: number;
   /** Runs of a job whose handler keeps throwing (graphile-worker's own backoff between them). */
   maxAttempts: number;
+  /** Migrates the job schema before a restart; a test seam, migrateGraphileSchema otherwise. */
+  migrate?: (pool: pg.Pool, schema: string) => Promise<void>;
 }
+
+const RESTART_DELAY_MS = 250;
+const RESTART_MAX_DELAY_MS = 10_000;
 
 /** What graphile-worker sets process.exitCode to when it stops over a breaking migration. */
 const BREAKING_MIGRATION_EXIT_CODE = 57;
 
 export async function migrateGraphileSchema(pool: pg.Pool, schema: string): Promise<void> {
-  await runMigrations({ pgPool: pool, schema, logger: quietLogger });
+  const { Logger, runMigrations } = await graphileWorker();
+  await runMigrations({ pgPool: pool, schema, logger: new Logger(() => () => {}) });
 }
 
-const quietLogger: GraphileLogger = new Logger(() => () => {});
+/** Loaded on first use: about 20 MB that a process on SQLite never needs. */
+const graphileWorker = () => import('graphile-worker');
 
-function loggerFor(log: JobLog): GraphileLogger {
+function loggerFor(Logger: typeof import('graphile-worker').Logger, log: JobLog): GraphileLogger {
   return new Logger(() => (level, message, meta) => {
     if (level === 'error') log.error({ ...meta }, message);
   });
@@ -43,6 +49,7 @@ function loggerFor(log: JobLog): GraphileLogger {
 
 export function graphileJobQueue(db: Db, pool: pg.Pool, options: GraphileQueueOptions): JobQueue {
   const fn = (name: string) => sql.id(options.schema, name);
+  const migrate = options.migrate ?? migrateGraphileSchema;
   // One lease session for the process's workers (pipeline and delivery), closed with the last.
   const session = leaseSession(pool);
   let workersRunning = 0;
@@ -64,8 +71,10 @@ export function graphileJobQueue(db: Db, pool: pg.Pool, options: GraphileQueueOp
     enqueue: (jobs) => add(db, jobs),
     // Committed jobs reach every worker through NOTIFY.
     wake() {},
+    committedElsewhere() {},
 
     async startWorker(handlers: Record<string, JobHandler>, worker: WorkerOptions): Promise<RunningWorker> {
+      const { Logger, run } = await graphileWorker();
       const ownIds = new Set<string>();
       const events = new EventEmitter();
       events.on('pool:create', ({ workerPool }: { workerPool: { id: string } }) => ownIds.add(workerPool.id));
@@ -85,8 +94,12 @@ export function graphileJobQueue(db: Db, pool: pg.Pool, options: GraphileQueueOp
         concurrency: worker.concurrency,
         pollInterval: options.pollMs,
         noHandleSignals: true,
-        logger: loggerFor(worker.log),
+        logger: loggerFor(Logger, worker.log),
         events: events as never,
+        // Completions sent together: one round trip for the jobs that finish in the same turn. (A
+        // local queue, fetching for the whole pool at once, was tried and left out: a pool can hoard
+        // jobs its busy workers cannot start, which slow deliveries would suffer from.)
+        preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
       };
       let stopping = false;
       let runner: Runner = await run(runnerOptions);
@@ -94,23 +107,32 @@ export function graphileJobQueue(db: Db, pool: pg.Pool, options: GraphileQueueOp
       // breaking revision (its NOTIFY is not per schema), as a new Intake instance or test database
       // does. Our own schema is checked by its migrations, which refuse one too new for this code;
       // when they pass, working on is safe, so a pool that stopped unasked is started again.
+      // A restart that fails (another schema's migration racing ours, a connection lost) is tried
+      // again until it works: giving up once left a process renewing the leases of workers that took
+      // nothing, so nobody else freed their jobs either. The ids of a stopped pool are dropped from
+      // the leases at once: their jobs become free to others when the lease runs out.
       const supervise = (current: Runner): void => {
         void current.promise.catch(() => {}).then(async () => {
           if (stopping) return;
+          ownIds.clear();
           worker.log.error({ schema: options.schema }, 'graphile-worker stopped unasked; starting it again');
-          try {
-            await migrateGraphileSchema(pool, options.schema);
-            if (process.exitCode === BREAKING_MIGRATION_EXIT_CODE) process.exitCode = undefined;
-            if (stopping) return;
-            runner = await run(runnerOptions);
-            // stop() may have come while this pool was starting: it stopped the old one only.
-            if (stopping) {
-              await runner.stop().catch(() => {});
+          for (let attempt = 1; !stopping; attempt++) {
+            try {
+              await migrate(pool, options.schema);
+              if (process.exitCode === BREAKING_MIGRATION_EXIT_CODE) process.exitCode = undefined;
+              if (stopping) return;
+              runner = await run(runnerOptions);
+              // stop() may have come while this pool was starting: it stopped the old one only.
+              if (stopping) {
+                await runner.stop().catch(() => {});
+                return;
+              }
+              supervise(runner);
               return;
+            } catch (error) {
+              worker.log.error({ err: error, schema: options.schema, attempt }, 'graphile-worker cannot start again yet');
+              await new Promise((resolve) => setTimeout(resolve, Math.min(RESTART_MAX_DELAY_MS, RESTART_DELAY_MS * 2 ** (attempt - 1))));
             }
-            supervise(runner);
-          } catch (error) {
-            worker.log.error({ err: error, schema: options.schema }, 'graphile-worker cannot start again');
           }
         });
       };

@@ -42,5 +42,7 @@ export interface JobQueue {
   enqueue(jobs: JobSpec[]): Promise<void>;
   /** Tells this process's worker that work was just committed, so it starts without waiting to poll. */
   wake(): void;
+  /** Jobs another connection of this process committed (SQLite's submit writer thread): wakes the workers that take them. */
+  committedElsewhere(jobs: JobSpec[]): void;
   startWorker(handlers: Record<string, JobHandler>, options: WorkerOptions): Promise<RunningWorker>;
 }

@@ -5,7 +5,9 @@
 // worker that starts on the same machine frees at once the jobs of a holder whose process is gone.
 import type { Transaction } from 'kysely';
 import type { Db } from '../db/database.ts';
+import type { DatabaseSync } from 'node:sqlite';
 import { GroupCommit } from '../db/group-commit.ts';
+import { preparedInsert } from '../db/sqlite-dialect.ts';
 import type { Tables } from '../db/tables.ts';
 import { retryDelay, type RetrySchedule } from './backoff.ts';
 import { holderIsGone, newWorkerId, retireWorkerId } from './process-identity.ts';
@@ -41,6 +43,19 @@ function rows(jobs: JobSpec[], maxAttempts: number) {
   }));
 }
 
+/** Adds jobs with the caller's connection or transaction. */
+async function insertJobs(executor: Db | Transaction<Tables>, jobs: JobSpec[], maxAttempts: number): Promise<void> {
+  if (jobs.length > 0) await executor.insertInto('jobs').values(rows(jobs, maxAttempts)).execute();
+}
+
+/** Adds jobs through one prepared statement on `db`, for the hot path of the submit writer thread. */
+export function preparedJobInsert(db: DatabaseSync, maxAttempts: number): (jobs: JobSpec[]) => void {
+  let insert: ((row: ReturnType<typeof rows>[number]) => boolean) | null = null;
+  return (jobs) => {
+    for (const row of rows(jobs, maxAttempts)) (insert ??= preparedInsert(db, 'jobs', row))(row);
+  };
+}
+
 export function sqliteJobQueue(db: Db, options: SqliteQueueOptions): JobQueue {
   // Jobs this process has enqueued, by task. wake() rouses only the workers with something new since
   // their last look: a submission finished with nothing to deliver must not send the delivery worker
@@ -59,16 +74,21 @@ export function sqliteJobQueue(db: Db, options: SqliteQueueOptions): JobQueue {
   return {
     async enqueueInTransaction(tx: Transaction<Tables>, jobs: JobSpec[]) {
       note(jobs);
-      if (jobs.length > 0) await tx.insertInto('jobs').values(rows(jobs, options.maxAttempts)).execute();
+      await insertJobs(tx, jobs, options.maxAttempts);
     },
 
     async enqueue(jobs: JobSpec[]) {
-      if (jobs.length > 0) await db.insertInto('jobs').values(rows(jobs, options.maxAttempts)).execute();
+      await insertJobs(db, jobs, options.maxAttempts);
       note(jobs);
       wakeThoseWithNews();
     },
 
     wake: wakeThoseWithNews,
+
+    committedElsewhere(jobs: JobSpec[]) {
+      note(jobs);
+      wakeThoseWithNews();
+    },
 
     async startWorker(handlers: Record<string, JobHandler>, worker: WorkerOptions): Promise<RunningWorker> {
       const workerId = newWorkerId();

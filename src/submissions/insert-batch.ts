@@ -7,10 +7,20 @@ import type { Tables } from '../db/tables.ts';
 import type { InsertOutcome, NewSubmission, Submission } from './store.ts';
 
 type Tx = Transaction<Tables>;
-type FindByKey = (tx: Tx, formId: string, key: string) => Promise<Submission | null>;
 
-/** Rows per INSERT: well under SQLite's limit of bound parameters. */
-const ROWS_PER_INSERT = 200;
+export type SubmissionRow = ReturnType<typeof row>;
+
+/** The statements of a batch whose best form differs by engine and connection. */
+/** Submissions stored under these (form, Idempotency-Key) pairs, by keyOf(form, key). */
+export type FindByKeys = (tx: Tx, items: Array<{ formId: string; idempotencyKey: string }>) => Promise<Map<string, Submission>>;
+
+export const keyOf = (formId: string, key: string) => `${formId}\n${key}`;
+
+export interface BatchStatements {
+  findByKeys: FindByKeys;
+  /** Inserts the rows, skipping any whose (form, Idempotency-Key) is taken; returns the ids it stored. */
+  insertRows(tx: Tx, rows: SubmissionRow[]): Promise<Set<string>>;
+}
 
 function groupBy<K>(indexes: number[], key: (i: number) => K): Map<K, number[]> {
   const groups = new Map<K, number[]>();
@@ -66,14 +76,17 @@ function row(item: NewSubmission) {
   };
 }
 
-export async function insertBatch(tx: Tx, items: NewSubmission[], findByKey: FindByKey): Promise<InsertOutcome[]> {
+export async function insertBatch(tx: Tx, items: NewSubmission[], statements: BatchStatements): Promise<InsertOutcome[]> {
   const outcomes: Array<InsertOutcome | undefined> = new Array(items.length);
   let candidates = items.map((_, i) => i);
+  const keyed = (indexes: number[]) =>
+    indexes.map((i) => items[i]!).filter((item): item is NewSubmission & { idempotencyKey: string } => item.idempotencyKey !== null);
 
-  // A replayed Idempotency-Key answers with the submission stored first.
+  // A replayed Idempotency-Key answers with the submission stored first (one look for the batch).
+  const replayed = await statements.findByKeys(tx, keyed(candidates));
   for (const i of candidates) {
     const { formId, idempotencyKey } = items[i]!;
-    const existing = idempotencyKey ? await findByKey(tx, formId, idempotencyKey) : null;
+    const existing = idempotencyKey === null ? undefined : replayed.get(keyOf(formId, idempotencyKey));
     if (existing) outcomes[i] = { kind: 'duplicate', existing };
   }
   candidates = candidates.filter((i) => !outcomes[i]);
@@ -94,27 +107,16 @@ export async function insertBatch(tx: Tx, items: NewSubmission[], findByKey: Fin
   }
   candidates = candidates.filter((i) => !outcomes[i]);
 
-  const inserted = new Set<string>();
-  for (let start = 0; start < candidates.length; start += ROWS_PER_INSERT) {
-    const chunk = candidates.slice(start, start + ROWS_PER_INSERT).map((i) => row(items[i]!));
-    const rows = await tx
-      .insertInto('submissions')
-      .values(chunk)
-      .onConflict((oc) => oc.columns(['form_id', 'idempotency_key']).doNothing())
-      .returning('id')
-      .execute();
-    for (const r of rows) inserted.add(r.id);
-  }
-  for (const i of candidates) {
+  const inserted = candidates.length > 0 ? await statements.insertRows(tx, candidates.map((i) => row(items[i]!))) : new Set<string>();
+  const conflicted = candidates.filter((i) => !inserted.has(items[i]!.id));
+  for (const i of candidates) if (inserted.has(items[i]!.id)) outcomes[i] = { kind: 'created' };
+  // The same Idempotency-Key was stored meanwhile, by another transaction or earlier in this batch.
+  const storedMeanwhile = conflicted.length > 0 ? await statements.findByKeys(tx, keyed(conflicted)) : new Map<string, Submission>();
+  for (const i of conflicted) {
     const item = items[i]!;
-    if (inserted.has(item.id)) {
-      outcomes[i] = { kind: 'created' };
-      continue;
-    }
-    // The same Idempotency-Key was stored meanwhile, by another transaction or earlier in this batch.
     await moveFormCount(tx, item.formId, -1);
     await moveAccountCount(tx, item.accountId, -1);
-    const existing = await findByKey(tx, item.formId, item.idempotencyKey as string);
+    const existing = storedMeanwhile.get(keyOf(item.formId, item.idempotencyKey as string));
     if (!existing) throw new Error('idempotency conflict without a stored submission');
     outcomes[i] = { kind: 'duplicate', existing };
   }

@@ -1,9 +1,9 @@
 // The rules of submissions: who may submit, what is valid, that a 201 means stored, and the
 // owner's view of what arrived.
-import { randomUUID } from 'node:crypto';
 import type { Config } from '../config.ts';
 import { secretMatches } from '../accounts/secrets.ts';
 import { GroupCommit } from '../db/group-commit.ts';
+import { timeOrderedUuid } from '../db/time-ordered-id.ts';
 import { fail } from '../http/errors.ts';
 import type { FormService } from '../forms/service.ts';
 import type { FormRecord, FormVersion } from '../forms/store.ts';
@@ -13,6 +13,7 @@ import { PROCESS_SUBMISSION } from '../pipeline/tasks.ts';
 import { contentFingerprint } from './fingerprint.ts';
 import type { InsertOutcome, LearnFromCorrection, NewSubmission, SpamFilter, Submission, SubmissionMetadata, SubmissionStore } from './store.ts';
 import type { SearchQuery } from './search.ts';
+import type { WriteBatch } from './writer.ts';
 import { learnCorrection } from '../pipeline/spam/feedback-store.ts';
 import { correctionFeatures } from '../pipeline/spam/owner-feedback.ts';
 
@@ -63,25 +64,18 @@ export function submissionService(deps: {
   store: SubmissionStore;
   forms: FormService;
   config: Config;
-  /** Every stored submission gets its processing job in the transaction that stores it. */
+  /** Stores a batch, and the processing job of every submission it creates, in one transaction. */
+  writeBatch: WriteBatch;
+  /** A spam correction that resumes processing enqueues its job. */
   queue: JobQueue;
-  /** Concurrent batches: 1 for SQLite (one writer), more for PostgreSQL. */
+  /** Batches in flight at once (see GroupCommit). */
   writeConcurrency: number;
   clock?: () => Date;
 }) {
   const { store, forms, config } = deps;
   const clock = deps.clock ?? (() => new Date());
   const { queue } = deps;
-  const enqueueProcessing = (tx: Parameters<typeof queue.enqueueInTransaction>[0], created: NewSubmission[]) =>
-    queue.enqueueInTransaction(tx, created.map((item) => ({ task: PROCESS_SUBMISSION, payload: { submissionId: item.id } })));
-  const writer = new GroupCommit<NewSubmission, InsertOutcome>(
-    async (items) => {
-      const outcomes = await store.insertBatch(items, enqueueProcessing);
-      queue.wake();
-      return outcomes;
-    },
-    { maxBatch: 256, maxConcurrent: deps.writeConcurrency },
-  );
+  const writer = new GroupCommit<NewSubmission, InsertOutcome>(deps.writeBatch, { maxBatch: 256, maxConcurrent: deps.writeConcurrency });
   // Compiled once per schema version; versions are immutable, so entries never go stale.
   const validators = new Map<string, SubmissionValidator>();
 
@@ -119,8 +113,9 @@ export function submissionService(deps: {
       const result = validatorFor(endpointVersion)(request.body);
       if (!result.ok) throw fail.validation(result.details);
 
+      const now = clock();
       const item: NewSubmission = {
-        id: randomUUID(),
+        id: timeOrderedUuid(now.getTime()),
         formId: form.id,
         accountId: form.accountId,
         versionId: endpointVersion.id,
@@ -128,7 +123,7 @@ export function submissionService(deps: {
         metadata: request.metadata,
         idempotencyKey: request.idempotencyKey,
         fingerprint: contentFingerprint(result.data, endpointVersion.schema.fields, request.metadata.ip),
-        createdAt: clock().toISOString(),
+        createdAt: now.toISOString(),
         submissionCap: config.freeSubmissionLimit,
       };
       const outcome = await writer.write(item);

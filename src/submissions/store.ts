@@ -4,7 +4,9 @@ import type { Db } from '../db/database.ts';
 import type { SubmissionsTable, Tables } from '../db/tables.ts';
 import { fromJson, toBool, toIso, toIsoOrNull } from '../db/values.ts';
 import type { Selectable } from 'kysely';
-import { insertBatch } from './insert-batch.ts';
+import { insertBatch, keyOf, type BatchStatements, type FindByKeys, type SubmissionRow } from './insert-batch.ts';
+import type { DatabaseSync } from 'node:sqlite';
+import { preparedInsert } from '../db/sqlite-dialect.ts';
 import { searchSubmissions, type SearchQuery } from './search.ts';
 import { sql } from 'kysely';
 import { LISTING_BLOCK_SIZE } from '../db/migrations/0003_listing.ts';
@@ -106,10 +108,42 @@ export async function readSubmission(executor: Db | Transaction<Tables>, id: str
   return row ? toSubmission(row) : null;
 }
 
-async function findByIdempotencyKey(tx: Transaction<Tables>, formId: string, key: string): Promise<Submission | null> {
-  const row = await tx.selectFrom('submissions').selectAll().where('form_id', '=', formId).where('idempotency_key', '=', key).executeTakeFirst();
-  return row ? toSubmission(row) : null;
-}
+const findByIdempotencyKeys: FindByKeys = async (tx, items) => {
+  const found = new Map<string, Submission>();
+  if (items.length === 0) return found;
+  const rows = await tx
+    .selectFrom('submissions')
+    .selectAll()
+    .where((eb) => eb(eb.refTuple('form_id', 'idempotency_key'), 'in', items.map((item) => eb.tuple(item.formId, item.idempotencyKey))))
+    .execute();
+  for (const row of rows) found.set(keyOf(row.form_id, row.idempotency_key as string), toSubmission(row));
+  return found;
+};
+
+/** PostgreSQL's type of each column a new submission row fills (json columns arrive as JSON text). */
+const POSTGRES_TYPES: Record<keyof SubmissionRow, string> = {
+  id: 'text', form_id: 'text', version_id: 'text', data: 'jsonb', metadata: 'jsonb', idempotency_key: 'text',
+  fingerprint: 'text', processing_status: 'text', spam_flag: 'boolean', reply_status: 'text', created_at: 'timestamptz',
+};
+const POSTGRES_COLUMNS = Object.keys(POSTGRES_TYPES) as Array<keyof SubmissionRow>;
+
+/**
+ * PostgreSQL: one INSERT … SELECT FROM json_to_recordset($1) for the whole batch, the same text
+ * whatever its size. The rows travel as one JSON parameter: pg's escaping of one array per column
+ * cost the event loop more than the statement cost the server.
+ */
+const postgresBatchStatements: BatchStatements = {
+  findByKeys: findByIdempotencyKeys,
+  async insertRows(tx, rows) {
+    const declared = POSTGRES_COLUMNS.map((c) => sql`${sql.id(c)} ${sql.raw(POSTGRES_TYPES[c] === 'jsonb' ? 'text' : POSTGRES_TYPES[c])}`);
+    const selected = POSTGRES_COLUMNS.map((c) => (POSTGRES_TYPES[c] === 'jsonb' ? sql`${sql.id(c)}::jsonb` : sql.id(c)));
+    const { rows: stored } = await sql<{ id: string }>`
+      insert into submissions (${sql.join(POSTGRES_COLUMNS.map((c) => sql.id(c)))})
+      select ${sql.join(selected)} from json_to_recordset(${JSON.stringify(rows)}::json) as r(${sql.join(declared)})
+      on conflict (form_id, idempotency_key) do nothing returning id`.execute(tx);
+    return new Set(stored.map((r) => r.id));
+  },
+};
 
 /**
  * Where a deep page starts, from the per-block counts that migration 0003 keeps: the newest block
@@ -128,6 +162,20 @@ async function deepPageStart(db: Db, formId: string, filter: SpamFilter, offset:
   return { belowSeq: (Number(found.block) + 1) * LISTING_BLOCK_SIZE, skip: offset - Number(found.newer) };
 }
 
+/** SQLite: one prepared single-row insert per row, on the connection that runs the transaction. */
+function preparedSqliteStatements(db: DatabaseSync): BatchStatements {
+  let insert: ((row: SubmissionRow) => boolean) | null = null;
+  return {
+    findByKeys: findByIdempotencyKeys,
+    async insertRows(_tx, rows) {
+      insert ??= preparedInsert(db, 'submissions', rows[0]!, 'on conflict (form_id, idempotency_key) do nothing');
+      const inserted = new Set<string>();
+      for (const row of rows) if (insert(row)) inserted.add(row.id);
+      return inserted;
+    },
+  };
+}
+
 /** Called inside a spam correction's transaction when the pipeline must run the steps spam made it skip. */
 export type OnResume = (tx: Transaction<Tables>) => Promise<void>;
 
@@ -140,12 +188,17 @@ export interface CorrectionEffects {
 /** Called inside the insert transaction with the submissions it created, to enqueue their processing. */
 export type OnCreated = (tx: Transaction<Tables>, created: NewSubmission[]) => Promise<void>;
 
-export function submissionStore(db: Db) {
+/** The batch statements for a connection: prepared ones on SQLite, unnest on PostgreSQL. */
+export function batchStatementsFor(connection: DatabaseSync | null): BatchStatements {
+  return connection ? preparedSqliteStatements(connection) : postgresBatchStatements;
+}
+
+export function submissionStore(db: Db, statements: BatchStatements) {
   return {
     /** Stores a batch in one transaction: one commit makes all of it, and its processing jobs, durable. */
     async insertBatch(items: NewSubmission[], onCreated: OnCreated): Promise<InsertOutcome[]> {
       return db.transaction().execute(async (tx) => {
-        const outcomes = await insertBatch(tx, items, findByIdempotencyKey);
+        const outcomes = await insertBatch(tx, items, statements);
         const created = items.filter((_, i) => outcomes[i]?.kind === 'created');
         if (created.length > 0) await onCreated(tx, created);
         return outcomes;

@@ -20,11 +20,14 @@ export function submissionLink(baseUrl: string, formId: string, submissionId: st
 export function enqueueDeliveries(deps: { destinations: DestinationStore; deliveries: DeliveryStore; queue: JobQueue; baseUrl: string; clock?: () => Date }): OnFinished {
   const clock = deps.clock ?? (() => new Date());
   return async (tx, work) => {
+    // Most forms have no destination: look for them before reading the submission back.
+    const enabled = await deps.destinations.enabled(tx, work.form.id);
+    if (enabled.length === 0) return;
     const submission = await readSubmission(tx, work.submission.id);
     if (!submission) return;
     // A submission finishes twice when a spam correction resumed it: only the destinations it has not reached yet are told.
     const reached = await deps.deliveries.destinationsReached(tx, submission.id);
-    const receivers = (await deps.destinations.receiving(tx, work.form.id, submission.spam_flag)).filter((d) => !reached.has(d.id));
+    const receivers = enabled.filter((d) => (!submission.spam_flag || d.deliverSpam) && !reached.has(d.id));
     if (receivers.length === 0) return;
     const now = clock().toISOString();
     const { form } = work;

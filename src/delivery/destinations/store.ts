@@ -136,10 +136,10 @@ export function destinationStore(db: Db) {
     },
 
     /** The destinations of a form that want this submission, read inside the transaction that finishes it. */
-    async receiving(tx: Transaction<Tables>, formId: string, spam: boolean): Promise<Destination[]> {
-      let query = tx.selectFrom('destinations').selectAll().where('form_id', '=', formId).where('enabled', '=', true);
-      if (spam) query = query.where('deliver_spam', '=', true);
-      return (await query.execute()).map(toDestination);
+    /** The form's enabled destinations; those with deliverSpam also take its spam. */
+    async enabled(tx: Transaction<Tables>, formId: string): Promise<Destination[]> {
+      const rows = await tx.selectFrom('destinations').selectAll().where('form_id', '=', formId).where('enabled', '=', true).execute();
+      return rows.map(toDestination);
     },
   };
 }

@@ -2,7 +2,7 @@
 import type { ChatModel } from '../../ai/chat-model.ts';
 import type { Config } from '../../config.ts';
 import type { FieldDefinition } from '../../forms/field-schema.ts';
-import { submissionText } from '../language.ts';
+import { submissionText } from '../submission-text.ts';
 import { deeplTranslator } from './deepl.ts';
 import { libreTranslateTranslator } from './libretranslate.ts';
 import { modelTranslator } from './model-translator.ts';

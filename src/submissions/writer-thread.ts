@@ -1,0 +1,35 @@
+// The submit path's SQLite writer: a worker thread with a connection of its own, which stores each
+// batch it is handed (rows, counters, processing jobs) in one transaction and answers once it has
+// committed. The code that runs is the store's, the same as everywhere else.
+import { parentPort, workerData } from 'node:worker_threads';
+import { Kysely } from 'kysely';
+import { openSqliteConnection, sqliteDialect } from '../db/sqlite-dialect.ts';
+import type { Tables } from '../db/tables.ts';
+import { preparedJobInsert } from '../jobs/sqlite-queue.ts';
+import { batchStatementsFor, submissionStore, type NewSubmission } from './store.ts';
+import { processingJobs, type ThreadOptions, type ThreadReply, type ThreadRequest } from './writer.ts';
+
+const port = parentPort;
+if (!port) throw new Error('writer-thread.ts runs only as a worker thread');
+const options = workerData as ThreadOptions;
+const connection = openSqliteConnection(options.file);
+const db = new Kysely<Tables>({ dialect: sqliteDialect(connection) });
+const store = submissionStore(db, batchStatementsFor(connection));
+const addJobs = preparedJobInsert(connection, options.maxAttempts);
+
+async function storeBatch(request: ThreadRequest): Promise<ThreadReply> {
+  try {
+    const outcomes = await store.insertBatch(JSON.parse(request.items) as NewSubmission[], async (_tx, created) => addJobs(processingJobs(created)));
+    return { id: request.id, outcomes: JSON.stringify(outcomes) };
+  } catch (error) {
+    return { id: request.id, error };
+  }
+}
+
+port.on('message', (message: ThreadRequest | 'close') => {
+  if (message === 'close') {
+    void db.destroy().finally(() => process.exit(0));
+    return;
+  }
+  void storeBatch(message).then((reply) => port.postMessage(reply));
+});

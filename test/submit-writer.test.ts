@@ -1,0 +1,72 @@
+// The submit path's writer: a large batch commits while the event loop keeps answering, and ids
+// are time-ordered UUIDs. On SQLite the batch goes to the writer thread, as every submission does.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { timeOrderedUuid } from '../src/db/time-ordered-id.ts';
+import { batchStatementsFor, submissionStore, type NewSubmission } from '../src/submissions/store.ts';
+import { submissionWriter } from '../src/submissions/writer.ts';
+import { createForm, startTestApp, type TestApp } from './helpers.ts';
+
+describe('submission writer', () => {
+  let t: TestApp;
+  let formId: string;
+  let accountId: string;
+  before(async () => {
+    t = await startTestApp();
+    const key = await t.createKey('writer@example.com');
+    formId = (await createForm(t, key)).id;
+    accountId = (await t.database.db.selectFrom('accounts').select('id').where('email', '=', 'writer@example.com').executeTakeFirstOrThrow()).id;
+  });
+  after(() => t.close());
+
+  const item = (n: number): NewSubmission => ({
+    id: timeOrderedUuid(),
+    formId,
+    accountId,
+    versionId: 'v',
+    data: { name: `Sender ${n}`, email: `s${n}@example.com`, message: 'A message of an ordinary length, as a contact form would send it.' },
+    metadata: { ip: '127.0.0.1', user_agent: 'test', referer: null, origin: null, utm: {} },
+    idempotencyKey: null,
+    fingerprint: `f${n}`,
+    createdAt: new Date().toISOString(),
+    submissionCap: null,
+  });
+
+  it('keeps answering /healthz within milliseconds while a batch of 20,000 commits', async () => {
+    const write = submissionWriter(t.database, submissionStore(t.database.db, batchStatementsFor(t.database.sqliteConnection)), t.services.queue, 5);
+    const batch = Array.from({ length: 20_000 }, (_, n) => item(n));
+    let committed = false;
+    const writing = write(batch).then((outcomes) => {
+      committed = true;
+      return outcomes;
+    });
+    const latencies: number[] = [];
+    while (!committed) {
+      const started = performance.now();
+      const response = await t.request({ method: 'GET', url: '/healthz' });
+      assert.equal(response.statusCode, 200);
+      if (!committed) latencies.push(performance.now() - started);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    const outcomes = await writing;
+    assert.equal(outcomes.filter((o) => o.kind === 'created').length, batch.length);
+    latencies.sort((a, b) => a - b);
+    const p90 = latencies[Math.floor(latencies.length * 0.9)]!;
+    assert.ok(latencies.length >= 20, `only ${latencies.length} answers while the batch committed`);
+    assert.ok(p90 < 20, `p90 of /healthz while committing: ${p90.toFixed(1)} ms (max ${latencies.at(-1)!.toFixed(1)} ms, ${latencies.length} answers)`);
+    const form = await t.database.db.selectFrom('forms').select('submission_count').where('id', '=', formId).executeTakeFirstOrThrow();
+    assert.equal(Number(form.submission_count), batch.length);
+    const jobs = await t.database.db.selectFrom('submissions').select((eb) => eb.fn.countAll().as('n')).where('form_id', '=', formId).executeTakeFirstOrThrow();
+    assert.equal(Number(jobs.n), batch.length);
+  });
+
+  it('makes version 7 UUIDs that sort by the time they were made', () => {
+    const earlier = timeOrderedUuid(Date.parse('2026-01-01T00:00:00Z'));
+    const later = timeOrderedUuid(Date.parse('2026-01-01T00:00:00.001Z'));
+    assert.match(earlier, /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    assert.ok(earlier < later);
+    assert.equal(earlier.slice(0, 13), '019b76da-a800');
+    const many = new Set(Array.from({ length: 1000 }, () => timeOrderedUuid(0)));
+    assert.equal(many.size, 1000, 'the random bits differ within one millisecond');
+  });
+});
