@@ -22,7 +22,7 @@ type Part = 'validation' | 'test';
 interface Trial { part: Part; right: number | null; matches: Match[]; fold: number }
 
 const FOLDS = 5;
-const file = process.argv[2] ?? path.resolve(import.meta.dirname, '../../../shared/data/faq/stackexchange-faq.json');
+const file = process.argv[2] ?? path.resolve(import.meta.dirname, '../../shared/data/faq/stackexchange-faq.json');
 const threads = (JSON.parse(fs.readFileSync(file, 'utf8')) as { root: { qapair: Thread[] } }).root.qapair;
 const hash = (text: string, salt: string) => createHash('sha256').update(salt + text).digest().readUInt32BE(0);
 const foldOf = (t: Thread) => hash(t.question, 'fold') % FOLDS;
