@@ -87,6 +87,17 @@ describe('MCP transport and authentication', () => {
     assert.equal(((await broken.json()) as { error: { code: number } }).error.code, -32700);
   });
 
+  it('refuses text no database can store (NUL, lone surrogates) with 400 naming where it is, credit headers included', async () => {
+    const key = await t.createKey();
+    const call = '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"create_form","arguments":{"name":"A\\u0000","slug":"x\\ud800"}}}';
+    const response = await t.post(key, call);
+    assert.equal(response.status, 400);
+    const { error } = (await response.json()) as { error: { code: string; details: Record<string, string[]> } };
+    assert.equal(error.code, 'validation_error');
+    assert.deepEqual(Object.keys(error.details).sort(), ['params.arguments.name', 'params.arguments.slug']);
+    assert.equal(response.headers.get('x-service-metered'), 'false');
+  });
+
   it('stamps the credit headers on every authenticated MCP response', async () => {
     const response = await t.post(await t.createKey(), INITIALIZE);
     assert.equal(response.headers.get('x-service-credits-remaining'), '50');

@@ -8,6 +8,7 @@ import { authenticateKey, ownerOf, stampCredits } from '../http/auth.ts';
 import { baseUrlOf } from '../http/base-url.ts';
 import { errorHandlerFor } from '../http/error-replies.ts';
 import { fail } from '../http/errors.ts';
+import { unstorableText } from '../http/storable-text.ts';
 import { knowledgeBodyLimit } from '../knowledge/routes.ts';
 import type { Services } from '../services.ts';
 import { protectedResourcePath } from './protected-resource.ts';
@@ -47,13 +48,28 @@ function methodNotAllowed(_request: FastifyRequest, reply: FastifyReply) {
     .send({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP server is stateless; send JSON-RPC with POST.' }, id: null });
 }
 
+function unstorableJsonText(body: string) {
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  return unstorableText(value);
+}
+
 export const mcpRoutes: FastifyPluginAsync<McpRouteDeps> = async (app, { config, services }) => {
   // Room for a knowledge base's content in create_knowledge_base and update_knowledge_base.
   const bodyLimit = knowledgeBodyLimit(config);
   app.setErrorHandler(errorHandlerFor('public', bodyLimit));
-  // The SDK parses the JSON-RPC body itself, so a malformed one gets a JSON-RPC parse error.
+  // The SDK parses the JSON-RPC body itself, so a malformed one gets a JSON-RPC parse error; text
+  // no database can store (NUL, lone surrogates) is refused here as on every other route.
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const unstorable = unstorableJsonText(body as string);
+    if (unstorable) done(fail.validation(unstorable, 'The request body contains text that cannot be stored (NUL characters or unpaired surrogates).'), undefined);
+    else done(null, body);
+  });
 
   async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const owner = await authenticateKey(services.accounts, request);
@@ -61,9 +77,12 @@ export const mcpRoutes: FastifyPluginAsync<McpRouteDeps> = async (app, { config,
       reply.header('WWW-Authenticate', challenge(request, config, request.headers.authorization !== undefined));
       throw fail.unauthorized('Missing or invalid API key. Send Authorization: Bearer <API_KEY>.');
     }
+    // Stamped now so that a refusal before the call (a bad body) carries them; the call stamps them again after.
+    await stampCredits(services.accounts, owner, reply);
   }
 
-  app.post('/mcp', { bodyLimit, schema: { hide: true }, preHandler: authenticate }, async (request, reply) => {
+  // Before the body is read: a caller without a key never makes the server take in a large body.
+  app.post('/mcp', { bodyLimit, schema: { hide: true }, onRequest: authenticate }, async (request, reply) => {
     const owner = ownerOf(request);
     const body = typeof request.body === 'string' ? request.body : '';
     if (isBatch(body)) {
