@@ -8,6 +8,16 @@ import { setTimeout as sleep } from 'node:timers/promises';
 export const ROOT = path.resolve(import.meta.dirname, '..');
 export const CLI = path.join(ROOT, 'src/cli.ts');
 
+/**
+ * The Node flags `npm start` runs Intake with, read from package.json's start script, so that the
+ * benchmark measures the process users run (the flags bound the heap's young generation).
+ */
+export const INTAKE_NODE_FLAGS: string[] = (() => {
+  const start = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const words = start.split(' ');
+  return words.slice(1, words.indexOf('src/cli.ts'));
+})();
+
 /** How Intake runs under the benchmark: limits raised by configuration, quiet logs, no embedded worker. */
 export const INTAKE_BENCH_ENV = {
   HOST: '127.0.0.1',
@@ -84,6 +94,6 @@ export async function startServer(args: string[], env: Record<string, string>, n
 }
 
 export const startIntake = (storeEnv: Record<string, string>, nodeOptions: string[] = []) =>
-  startServer([CLI, 'serve'], { ...INTAKE_BENCH_ENV, ...storeEnv }, nodeOptions);
+  startServer([CLI, 'serve'], { ...INTAKE_BENCH_ENV, ...storeEnv }, [...INTAKE_NODE_FLAGS, ...nodeOptions]);
 
 export const startBaseline = () => startServer([path.join(ROOT, 'bench/baseline-server.ts')], {});

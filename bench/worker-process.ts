@@ -1,7 +1,7 @@
 // `intake worker` processes for the pipeline benchmark: started as an operator would, and ready
 // once they say so (the log line `serve`'s sibling writes after migrating and starting its workers).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { CLI, INTAKE_BENCH_ENV, ROOT } from './server-process.ts';
+import { CLI, INTAKE_BENCH_ENV, INTAKE_NODE_FLAGS, ROOT } from './server-process.ts';
 
 export interface WorkerProcess {
   pid: number;
@@ -16,7 +16,7 @@ const exited = (child: ChildProcess) =>
   new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
 
 export async function startWorker(storeEnv: Record<string, string>, nodeOptions: string[] = []): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, [...nodeOptions, CLI, 'worker'], {
+  const child = spawn(process.execPath, [...INTAKE_NODE_FLAGS, ...nodeOptions, CLI, 'worker'], {
     cwd: ROOT,
     // Info level for the one line that says it is ready; the pipeline logs nothing per job at that level.
     env: { PATH: process.env.PATH ?? '', ...INTAKE_BENCH_ENV, ...storeEnv, INTAKE_LOG_LEVEL: 'info' },

@@ -1,13 +1,12 @@
 // Analyses an owner (or their agent) asks for: dashboard figures, a fresh spam verdict and a
 // translation of one submission. Those that call a model or a translation service cost credits,
 // charged through the pipeline's charger once per thing analysed, and are kept: asking again
-// returns what was kept and charges nothing.
+// returns what was kept and charges nothing. The classifier and the translators are imported on
+// first use: an API process that never analyses does not keep them in memory (about 6 MB of heap).
 import type { Account } from '../accounts/store.ts';
 import type { FormService } from '../forms/service.ts';
 import { fail } from '../http/errors.ts';
 import { submissionText } from '../pipeline/submission-text.ts';
-import { checkIntelligent } from '../pipeline/spam/index.ts';
-import { translateSubmission } from '../pipeline/translation/index.ts';
 import type { SubmissionService } from '../submissions/service.ts';
 import type { AiServices } from './ai.ts';
 import type { AnalysisStore } from './store.ts';
@@ -60,6 +59,7 @@ export function analysisService(deps: {
       if (kept) return { verdict: kept, credits_charged: 0 };
       const input = { formName: form.name, intent: form.settings.intent, fields: form.version.schema.fields, data: submission.data, repeatsFromSender: 0 };
       const charge = ai.model && maySpend ? await ai.credits.charge(account, submission.id, 'spam_analysis') : 'exhausted';
+      const { checkIntelligent } = await import('../pipeline/spam/index.ts');
       const verdict = await checkIntelligent(input, charge === 'exhausted' ? null : ai.model);
       // The model did not answer usably: the offline verdict stands, and is not paid for.
       if (charge === 'charged' && verdict.source !== 'model') await ai.credits.refund(submission.id, 'spam_analysis');
@@ -90,6 +90,7 @@ export function analysisService(deps: {
       if ((await ai.credits.charge(account, chargeKey, 'translation')) === 'exhausted') throw fail.aiCreditsExhausted();
       let translated: Record<string, string>;
       try {
+        const { translateSubmission } = await import('../pipeline/translation/index.ts');
         translated = await translateSubmission(ai.translator, submission.data, form.version.schema.fields, language, source);
       } catch (error) {
         await ai.credits.refund(chargeKey, 'translation');

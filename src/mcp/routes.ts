@@ -1,7 +1,6 @@
 // /mcp: the Model Context Protocol over Streamable HTTP, stateless, inside this Fastify app.
 // Each POST is one JSON-RPC exchange answered with JSON; the SDK's web-standard transport does the
 // protocol (versions, batches, errors) and a fresh server answers for the key's owner.
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import { authenticateKey, ownerOf, stampCredits } from '../http/auth.ts';
@@ -12,8 +11,7 @@ import { unstorableText } from '../http/storable-text.ts';
 import { knowledgeBodyLimit } from '../knowledge/routes.ts';
 import type { Services } from '../services.ts';
 import { protectedResourcePath } from './protected-resource.ts';
-import { mcpServer, type WriteRecord } from './server.ts';
-import { ALL_TOOLS } from './tools/index.ts';
+import type { WriteRecord } from './server.ts';
 
 export interface McpRouteDeps {
   config: Config;
@@ -58,6 +56,14 @@ function unstorableJsonText(body: string) {
   return unstorableText(value);
 }
 
+/**
+ * The SDK and the tools (about 12 MB of heap) are loaded by the first MCP request: an API process
+ * that serves only forms and the dashboard never holds them.
+ */
+let mcpModules: Promise<[typeof import('./server.ts'), typeof import('./tools/index.ts'), typeof import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js')]> | undefined;
+const loadMcp = () =>
+  (mcpModules ??= Promise.all([import('./server.ts'), import('./tools/index.ts'), import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js')]));
+
 export const mcpRoutes: FastifyPluginAsync<McpRouteDeps> = async (app, { config, services }) => {
   // Room for a knowledge base's content in create_knowledge_base and update_knowledge_base.
   const bodyLimit = knowledgeBodyLimit(config);
@@ -100,6 +106,7 @@ export const mcpRoutes: FastifyPluginAsync<McpRouteDeps> = async (app, { config,
       }
     };
     const context = { owner, baseUrl: baseUrlOf(request, config.publicUrl), services, ip: request.ip, maxSubmissionBytes: config.maxBodyBytes };
+    const [{ mcpServer }, { ALL_TOOLS }, { WebStandardStreamableHTTPServerTransport }] = await loadMcp();
     const server = mcpServer({ context, tools: ALL_TOOLS, log: request.log, onWrite: recordWrite });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     try {
