@@ -80,7 +80,7 @@ export async function buildApp({ config, database, logger, services: given }: Ap
   });
 
   await app.register(async (zone) => {
-    await rateLimitZone(zone, { name: 'api', perMinute: config.rateLimits.apiPerMinute, key: byApiKey });
+    await rateLimitZone(zone, { name: 'api', perMinute: config.rateLimits.apiPerMinute, key: byApiKey(services.accounts) });
     auditRestWrites(zone, services.audit);
     await zone.register(formRoutes, { config, accounts: services.accounts, forms: services.forms });
     await zone.register(submissionRoutes, { config, accounts: services.accounts, submissions: services.submissions, replies: services.replies });
@@ -92,7 +92,7 @@ export async function buildApp({ config, database, logger, services: given }: Ap
 
   await app.register(protectedResourceRoutes, { config });
   await app.register(async (zone) => {
-    await rateLimitZone(zone, { name: 'mcp', perMinute: config.rateLimits.mcpPerMinute, key: byApiKey });
+    await rateLimitZone(zone, { name: 'mcp', perMinute: config.rateLimits.mcpPerMinute, key: byApiKey(services.accounts) });
     await zone.register(mcpRoutes, { config, services });
   });
 

@@ -50,6 +50,20 @@ describe('account API and keys', () => {
     }
     assert.equal((await t.request({ method: 'GET', url: '/api/forms', headers: bearer(other) })).statusCode, 200, 'each key has its own budget');
   });
+
+  it('counts made-up keys against their IP, so a new invented token each time is still limited', async () => {
+    const remoteAddress = '203.0.113.7';
+    const invented = () => bearer(`ik_${crypto.randomUUID().replaceAll('-', '')}`);
+    for (let i = 0; i < 5; i++) {
+      assert.equal((await t.request({ method: 'GET', url: '/api/forms', headers: invented(), remoteAddress })).statusCode, 401);
+    }
+    const limited = await t.request({ method: 'GET', url: '/api/forms', headers: invented(), remoteAddress });
+    assert.equal(limited.statusCode, 429);
+    assert.equal(limited.json().error.code, 'rate_limited');
+    // A valid key from the same address keeps its own budget.
+    const key = await t.createKey();
+    assert.equal((await t.request({ method: 'GET', url: '/api/forms', headers: bearer(key), remoteAddress })).statusCode, 200);
+  });
 });
 
 describe('CLI', () => {

@@ -26,10 +26,15 @@ export async function stampCredits(accounts: AccountService, owner: Owner, reply
   reply.header('X-Service-Metered', String(credits.metered));
 }
 
-/** The owner of the request's key, or null; sets request.owner. */
+/** Requests whose key has been looked up: the rate limiter does it first, the route's hook reuses it. */
+const authenticated = new WeakSet<FastifyRequest>();
+
+/** The owner of the request's key, or null; sets request.owner. The key is looked up once per request. */
 export async function authenticateKey(accounts: AccountService, request: FastifyRequest): Promise<Owner | null> {
+  if (authenticated.has(request)) return request.owner;
   const token = bearerToken(request.headers.authorization);
   request.owner = token ? await accounts.authenticate(token) : null;
+  authenticated.add(request);
   return request.owner;
 }
 

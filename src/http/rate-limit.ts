@@ -4,7 +4,8 @@
 // zone counts under its own name, so the same IP or key never mixes two zones' budgets.
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { bearerToken, hashSecret } from '../accounts/secrets.ts';
+import type { AccountService } from '../accounts/service.ts';
+import { authenticateKey } from './auth.ts';
 import type { RateLimitBackend } from '../limits/rate-limit-stores.ts';
 import { fail } from './errors.ts';
 
@@ -21,10 +22,14 @@ export function useRateLimitBackend(app: FastifyInstance, backend: RateLimitBack
 
 export const byClientIp = (request: FastifyRequest) => `ip:${request.ip}`;
 
-/** Per API key; requests without one count against their IP. */
-export const byApiKey = (request: FastifyRequest) => {
-  const token = bearerToken(request.headers.authorization);
-  return token ? `key:${hashSecret(token)}` : byClientIp(request);
+/**
+ * Per API key. Requests without a valid key count against their IP: counted by the token they
+ * sent, a caller making up a new token each time would never be limited. The key is looked up
+ * here, before the route's own authentication, which reuses the answer.
+ */
+export const byApiKey = (accounts: AccountService) => async (request: FastifyRequest) => {
+  const owner = await authenticateKey(accounts, request);
+  return owner ? `key:${owner.keyId}` : byClientIp(request);
 };
 
 function storeOptions(backend: RateLimitBackend, name: string) {
@@ -40,11 +45,13 @@ function storeOptions(backend: RateLimitBackend, name: string) {
 
 export async function rateLimitZone(
   zone: FastifyInstance,
-  options: { name: string; perMinute: number; key: (request: FastifyRequest) => string },
+  options: { name: string; perMinute: number; key: (request: FastifyRequest) => string | Promise<string> },
 ): Promise<void> {
   const backend: RateLimitBackend = zone.hasDecorator('rateLimitBackend') ? zone.rateLimitBackend : { kind: 'memory' };
   await zone.register(rateLimit, {
-    global: true,
+    // Not added to each route (global), where it would run after the routes' own authentication
+    // hooks, whose 401s were then never counted: a zone-wide hook runs first.
+    global: false,
     max: options.perMinute,
     timeWindow: 60_000,
     keyGenerator: options.key,
@@ -56,4 +63,5 @@ export async function rateLimitZone(
     addHeaders: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false, 'retry-after': true },
     errorResponseBuilder: (_request, context) => fail.rateLimited(Math.max(1, Math.ceil(context.ttl / 1000))),
   });
+  zone.addHook('onRequest', zone.rateLimit());
 }
