@@ -7,7 +7,7 @@ import { accountRoutes } from './accounts/routes.ts';
 import { auditRestWrites, auditRoutes } from './audit/routes.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
-import { dashboardRoutes } from './dashboard/plugin.ts';
+import { dashboardRoutes, sendNotFoundPage, wantsDashboardPage } from './dashboard/plugin.ts';
 import { destinationRoutes } from './delivery/routes.ts';
 import { formRoutes } from './forms/routes.ts';
 import { protectedResourceRoutes } from './mcp/protected-resource.ts';
@@ -45,7 +45,8 @@ export async function buildApp({ config, database, logger, services: given }: Ap
 
   app.setValidatorCompiler(routeValidatorCompiler);
   app.setErrorHandler(errorHandlerFor('public', config.maxBodyBytes));
-  app.setNotFoundHandler(async (request) => {
+  app.setNotFoundHandler(async (request, reply) => {
+    if (wantsDashboardPage(request)) return sendNotFoundPage(request, reply);
     throw fail.notFound(`No route for ${request.method} ${request.url.split('?')[0]}`);
   });
   app.decorateRequest('owner', null);

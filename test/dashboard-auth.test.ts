@@ -158,6 +158,24 @@ describe('dashboard accounts and sessions', () => {
     assert.match(String(asset.headers['content-type']), /javascript/);
     assert.equal((await c.get('/assets/..%2Fservice.ts')).statusCode, 404);
   });
+
+  it('answers a browser at an unknown address with a page, and API clients with the JSON error', async () => {
+    const page = await t.request({ method: 'GET', url: '/no-such-page?x=1', headers: { accept: 'text/html,application/xhtml+xml' } });
+    assert.equal(page.statusCode, 404);
+    assert.match(String(page.headers['content-type']), /^text\/html/);
+    assert.match(page.body, /<h1>Not found<\/h1>/);
+    assert.ok(page.headers['content-security-policy'], 'the page carries the dashboard\'s security headers');
+    const json = await t.request({ method: 'GET', url: '/no-such-page' });
+    assert.equal(json.statusCode, 404);
+    assert.equal(json.json().error.code, 'not_found');
+    for (const url of ['/api/no-such-route', '/mcp/x']) {
+      const api = await t.request({ method: 'GET', url, headers: { accept: 'text/html' } });
+      assert.equal(api.statusCode, 404, url);
+      assert.equal(api.json().error.code, 'not_found', url);
+    }
+    const post = await t.request({ method: 'POST', url: '/no-such-page', headers: { accept: 'text/html' }, payload: {} });
+    assert.equal(post.json().error.code, 'not_found');
+  });
 });
 
 describe('dashboard sign-up and login rate limit', () => {
