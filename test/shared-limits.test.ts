@@ -72,7 +72,11 @@ for (const backend of BACKENDS) {
     let store: TestStore;
     let env: Record<string, string>;
     const servers: Array<{ child: ChildProcess; base: string }> = [];
-    const createKey = async (email: string) => (await runCli(['keys', 'create', '--email', email, '--name', 'k'], env)).stdout.trim();
+    const createKey = async (email: string) => {
+      const created = await runCli(['keys', 'create', '--email', email, '--name', 'k'], env);
+      assert.equal(created.code, 0, created.stderr);
+      return created.stdout.trim();
+    };
 
     before(async () => {
       store = await createTestStore();
