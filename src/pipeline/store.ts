@@ -4,6 +4,7 @@
 import type { Transaction } from 'kysely';
 import type { Plan } from '../config.ts';
 import type { Db } from '../db/database.ts';
+import { statement, statements, type Executor } from '../db/statement.ts';
 import type { SubmissionsTable, Tables } from '../db/tables.ts';
 import { fromJson, toBool, toCount } from '../db/values.ts';
 import type { FieldsSchema } from '../forms/field-schema.ts';
@@ -21,6 +22,8 @@ export interface Work {
     fingerprint: string | null;
     status: ProcessingStatus;
     steps: string[];
+    /** Earlier submissions to the form with the same content from the same sender, when it was loaded. */
+    repeats: number;
     /** Results already stored by earlier runs of this submission's job. */
     stored: { spam_flag: boolean; original_language: string | null; translated_data: Record<string, string> | null };
   };
@@ -77,39 +80,57 @@ function columns(result: StepResult) {
   };
 }
 
-/** Sets the spam flag and moves the form's spam counter (which the listing's totals read), once. */
-async function flagSpam(tx: Transaction<Tables>, work: Work): Promise<void> {
-  const flagged = await tx
-    .updateTable('submissions')
-    .set({ spam_flag: true })
-    .where('id', '=', work.submission.id)
-    .where('spam_flag', '=', false)
-    .where('processing_status', 'not in', FINAL_STATUSES)
-    .executeTakeFirst();
-  if (flagged.numUpdatedRows === 0n) return;
-  await tx.updateTable('forms').set((eb) => ({ spam_count: eb('spam_count', '+', 1) })).where('id', '=', work.form.id).execute();
-}
-
 export function pipelineStore(db: Db) {
+  // The worker's hot statements, compiled once (see db/statement.ts).
+  const loadRow = statement((qb, p: { id: string }) =>
+    qb
+      .selectFrom('submissions as s')
+      .innerJoin('forms as f', 'f.id', 's.form_id')
+      .innerJoin('form_versions as v', 'v.id', 's.version_id')
+      .innerJoin('accounts as a', 'a.id', 'f.account_id')
+      // The owner's count of spam corrections: the spam step looks up what they taught only when there are any.
+      .leftJoin('spam_feedback as fb', (join) => join.onRef('fb.account_id', '=', 'a.id').on('fb.feature', '=', -1))
+      .select([
+        's.id', 's.seq', 's.data', 's.metadata', 's.fingerprint', 's.processing_status', 's.pipeline_steps', 's.spam_flag',
+        's.original_language', 's.translated_data',
+        'f.smart_reply_enabled', 'f.smart_replies_mode', 'f.knowledge_base_id',
+        'f.id as form_id', 'f.name as form_name', 'f.slug as form_slug', 'f.visibility', 'v.version', 'f.intent', 'f.spam_protection_enabled', 'f.spam_protection_strategy',
+        'f.localisation_enabled', 'v.fields_schema', 'a.id as account_id', 'a.plan', 'a.language',
+        'fb.spam as feedback_spam', 'fb.ham as feedback_ham',
+      ])
+      // Earlier submissions to the form with the same content from the same sender (none without a
+      // fingerprint), for the spam step: read with the row, one round trip instead of two.
+      .select((eb) =>
+        eb.selectFrom('submissions as r').select(eb.fn.countAll().as('n'))
+          .whereRef('r.form_id', '=', 's.form_id').whereRef('r.fingerprint', '=', 's.fingerprint').whereRef('r.seq', '<', 's.seq')
+          .as('repeats'))
+      .where('s.id', '=', p.id));
+
+  // Sets the spam flag, once; then the form's spam counter (which the listing's totals read) moves.
+  const setSpamFlag = statement((qb, p: { id: string }) =>
+    qb.updateTable('submissions').set({ spam_flag: true })
+      .where('id', '=', p.id).where('spam_flag', '=', false).where('processing_status', 'not in', FINAL_STATUSES));
+  const countSpam = statement((qb, p: { formId: string }) =>
+    qb.updateTable('forms').set((eb) => ({ spam_count: eb('spam_count', '+', 1) })).where('id', '=', p.formId));
+
+  async function flagSpam(tx: Transaction<Tables>, work: Work): Promise<void> {
+    const flagged = await setSpamFlag(tx, { id: work.submission.id });
+    if (flagged.numAffectedRows !== 0n) await countSpam(tx, { formId: work.form.id });
+  }
+
+  // The final status with whichever result columns the steps produced: one statement per set of columns.
+  const finishRow = statements(
+    (names: string[]) => (qb: Executor, p: Record<string, unknown>) =>
+      qb.updateTable('submissions')
+        .set(Object.fromEntries(names.map((name) => [name, p[name]])))
+        .where('id', '=', p.id as string)
+        .where('processing_status', 'not in', FINAL_STATUSES),
+    (names) => names.join(),
+  );
+
   return {
     async load(submissionId: string): Promise<Work | null> {
-      const row = await db
-        .selectFrom('submissions as s')
-        .innerJoin('forms as f', 'f.id', 's.form_id')
-        .innerJoin('form_versions as v', 'v.id', 's.version_id')
-        .innerJoin('accounts as a', 'a.id', 'f.account_id')
-        // The owner's count of spam corrections: the spam step looks up what they taught only when there are any.
-        .leftJoin('spam_feedback as fb', (join) => join.onRef('fb.account_id', '=', 'a.id').on('fb.feature', '=', -1))
-        .select([
-          's.id', 's.seq', 's.data', 's.metadata', 's.fingerprint', 's.processing_status', 's.pipeline_steps', 's.spam_flag',
-          's.original_language', 's.translated_data',
-          'f.smart_reply_enabled', 'f.smart_replies_mode', 'f.knowledge_base_id',
-          'f.id as form_id', 'f.name as form_name', 'f.slug as form_slug', 'f.visibility', 'v.version', 'f.intent', 'f.spam_protection_enabled', 'f.spam_protection_strategy',
-          'f.localisation_enabled', 'v.fields_schema', 'a.id as account_id', 'a.plan', 'a.language',
-          'fb.spam as feedback_spam', 'fb.ham as feedback_ham',
-        ])
-        .where('s.id', '=', submissionId)
-        .executeTakeFirst();
+      const row = (await loadRow(db, { id: submissionId })).rows[0];
       if (!row) return null;
       return {
         submission: {
@@ -120,6 +141,7 @@ export function pipelineStore(db: Db) {
           fingerprint: row.fingerprint,
           status: row.processing_status,
           steps: (fromJson(row.pipeline_steps) as string[] | null) ?? [],
+          repeats: toCount(row.repeats as number | string),
           stored: {
             spam_flag: toBool(row.spam_flag),
             original_language: row.original_language,
@@ -143,18 +165,6 @@ export function pipelineStore(db: Db) {
         fields: (fromJson(row.fields_schema) as FieldsSchema).fields,
         owner: { id: row.account_id, plan: row.plan, language: row.language, corrections: Number(row.feedback_spam ?? 0) + Number(row.feedback_ham ?? 0) },
       };
-    },
-
-    /** Earlier submissions to the form with the same content from the same sender. */
-    async countRepeats(formId: string, fingerprint: string, beforeSeq: number): Promise<number> {
-      const row = await db
-        .selectFrom('submissions')
-        .select((eb) => eb.fn.countAll().as('n'))
-        .where('form_id', '=', formId)
-        .where('fingerprint', '=', fingerprint)
-        .where('seq', '<', beforeSeq)
-        .executeTakeFirstOrThrow();
-      return toCount(row.n as number | string);
     },
 
     /** pending → processing; false when the submission is gone or already final. */
@@ -201,19 +211,16 @@ export function pipelineStore(db: Db) {
      */
     async finish(tx: Transaction<Tables>, work: Work, result: StepResult, outcome: Outcome, processedAt: string): Promise<boolean> {
       if (result.spam_flag) await flagSpam(tx, work);
-      const updated = await tx
-        .updateTable('submissions')
-        .set({
-          ...columns(result),
-          processing_status: outcome.status,
-          processing_reason: outcome.reason,
-          processed_at: processedAt,
-          pipeline_steps: JSON.stringify(work.submission.steps),
-        })
-        .where('id', '=', work.submission.id)
-        .where('processing_status', 'not in', FINAL_STATUSES)
-        .executeTakeFirst();
-      return updated.numUpdatedRows > 0n;
+      const values: Record<string, unknown> = {
+        ...columns(result),
+        processing_status: outcome.status,
+        processing_reason: outcome.reason,
+        processed_at: processedAt,
+        pipeline_steps: JSON.stringify(work.submission.steps),
+      };
+      const names = Object.keys(values).filter((name) => values[name] !== undefined);
+      const updated = await finishRow(tx, names, { ...values, id: work.submission.id });
+      return updated.numAffectedRows !== undefined && updated.numAffectedRows > 0n;
     },
 
     /** The last resort when a job keeps throwing: the submission must not stay `processing` for ever. */
