@@ -71,10 +71,12 @@ export type OnFinished = (tx: Transaction<Tables>, work: Work, outcome: Outcome)
 
 const jsonColumn = (value: unknown) => (value === null ? null : JSON.stringify(value));
 
+/** A spam flag is left out: flagSpam sets it and moves the form's spam counter with it. */
 function columns(result: StepResult) {
-  const { translated_data, reply_passages, ...rest } = result;
+  const { translated_data, reply_passages, spam_flag, ...rest } = result;
   return {
     ...rest,
+    ...(spam_flag === false && { spam_flag }),
     ...(translated_data !== undefined && { translated_data: jsonColumn(translated_data) }),
     ...(reply_passages !== undefined && { reply_passages: jsonColumn(reply_passages) }),
   };
@@ -106,16 +108,21 @@ export function pipelineStore(db: Db) {
           .as('repeats'))
       .where('s.id', '=', p.id));
 
-  // Sets the spam flag, once; then the form's spam counter (which the listing's totals read) moves.
-  const setSpamFlag = statement((qb, p: { id: string }) =>
-    qb.updateTable('submissions').set({ spam_flag: true })
-      .where('id', '=', p.id).where('spam_flag', '=', false).where('processing_status', 'not in', FINAL_STATUSES));
-  const countSpam = statement((qb, p: { formId: string }) =>
-    qb.updateTable('forms').set((eb) => ({ spam_count: eb('spam_count', '+', 1) })).where('id', '=', p.formId));
-
-  async function flagSpam(tx: Transaction<Tables>, work: Work): Promise<void> {
-    const flagged = await setSpamFlag(tx, { id: work.submission.id });
-    if (flagged.numAffectedRows !== 0n) await countSpam(tx, { formId: work.form.id });
+  /**
+   * Sets the spam flag of submissions whose other results were just written in `tx`, and moves their
+   * forms' spam counters (which the listing's totals read) once per flag. One statement per form, in
+   * form order: the flag's trigger locks the form row until the commit, so this comes last, and two
+   * workers' transactions take form rows in the same order (no deadlock on PostgreSQL).
+   */
+  async function flagSpam(tx: Transaction<Tables>, works: Work[]): Promise<void> {
+    const byForm = new Map<string, string[]>();
+    for (const work of works) byForm.set(work.form.id, [...(byForm.get(work.form.id) ?? []), work.submission.id]);
+    for (const formId of [...byForm.keys()].sort()) {
+      const flagged = await tx.updateTable('submissions').set({ spam_flag: true })
+        .where('form_id', '=', formId).where('id', 'in', byForm.get(formId)!).where('spam_flag', '=', false).executeTakeFirst();
+      const count = Number(flagged.numUpdatedRows);
+      if (count > 0) await tx.updateTable('forms').set((eb) => ({ spam_count: eb('spam_count', '+', count) })).where('id', '=', formId).execute();
+    }
   }
 
   // The final status with whichever result columns the steps produced: one statement per set of columns.
@@ -188,7 +195,7 @@ export function pipelineStore(db: Db) {
           .where('id', '=', work.submission.id)
           .where('processing_status', 'not in', FINAL_STATUSES)
           .executeTakeFirst();
-        if (updated.numUpdatedRows > 0n && result.spam_flag) await flagSpam(tx, work);
+        if (updated.numUpdatedRows > 0n && result.spam_flag) await flagSpam(tx, [work]);
       });
     },
 
@@ -207,10 +214,11 @@ export function pipelineStore(db: Db) {
 
     /**
      * Records the final status with the results not yet saved, once: a submission that is already
-     * final (a job that ran twice) is left as it is. Returns whether this call finished it.
+     * final (a job that ran twice) is left as it is. Returns whether this call finished it. A spam
+     * verdict's flag is not written here: the caller passes the submissions it finished as spam to
+     * flagSpam, last in the transaction.
      */
     async finish(tx: Transaction<Tables>, work: Work, result: StepResult, outcome: Outcome, processedAt: string): Promise<boolean> {
-      if (result.spam_flag) await flagSpam(tx, work);
       const values: Record<string, unknown> = {
         ...columns(result),
         processing_status: outcome.status,
@@ -222,6 +230,8 @@ export function pipelineStore(db: Db) {
       const updated = await finishRow(tx, names, { ...values, id: work.submission.id });
       return updated.numAffectedRows !== undefined && updated.numAffectedRows > 0n;
     },
+
+    flagSpam,
 
     /** The last resort when a job keeps throwing: the submission must not stay `processing` for ever. */
     async markFailed(id: string, reason: string, processedAt: string): Promise<void> {
