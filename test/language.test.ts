@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { FieldDefinition } from '../src/forms/field-schema.ts';
-import { detectLanguage, detectSubmissionLanguage, submissionText } from '../src/pipeline/language.ts';
+import { cleanText, detectLanguage, detectorInput, detectSubmissionLanguage, submissionText } from '../src/pipeline/language.ts';
 
 const SENTENCES: Record<string, string> = {
   en: 'Hello, I would like to know whether your company can deliver two hundred chairs to our office before the end of next month.',
@@ -114,5 +114,35 @@ describe('detectSubmissionLanguage', () => {
     const fields = [field('email', 'email'), field('site', 'string'), field('trap', 'string', [{ op: 'honeypot' }])];
     assert.equal(detectSubmissionLanguage({ email: 'a@example.com', site: 'https://example.com', trap: SENTENCES.de }, fields), null);
     assert.equal(detectSubmissionLanguage({}, fields), null);
+  });
+});
+
+describe('detectorInput', () => {
+  // Long texts mixing prose with URLs, addresses, numbers and every kind of whitespace, some mostly noise.
+  const pieces = [...Object.values(SENTENCES), 'https://example.com/a/b?c=1', 'www.example.org', 'ada@example.com', 'order 4711-AB', '12345',
+    '\n\n', '\t', '\u00a0', '  ', 'x@y.z', '€ 1,250.00', 'mailto:sam@example.de'];
+  let seed = 7;
+  const next = () => (seed = (seed * 48271) % 2147483647);
+  const texts = Array.from({ length: 300 }, (_, i) => {
+    const noisy = i % 3 === 0;
+    let text = '';
+    while (text.length < 900 + (next() % 1600)) {
+      const piece = noisy && next() % 2 === 0 ? (pieces[11 + (next() % 10)] ?? 'https://example.com/x') : (pieces[next() % pieces.length] as string);
+      text += piece + (next() % 4 === 0 ? '\n' : ' ');
+    }
+    return text;
+  });
+
+  it('gives eld what cleaning the whole 2,000-character window gives, as far as eld reads (1,000 characters)', () => {
+    for (const text of texts) {
+      const whole = cleanText(text.slice(0, 2000));
+      const input = detectorInput(text);
+      if (input === null) {
+        assert.equal(detectorInput(whole), null);
+        continue;
+      }
+      assert.equal(input.slice(0, 1000), whole.slice(0, 1000));
+      assert.ok(input.length >= Math.min(1000, whole.length));
+    }
   });
 });

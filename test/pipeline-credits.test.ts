@@ -58,6 +58,9 @@ describe('AI credits', () => {
     assert.equal(spam.spam_confidence, 0.97);
     assert.match(spam.spam_reason ?? '', /Casino advertising/);
     assert.equal(typeof ham.spam_confidence, 'number');
+    // The model's verdict is saved before the final status; the form's spam count still moves, once.
+    const spamList = (await t.request({ method: 'GET', url: `/api/forms/${form.id}/submissions?filter=spam`, headers: bearer(key) })).json();
+    assert.equal(spamList.meta.total_count, 1);
     const { body, headers } = await account(t, key);
     assert.equal(body.credits.used, 2);
     assert.equal(headers['x-service-credits-remaining'], '1');

@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { DatabaseSync } from 'node:sqlite';
 import { openSqliteConnection, sqliteDialect } from './sqlite-dialect.ts';
+import { preparedName } from './statement.ts';
 import type { Tables } from './tables.ts';
 import type { Engine } from './migrations/column-types.ts';
 
@@ -50,13 +51,26 @@ export interface DatabaseOptions {
   pipeline?: { jobsSchema: string };
 }
 
+/**
+ * Runs the statements compiled once (statement.ts) as named prepared statements: each connection
+ * parses and plans them once instead of on every run. Any other SQL goes through unchanged.
+ */
+class PreparingClient extends pg.Client {
+  override query(...args: unknown[]): never {
+    const [text, values] = args;
+    const name = args.length === 2 && typeof text === 'string' && Array.isArray(values) ? preparedName(text) : undefined;
+    const query = super.query as (...a: unknown[]) => never;
+    return name ? query.call(this, { name, text, values }) : query.apply(this, args);
+  }
+}
+
 export function sqliteFile(dataDir: string): string {
   return path.join(dataDir, 'intake.sqlite');
 }
 
 export function openDatabase(options: DatabaseOptions): Database {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10, Client: PreparingClient });
     // An idle client that loses its server must not crash the process; the next query reconnects.
     pool.on('error', () => {});
     pool.on('connect', (client) => client.on('error', () => {}));

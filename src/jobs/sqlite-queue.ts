@@ -3,11 +3,12 @@
 // transaction (SQLite has one writer, so two workers never lease the same job) and renew their
 // leases while they work; a lease left to expire (a crashed process) makes the job due again, and a
 // worker that starts on the same machine frees at once the jobs of a holder whose process is gone.
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { DatabaseSync } from 'node:sqlite';
 import { GroupCommit } from '../db/group-commit.ts';
 import { preparedInsert } from '../db/sqlite-dialect.ts';
+import { statement, type Executor } from '../db/statement.ts';
 import type { Tables } from '../db/tables.ts';
 import { retryDelay, type RetrySchedule } from './backoff.ts';
 import { holderIsGone, newWorkerId, retireWorkerId } from './process-identity.ts';
@@ -108,39 +109,45 @@ export function sqliteJobQueue(db: Db, options: SqliteQueueOptions): JobQueue {
       const waker = { hasNew: () => countFor(tasks) > seen, wake };
       wakers.add(waker);
 
+      // This worker's hot statements, compiled once (see db/statement.ts).
+      const dueJobs = (qb: Executor, now: string) =>
+        qb
+          .selectFrom('jobs')
+          .select('id')
+          .where('failed_at', 'is', null)
+          .where('task', 'in', tasks)
+          .where('run_at', '<=', now)
+          .where((w) => w.or([w('locked_until', 'is', null), w('locked_until', '<', now)]))
+          .orderBy('run_at');
+      const firstDue = statement((qb, p: { now: string }) => dueJobs(qb, p.now).limit(1));
+      const leaseDue = statement((qb, p: { now: string; lockedUntil: string; limit: number }) =>
+        qb
+          .updateTable('jobs')
+          .set((eb) => ({ locked_by: workerId, locked_until: p.lockedUntil, attempts: eb('attempts', '+', 1) }))
+          .where('id', 'in', dueJobs(qb, p.now).limit(p.limit))
+          .returning(['id', 'task', 'payload', 'attempts', 'max_attempts']));
+      // The ids as one JSON array: one statement whatever their number.
+      const deleteDone = statement((qb, p: { ids: string }) =>
+        qb.deleteFrom('jobs').where('id', 'in', sql<number>`(select value from json_each(${p.ids}))`).where('locked_by', '=', workerId));
+
       // Finished jobs of one turn are deleted together: one commit instead of one per job.
       const completions = new GroupCommit<number, void>(
         async (ids) => {
-          await db.deleteFrom('jobs').where('id', 'in', ids).where('locked_by', '=', workerId).execute();
+          await deleteDone(db, { ids: JSON.stringify(ids) });
           return ids.map(() => undefined);
         },
         { maxBatch: 500, maxConcurrent: 1 },
       );
 
-      const dueJobs = (tx: Db | Transaction<Tables>, now: number) =>
-        tx
-          .selectFrom('jobs')
-          .select('id')
-          .where('failed_at', 'is', null)
-          .where('task', 'in', tasks)
-          .where('run_at', '<=', iso(now))
-          .where((w) => w.or([w('locked_until', 'is', null), w('locked_until', '<', iso(now))]))
-          .orderBy('run_at');
-
       async function lease(limit: number): Promise<LeasedJob[]> {
-        const now = Date.now();
+        const nowMs = Date.now();
+        const now = iso(nowMs);
         seen = countFor(tasks);
         // A look without the write lock first: an idle worker must not take it 20 times a second
         // from the submit path (or from another process's).
-        if (!(await dueJobs(db, now).limit(1).executeTakeFirst())) return [];
-        return db.transaction().execute((tx) =>
-          tx
-            .updateTable('jobs')
-            .set((eb) => ({ locked_by: workerId, locked_until: iso(now + options.leaseMs), attempts: eb('attempts', '+', 1) }))
-            .where('id', 'in', dueJobs(tx, now).limit(limit))
-            .returning(['id', 'task', 'payload', 'attempts', 'max_attempts'])
-            .execute(),
-        );
+        if ((await firstDue(db, { now })).rows.length === 0) return [];
+        const leased = await db.transaction().execute((tx) => leaseDue(tx, { now, lockedUntil: iso(nowMs + options.leaseMs), limit }));
+        return leased.rows;
       }
 
       async function settleFailure(job: LeasedJob, error: unknown): Promise<void> {

@@ -11,8 +11,12 @@ export { submissionText };
 // Our own instance, so no other importer's language subset or cleanup setting can change our results.
 const detector = eld.newInstance();
 
-/** eld reads about the first 350 bytes only; cleaning more text than this would be wasted work. */
+/** The longest text cleaned; its first DETECTOR_READS characters once cleaned go to eld. */
 const DETECTION_WINDOW = 2000;
+/** eld keeps the first 1,000 characters it is given (and reads about 350 bytes of them). */
+const DETECTOR_READS = 1000;
+/** Cleaned first: enough for DETECTOR_READS characters unless much of it is URLs, addresses or numbers. */
+const FIRST_PART = 1200;
 const MIN_WORDS = 3;
 const MIN_LETTERS = 8;
 /** Scripts written without spaces carry a word or more per character. */
@@ -20,6 +24,7 @@ const MIN_UNSPACED_CHARACTERS = 5;
 
 const URL_PATTERN = /\b(?:https?:\/\/|www\.)\S+/giu;
 const WHITESPACE = /\s+/u;
+const NEXT_WHITESPACE = /\s/gu;
 // Words are split out by code, not by a pattern that searches for a digit inside them: such
 // patterns backtrack quadratically over long runs of letters.
 const WORD_CHARACTERS = /[\p{L}\p{M}\p{N}_-]+|[^\p{L}\p{M}\p{N}_-]+/gu;
@@ -30,10 +35,34 @@ const LETTER = /\p{L}/gu;
 
 /** ISO 639-1 code of the text's language, or null when the text is too short or the detector is unsure. */
 export function detectLanguage(text: string): string | null {
-  const cleaned = withoutDigitWords(withoutEmailAddresses(text.slice(0, DETECTION_WINDOW).replace(URL_PATTERN, ' ')));
-  if (!hasEnoughText(cleaned)) return null;
-  const result = detector.detect(cleaned);
+  const input = detectorInput(text);
+  if (input === null) return null;
+  const result = detector.detect(input);
   return result.language !== '' && result.isReliable() ? result.language : null;
+}
+
+/**
+ * What eld is given: the cleaned text, or null when it has too little text to tell. Cleaning the
+ * window up to a whitespace character gives the start of what cleaning all of it gives (no URL,
+ * address or word spans that character), and its counts of words and letters are no higher. So a
+ * long text is cleaned as far as FIRST_PART first; the whole window only when that yields fewer
+ * characters than eld keeps, or too little text.
+ */
+export function detectorInput(text: string): string | null {
+  const window = text.slice(0, DETECTION_WINDOW);
+  NEXT_WHITESPACE.lastIndex = FIRST_PART;
+  const cut = window.length > FIRST_PART ? NEXT_WHITESPACE.exec(window) : null;
+  if (cut) {
+    const part = cleanText(window.slice(0, cut.index + 1));
+    if (part.length >= DETECTOR_READS && hasEnoughText(part)) return part;
+  }
+  const cleaned = cleanText(window);
+  return hasEnoughText(cleaned) ? cleaned : null;
+}
+
+/** The text without URLs, email addresses and words with digits. */
+export function cleanText(text: string): string {
+  return withoutDigitWords(withoutEmailAddresses(text.replace(URL_PATTERN, ' ')));
 }
 
 /** Whitespace-separated tokens with an @ followed by a dot are addresses, not language. */

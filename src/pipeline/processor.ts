@@ -51,30 +51,37 @@ export function submissionProcessor(deps: ProcessorDeps) {
   const { store, log } = deps;
   const clock = deps.clock ?? (() => new Date());
 
-  async function record(tx: Transaction<Tables>, { work, result, outcome }: Finishing): Promise<void> {
-    const finished = await store.finish(tx, work, result, outcome, clock().toISOString());
-    if (finished && deps.onFinished) await deps.onFinished(tx, work, outcome);
+  /**
+   * Records a batch's final statuses in one transaction, then what finishing them starts
+   * (notifications). Spam flags come last: they lock the form row (its spam counter) until the commit.
+   */
+  async function record(tx: Transaction<Tables>, batch: Finishing[]): Promise<void> {
+    const processedAt = clock().toISOString();
+    // In form and seq order: two workers' transactions then lock rows in the same order.
+    const ordered = [...batch].sort((a, b) => a.work.form.id.localeCompare(b.work.form.id) || a.work.submission.seq - b.work.submission.seq);
+    const finished: Finishing[] = [];
+    for (const item of ordered) if (await store.finish(tx, item.work, item.result, item.outcome, processedAt)) finished.push(item);
+    const spam = finished.filter((item) => item.result.spam_flag === true);
+    const onFinished = async (items: Finishing[]) => {
+      if (deps.onFinished) for (const item of items) await deps.onFinished(tx, item.work, item.outcome);
+    };
+    await onFinished(finished.filter((item) => item.result.spam_flag !== true));
+    if (spam.length === 0) return;
+    await store.flagSpam(tx, spam.map((item) => item.work));
+    await onFinished(spam);
   }
 
   // Final statuses that arrive while a commit is under way share the next transaction: one commit
-  // (on SQLite one fsync) for the batch instead of one per submission. Spam verdicts go last, as
-  // they lock the form row (its spam counter) until the commit. A batch that fails is recorded again
-  // one submission at a time, so that an error stays its own submission's.
+  // (on SQLite one fsync) for the batch instead of one per submission. A batch that fails is
+  // recorded again one submission at a time, so that an error stays its own submission's.
   const finishing = new GroupCommit<Finishing, { error: unknown } | null>(
     async (batch) => {
-      // Spam verdicts in form and seq order too: two workers' batches then take the form and block rows
-      // their spam counters live in in the same order, and cannot deadlock on PostgreSQL.
-      const spamKey = (item: Finishing) => Number(item.result.spam_flag === true);
-      const ordered = [...batch].sort((a, b) =>
-        spamKey(a) - spamKey(b) || a.work.form.id.localeCompare(b.work.form.id) || a.work.submission.seq - b.work.submission.seq);
       try {
-        await store.transaction(async (tx) => {
-          for (const item of ordered) await record(tx, item);
-        });
+        await store.transaction((tx) => record(tx, batch));
         return batch.map(() => null);
       } catch (error) {
         if (batch.length === 1) return [{ error }];
-        return Promise.all(batch.map((item) => store.transaction((tx) => record(tx, item)).then(() => null, (e: unknown) => ({ error: e }))));
+        return Promise.all(batch.map((item) => store.transaction((tx) => record(tx, [item])).then(() => null, (e: unknown) => ({ error: e }))));
       }
     },
     { maxBatch: 64, maxConcurrent: 1 },

@@ -30,8 +30,7 @@ function asResult(verdict: SpamVerdict): StepResult {
 
 async function spamInput(work: Work, deps: SpamStepDeps): Promise<SpamInput> {
   const { submission, form } = work;
-  const repeats = submission.fingerprint ? await deps.store.countRepeats(form.id, submission.fingerprint, submission.seq) : 0;
-  const input: SpamInput = { formName: form.name, intent: form.intent, fields: work.fields, data: submission.data, repeatsFromSender: repeats };
+  const input: SpamInput = { formName: form.name, intent: form.intent, fields: work.fields, data: submission.data, repeatsFromSender: submission.repeats };
   // Only owners who corrected something pay for the lookup.
   if (deps.feedback && work.owner.corrections > 0) {
     input.ownerFeedback = await deps.feedback.countsFor(work.owner.id, feedbackFeatures(classifierText(input)));

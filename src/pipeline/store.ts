@@ -4,6 +4,7 @@
 import type { Transaction } from 'kysely';
 import type { Plan } from '../config.ts';
 import type { Db } from '../db/database.ts';
+import { statement, statements, type Executor } from '../db/statement.ts';
 import type { SubmissionsTable, Tables } from '../db/tables.ts';
 import { fromJson, toBool, toCount } from '../db/values.ts';
 import type { FieldsSchema } from '../forms/field-schema.ts';
@@ -21,6 +22,8 @@ export interface Work {
     fingerprint: string | null;
     status: ProcessingStatus;
     steps: string[];
+    /** Earlier submissions to the form with the same content from the same sender, when it was loaded. */
+    repeats: number;
     /** Results already stored by earlier runs of this submission's job. */
     stored: { spam_flag: boolean; original_language: string | null; translated_data: Record<string, string> | null };
   };
@@ -68,48 +71,73 @@ export type OnFinished = (tx: Transaction<Tables>, work: Work, outcome: Outcome)
 
 const jsonColumn = (value: unknown) => (value === null ? null : JSON.stringify(value));
 
+/** A spam flag is left out: flagSpam sets it and moves the form's spam counter with it. */
 function columns(result: StepResult) {
-  const { translated_data, reply_passages, ...rest } = result;
+  const { translated_data, reply_passages, spam_flag, ...rest } = result;
   return {
     ...rest,
+    ...(spam_flag === false && { spam_flag }),
     ...(translated_data !== undefined && { translated_data: jsonColumn(translated_data) }),
     ...(reply_passages !== undefined && { reply_passages: jsonColumn(reply_passages) }),
   };
 }
 
-/** Sets the spam flag and moves the form's spam counter (which the listing's totals read), once. */
-async function flagSpam(tx: Transaction<Tables>, work: Work): Promise<void> {
-  const flagged = await tx
-    .updateTable('submissions')
-    .set({ spam_flag: true })
-    .where('id', '=', work.submission.id)
-    .where('spam_flag', '=', false)
-    .where('processing_status', 'not in', FINAL_STATUSES)
-    .executeTakeFirst();
-  if (flagged.numUpdatedRows === 0n) return;
-  await tx.updateTable('forms').set((eb) => ({ spam_count: eb('spam_count', '+', 1) })).where('id', '=', work.form.id).execute();
-}
-
 export function pipelineStore(db: Db) {
+  // The worker's hot statements, compiled once (see db/statement.ts).
+  const loadRow = statement((qb, p: { id: string }) =>
+    qb
+      .selectFrom('submissions as s')
+      .innerJoin('forms as f', 'f.id', 's.form_id')
+      .innerJoin('form_versions as v', 'v.id', 's.version_id')
+      .innerJoin('accounts as a', 'a.id', 'f.account_id')
+      // The owner's count of spam corrections: the spam step looks up what they taught only when there are any.
+      .leftJoin('spam_feedback as fb', (join) => join.onRef('fb.account_id', '=', 'a.id').on('fb.feature', '=', -1))
+      .select([
+        's.id', 's.seq', 's.data', 's.metadata', 's.fingerprint', 's.processing_status', 's.pipeline_steps', 's.spam_flag',
+        's.original_language', 's.translated_data',
+        'f.smart_reply_enabled', 'f.smart_replies_mode', 'f.knowledge_base_id',
+        'f.id as form_id', 'f.name as form_name', 'f.slug as form_slug', 'f.visibility', 'v.version', 'f.intent', 'f.spam_protection_enabled', 'f.spam_protection_strategy',
+        'f.localisation_enabled', 'v.fields_schema', 'a.id as account_id', 'a.plan', 'a.language',
+        'fb.spam as feedback_spam', 'fb.ham as feedback_ham',
+      ])
+      // Earlier submissions to the form with the same content from the same sender (none without a
+      // fingerprint), for the spam step: read with the row, one round trip instead of two.
+      .select((eb) =>
+        eb.selectFrom('submissions as r').select(eb.fn.countAll().as('n'))
+          .whereRef('r.form_id', '=', 's.form_id').whereRef('r.fingerprint', '=', 's.fingerprint').whereRef('r.seq', '<', 's.seq')
+          .as('repeats'))
+      .where('s.id', '=', p.id));
+
+  /**
+   * Sets the spam flag of submissions whose other results were just written in `tx`, and moves their
+   * forms' spam counters (which the listing's totals read) once per flag. One statement per form, in
+   * form order: the flag's trigger locks the form row until the commit, so this comes last, and two
+   * workers' transactions take form rows in the same order (no deadlock on PostgreSQL).
+   */
+  async function flagSpam(tx: Transaction<Tables>, works: Work[]): Promise<void> {
+    const byForm = new Map<string, string[]>();
+    for (const work of works) byForm.set(work.form.id, [...(byForm.get(work.form.id) ?? []), work.submission.id]);
+    for (const formId of [...byForm.keys()].sort()) {
+      const flagged = await tx.updateTable('submissions').set({ spam_flag: true })
+        .where('form_id', '=', formId).where('id', 'in', byForm.get(formId)!).where('spam_flag', '=', false).executeTakeFirst();
+      const count = Number(flagged.numUpdatedRows);
+      if (count > 0) await tx.updateTable('forms').set((eb) => ({ spam_count: eb('spam_count', '+', count) })).where('id', '=', formId).execute();
+    }
+  }
+
+  // The final status with whichever result columns the steps produced: one statement per set of columns.
+  const finishRow = statements(
+    (names: string[]) => (qb: Executor, p: Record<string, unknown>) =>
+      qb.updateTable('submissions')
+        .set(Object.fromEntries(names.map((name) => [name, p[name]])))
+        .where('id', '=', p.id as string)
+        .where('processing_status', 'not in', FINAL_STATUSES),
+    (names) => names.join(),
+  );
+
   return {
     async load(submissionId: string): Promise<Work | null> {
-      const row = await db
-        .selectFrom('submissions as s')
-        .innerJoin('forms as f', 'f.id', 's.form_id')
-        .innerJoin('form_versions as v', 'v.id', 's.version_id')
-        .innerJoin('accounts as a', 'a.id', 'f.account_id')
-        // The owner's count of spam corrections: the spam step looks up what they taught only when there are any.
-        .leftJoin('spam_feedback as fb', (join) => join.onRef('fb.account_id', '=', 'a.id').on('fb.feature', '=', -1))
-        .select([
-          's.id', 's.seq', 's.data', 's.metadata', 's.fingerprint', 's.processing_status', 's.pipeline_steps', 's.spam_flag',
-          's.original_language', 's.translated_data',
-          'f.smart_reply_enabled', 'f.smart_replies_mode', 'f.knowledge_base_id',
-          'f.id as form_id', 'f.name as form_name', 'f.slug as form_slug', 'f.visibility', 'v.version', 'f.intent', 'f.spam_protection_enabled', 'f.spam_protection_strategy',
-          'f.localisation_enabled', 'v.fields_schema', 'a.id as account_id', 'a.plan', 'a.language',
-          'fb.spam as feedback_spam', 'fb.ham as feedback_ham',
-        ])
-        .where('s.id', '=', submissionId)
-        .executeTakeFirst();
+      const row = (await loadRow(db, { id: submissionId })).rows[0];
       if (!row) return null;
       return {
         submission: {
@@ -120,6 +148,7 @@ export function pipelineStore(db: Db) {
           fingerprint: row.fingerprint,
           status: row.processing_status,
           steps: (fromJson(row.pipeline_steps) as string[] | null) ?? [],
+          repeats: toCount(row.repeats as number | string),
           stored: {
             spam_flag: toBool(row.spam_flag),
             original_language: row.original_language,
@@ -145,18 +174,6 @@ export function pipelineStore(db: Db) {
       };
     },
 
-    /** Earlier submissions to the form with the same content from the same sender. */
-    async countRepeats(formId: string, fingerprint: string, beforeSeq: number): Promise<number> {
-      const row = await db
-        .selectFrom('submissions')
-        .select((eb) => eb.fn.countAll().as('n'))
-        .where('form_id', '=', formId)
-        .where('fingerprint', '=', fingerprint)
-        .where('seq', '<', beforeSeq)
-        .executeTakeFirstOrThrow();
-      return toCount(row.n as number | string);
-    },
-
     /** pending → processing; false when the submission is gone or already final. */
     async markProcessing(id: string): Promise<boolean> {
       const result = await db
@@ -178,7 +195,7 @@ export function pipelineStore(db: Db) {
           .where('id', '=', work.submission.id)
           .where('processing_status', 'not in', FINAL_STATUSES)
           .executeTakeFirst();
-        if (updated.numUpdatedRows > 0n && result.spam_flag) await flagSpam(tx, work);
+        if (updated.numUpdatedRows > 0n && result.spam_flag) await flagSpam(tx, [work]);
       });
     },
 
@@ -197,24 +214,24 @@ export function pipelineStore(db: Db) {
 
     /**
      * Records the final status with the results not yet saved, once: a submission that is already
-     * final (a job that ran twice) is left as it is. Returns whether this call finished it.
+     * final (a job that ran twice) is left as it is. Returns whether this call finished it. A spam
+     * verdict's flag is not written here: the caller passes the submissions it finished as spam to
+     * flagSpam, last in the transaction.
      */
     async finish(tx: Transaction<Tables>, work: Work, result: StepResult, outcome: Outcome, processedAt: string): Promise<boolean> {
-      if (result.spam_flag) await flagSpam(tx, work);
-      const updated = await tx
-        .updateTable('submissions')
-        .set({
-          ...columns(result),
-          processing_status: outcome.status,
-          processing_reason: outcome.reason,
-          processed_at: processedAt,
-          pipeline_steps: JSON.stringify(work.submission.steps),
-        })
-        .where('id', '=', work.submission.id)
-        .where('processing_status', 'not in', FINAL_STATUSES)
-        .executeTakeFirst();
-      return updated.numUpdatedRows > 0n;
+      const values: Record<string, unknown> = {
+        ...columns(result),
+        processing_status: outcome.status,
+        processing_reason: outcome.reason,
+        processed_at: processedAt,
+        pipeline_steps: JSON.stringify(work.submission.steps),
+      };
+      const names = Object.keys(values).filter((name) => values[name] !== undefined);
+      const updated = await finishRow(tx, names, { ...values, id: work.submission.id });
+      return updated.numAffectedRows !== undefined && updated.numAffectedRows > 0n;
     },
+
+    flagSpam,
 
     /** The last resort when a job keeps throwing: the submission must not stay `processing` for ever. */
     async markFailed(id: string, reason: string, processedAt: string): Promise<void> {

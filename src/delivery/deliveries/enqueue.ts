@@ -4,7 +4,9 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { JobQueue } from '../../jobs/queue.ts';
 import type { OnFinished } from '../../pipeline/store.ts';
 import { readSubmission } from '../../submissions/store.ts';
-import type { DestinationStore } from '../destinations/store.ts';
+import type { Transaction } from 'kysely';
+import type { Tables } from '../../db/tables.ts';
+import type { Destination, DestinationStore } from '../destinations/store.ts';
 import type { SubmissionEvent } from '../event.ts';
 import type { DeliveryStore, NewDelivery } from './store.ts';
 import { DELIVER } from './tasks.ts';
@@ -19,9 +21,19 @@ export function submissionLink(baseUrl: string, formId: string, submissionId: st
 
 export function enqueueDeliveries(deps: { destinations: DestinationStore; deliveries: DeliveryStore; queue: JobQueue; baseUrl: string; clock?: () => Date }): OnFinished {
   const clock = deps.clock ?? (() => new Date());
+  // The pipeline records final statuses in batches, one transaction each: a form's destinations are
+  // read once per transaction, not once per submission (nothing in it changes them).
+  const byTransaction = new WeakMap<object, Map<string, Promise<Destination[]>>>();
+  const enabledIn = (tx: Transaction<Tables>, formId: string) => {
+    let forms = byTransaction.get(tx);
+    if (!forms) byTransaction.set(tx, (forms = new Map()));
+    let enabled = forms.get(formId);
+    if (!enabled) forms.set(formId, (enabled = deps.destinations.enabled(tx, formId)));
+    return enabled;
+  };
   return async (tx, work) => {
     // Most forms have no destination: look for them before reading the submission back.
-    const enabled = await deps.destinations.enabled(tx, work.form.id);
+    const enabled = await enabledIn(tx, work.form.id);
     if (enabled.length === 0) return;
     const submission = await readSubmission(tx, work.submission.id);
     if (!submission) return;
