@@ -3,7 +3,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { checkIntelligent, checkStandard, type SpamInput } from '../src/pipeline/spam/index.ts';
 import { MAX_ADJUSTMENT, countsFromCorrections, feedbackFeatures, ownerAdjustment, type FeedbackCounts } from '../src/pipeline/spam/owner-feedback.ts';
-import { CORPUS_FORM_FIELDS } from '../scripts/spam-corpus.ts';
+import { CORPUS_FORM_FIELDS, splitCorpus } from '../scripts/spam-corpus.ts';
+import { loadComments, loadMultilingual, loadQuestions } from '../scripts/spam-sets.ts';
+import { classifierText } from '../src/pipeline/spam/submission-text.ts';
+import { automaticReason, correctedSpamReason } from '../src/pipeline/spam/correction-reason.ts';
 import { bearer, createForm, startPipelineApp, submitAndSettle, type PipelineApp } from './pipeline-helpers.ts';
 
 // Spam no built-in signal knows: a trade pitch in ordinary words. Variants differ as a campaign's copies do.
@@ -42,6 +45,29 @@ describe('owner feedback: the adaptive layer', () => {
     assert.match(adjustment.hit?.detail ?? '', /marked as not spam/);
   });
 
+  it('does not lean ordinary enquiries toward spam after hundreds of spam corrections and no other', async () => {
+    // What owners do: correct the spam that got through, hundreds of times, and hardly ever confirm the rest.
+    const spam = splitCorpus(loadComments()).train.filter((message) => message.spam).map((message) => classifierText(message.input));
+    const campaign = [1, 2, 3, 4, 5].map(PITCH);
+    const counts = countsFromCorrections([...spam, ...campaign].map((text) => ({ buckets: feedbackFeatures(text), spam: true })));
+    assert.ok(counts.spamDocuments > 400 && counts.hamDocuments === 0);
+    const legitimate = [...splitCorpus(loadQuestions()).test, ...loadMultilingual().filter((message) => !message.spam)].map((message) => classifierText(message.input));
+    legitimate.push(ENQUIRY, 'Hi, could you send me the price list for the summer camp? My daughter is 9. Thanks!');
+    let moved = 0;
+    let flagged = { standard: 0, intelligent: 0 };
+    let flaggedBefore = { standard: 0, intelligent: 0 };
+    for (const text of legitimate) {
+      moved += ownerAdjustment(counts, feedbackFeatures(text)).logit;
+      flaggedBefore = { standard: flaggedBefore.standard + Number(checkStandard(input(text)).spam), intelligent: flaggedBefore.intelligent + Number((await checkIntelligent(input(text), null)).spam) };
+      flagged = { standard: flagged.standard + Number(checkStandard(input(text, counts)).spam), intelligent: flagged.intelligent + Number((await checkIntelligent(input(text, counts), null)).spam) };
+    }
+    assert.ok(moved / legitimate.length < 0.25, `mean move ${moved / legitimate.length} log-odds over ${legitimate.length} legitimate messages`);
+    assert.deepEqual(flagged, flaggedBefore, `flagged with the corrections ${JSON.stringify(flagged)}, without ${JSON.stringify(flaggedBefore)}`);
+    // And it still learnt: among all those corrections, a campaign corrected five times is recognised.
+    const pitch = ownerAdjustment(counts, feedbackFeatures(PITCH(99))).logit;
+    assert.ok(pitch > 1, `campaign moved ${pitch}`);
+  });
+
   it('shifts both strategies\' verdicts and names the reason', async () => {
     const counts = countsAfter(Array.from({ length: 8 }, (_, n) => ({ text: PITCH(n), spam: true })));
     assert.equal(checkStandard(input(PITCH(99))).spam, false, 'unflagged before any correction');
@@ -53,6 +79,22 @@ describe('owner feedback: the adaptive layer', () => {
     assert.ok(afterwards.confidence > before.confidence);
     assert.equal(afterwards.spam, true, afterwards.reason);
     assert.match(afterwards.reason, /similar to submissions you marked as spam/);
+  });
+});
+
+describe('the reason a correction leaves', () => {
+  it('names the owner\'s verdict and the automatic one, never an earlier correction', () => {
+    const first = correctedSpamReason(true, 'No spam signals');
+    assert.equal(first, 'Marked as spam by the owner (automatic verdict: No spam signals)');
+    const second = correctedSpamReason(false, first);
+    assert.equal(second, 'Marked as not spam by the owner (automatic verdict: No spam signals)');
+    assert.equal(correctedSpamReason(true, second), first);
+    assert.equal(correctedSpamReason(false, 'Marked as spam by the owner'), 'Marked as not spam by the owner');
+    assert.equal(correctedSpamReason(true, null), 'Marked as spam by the owner');
+    // Rows written before this fix nest; a reason that ends in its own ')' keeps it.
+    const nested = 'Marked as not spam by the owner (automatic verdict: Marked as spam by the owner (automatic verdict: Links (the model said not spam)))';
+    assert.equal(automaticReason(nested), 'Links (the model said not spam)');
+    assert.equal(correctedSpamReason(true, `Marked as spam by the owner (automatic verdict: ${'x'.repeat(3000)}`).length, 2000);
   });
 });
 
@@ -110,5 +152,19 @@ describe('owner feedback through the API and the pipeline', () => {
     assert.deepEqual([Number(totals.spam), Number(totals.ham)], [0, corrected.length]);
     const afterReversal = await submitAndSettle(t, ownerKey, secondForm, { ...sender, message: PITCH(101) });
     assert.equal(afterReversal.spam_flag, false, afterReversal.spam_reason ?? '');
+  });
+
+  it('keeps one owner verdict in the reason however often a submission is corrected', async () => {
+    const key = await t.createKey();
+    const form = await createForm(t, key, { spam_protection_enabled: true, spam_protection_strategy: 'standard' });
+    const s = await submitAndSettle(t, key, form, { name: 'Pat', email: 'pat@example.com', message: ENQUIRY });
+    assert.equal(s.spam_flag, false);
+    const automatic = s.spam_reason ?? '';
+    for (const spam of [true, false, true, false, true]) {
+      await correct(key, form.id, s.id, spam);
+      const response = await t.request({ method: 'GET', url: `/api/forms/${form.id}/submissions/${s.id}`, headers: bearer(key) });
+      const reason = response.json().spam_reason as string;
+      assert.equal(reason, `Marked as ${spam ? 'spam' : 'not spam'} by the owner (automatic verdict: ${automatic})`);
+    }
   });
 });

@@ -11,6 +11,7 @@ import { searchSubmissions, type SearchQuery } from './search.ts';
 import { sql } from 'kysely';
 import { LISTING_BLOCK_SIZE } from '../db/migrations/0003_listing.ts';
 import type { FieldDefinition, FieldsSchema } from '../forms/field-schema.ts';
+import { correctedSpamReason } from '../pipeline/spam/correction-reason.ts';
 
 export type SpamFilter = 'inbox' | 'spam' | 'all';
 
@@ -273,12 +274,11 @@ export function submissionStore(db: Db, statements: BatchStatements) {
         if (!row) return 'missing';
         if (row.processing_status === 'pending' || row.processing_status === 'processing') return 'unprocessed';
         if (toBool(row.spam_flag) === spam) return 'unchanged';
-        const verdict = spam ? 'Marked as spam by the owner' : 'Marked as not spam by the owner';
         await tx
           .updateTable('submissions')
           .set({
             spam_flag: spam,
-            spam_reason: row.spam_reason ? `${verdict} (automatic verdict: ${row.spam_reason})`.slice(0, 2000) : verdict,
+            spam_reason: correctedSpamReason(spam, row.spam_reason),
             spam_corrected_at: at,
             spam_corrected_by: by,
           })

@@ -3,12 +3,14 @@
 
 import { readFileSync } from 'node:fs';
 import { featureBuckets, featureValue, HASH_BITS } from './text.ts';
-import { decodeWeights, MODEL_FORMAT, type SpamModelFile } from './model-file.ts';
+import { decodeBackground, decodeWeights, MODEL_FORMAT, type SpamModelFile } from './model-file.ts';
 
 export interface SpamClassifier {
   /** 0..1: how spam-like the text reads to the model. */
   probability(text: string): number;
   readonly decision: SpamModelFile['decision'];
+  /** Per content-feature bucket: the share of ordinary legitimate messages that have it. */
+  readonly background: ArrayLike<number>;
 }
 
 export const DEFAULT_MODEL_URL = new URL('./model.json', import.meta.url);
@@ -33,6 +35,7 @@ export function classifierFromModel(model: SpamModelFile): SpamClassifier {
   const { decision } = model;
   return {
     decision,
+    background: decodeBackground(model.background, 2 ** model.hashBits),
     probability: (text) => sigmoid(linearScore(weights, featureBuckets(text))),
   };
 }

@@ -1,7 +1,8 @@
 // The committed classifier file (model.json): a logistic regression over hashed features,
-// stored sparsely (only kept buckets) and compactly (16-bit weights, varint index gaps, base64).
+// stored sparsely (only kept buckets) and compactly (16-bit weights, varint index gaps, base64),
+// and how common each content feature is in ordinary legitimate text (the owner's adaptive layer's prior).
 
-export const MODEL_FORMAT = 'intake-spam-logistic/2';
+export const MODEL_FORMAT = 'intake-spam-logistic/3';
 
 export interface SpamModelFile {
   format: typeof MODEL_FORMAT;
@@ -18,6 +19,8 @@ export interface SpamModelFile {
     calibration: { slope: number; intercept: number };
   };
   weights: EncodedWeights;
+  /** In what share of legitimate training messages each content feature appears (the common ones only). */
+  background: EncodedBackground;
   /** How the file was made: corpus, split, hyper-parameters, validation figures. For people; ignored by code. */
   training: Record<string, unknown>;
 }
@@ -31,6 +34,34 @@ export interface EncodedWeights {
   values: string;
 }
 
+export interface EncodedBackground {
+  /** The share assumed for a feature not listed: below the listing threshold. */
+  floor: number;
+  /** Base64 of the gaps between listed bucket numbers, as unsigned LEB128 varints. */
+  buckets: string;
+  /** Base64 of one byte per listed bucket: the share is 2^(-byte / BACKGROUND_STEPS). */
+  shares: string;
+}
+
+const BACKGROUND_STEPS = 16;
+
+/** Shares at or above `floor`, one byte each (a step is 2^(1/16), about 4 %). */
+export function encodeBackground(shares: ArrayLike<number>, floor: number): EncodedBackground {
+  const listed = Array.from({ length: shares.length }, (_, index) => index).filter((index) => shares[index]! >= floor);
+  const bytes = Buffer.from(listed.map((index) => Math.min(255, Math.round(-Math.log2(Math.min(1, shares[index]!)) * BACKGROUND_STEPS))));
+  return { floor, buckets: encodeGaps(listed), shares: bytes.toString('base64') };
+}
+
+/** Per bucket, the share of legitimate messages with the feature; `floor` where none is listed. */
+export function decodeBackground(encoded: EncodedBackground, size: number): Float32Array {
+  const shares = new Float32Array(size).fill(encoded.floor);
+  const bytes = Buffer.from(encoded.shares, 'base64');
+  decodeGaps(encoded.buckets, bytes.length, size).forEach((bucket, position) => {
+    shares[bucket] = 2 ** (-bytes[position]! / BACKGROUND_STEPS);
+  });
+  return shares;
+}
+
 /** Keeps the `keep` largest weights by magnitude; the rest are treated as zero. */
 export function encodeWeights(weights: ArrayLike<number>, keep: number): EncodedWeights {
   const order = Array.from({ length: weights.length }, (_, index) => index)
@@ -40,24 +71,37 @@ export function encodeWeights(weights: ArrayLike<number>, keep: number): Encoded
     .sort((a, b) => a - b);
   const largest = order.reduce((max, index) => Math.max(max, Math.abs(weights[index]!)), 0);
   const scale = largest > 0 ? largest / 32767 : 1;
-  const gaps: number[] = [];
   const values = Buffer.alloc(order.length * 2);
-  let previous = 0;
-  order.forEach((bucket, position) => {
-    pushVarint(gaps, bucket - previous);
-    previous = bucket;
-    values.writeInt16LE(Math.round(weights[bucket]! / scale), position * 2);
-  });
-  return { scale, buckets: Buffer.from(gaps).toString('base64'), values: values.toString('base64') };
+  order.forEach((bucket, position) => values.writeInt16LE(Math.round(weights[bucket]! / scale), position * 2));
+  return { scale, buckets: encodeGaps(order), values: values.toString('base64') };
 }
 
 export function decodeWeights(encoded: EncodedWeights, size: number): Float32Array {
   const weights = new Float32Array(size);
-  const gaps = Buffer.from(encoded.buckets, 'base64');
   const values = Buffer.from(encoded.values, 'base64');
+  decodeGaps(encoded.buckets, values.length / 2, size).forEach((bucket, position) => {
+    weights[bucket] = values.readInt16LE(position * 2) * encoded.scale;
+  });
+  return weights;
+}
+
+/** Ascending bucket numbers as base64 of the gaps between them, unsigned LEB128 varints. */
+function encodeGaps(buckets: readonly number[]): string {
+  const gaps: number[] = [];
+  let previous = 0;
+  for (const bucket of buckets) {
+    pushVarint(gaps, bucket - previous);
+    previous = bucket;
+  }
+  return Buffer.from(gaps).toString('base64');
+}
+
+function decodeGaps(encoded: string, count: number, size: number): number[] {
+  const gaps = Buffer.from(encoded, 'base64');
+  const buckets: number[] = [];
   let bucket = 0;
   let offset = 0;
-  for (let position = 0; position * 2 < values.length; position++) {
+  for (let position = 0; position < count; position++) {
     let gap = 0;
     let shift = 0;
     let byte: number;
@@ -68,9 +112,9 @@ export function decodeWeights(encoded: EncodedWeights, size: number): Float32Arr
     } while (byte & 0x80);
     bucket += gap;
     if (bucket >= size) throw new Error('spam model: bucket out of range');
-    weights[bucket] = values.readInt16LE(position * 2) * encoded.scale;
+    buckets.push(bucket);
   }
-  return weights;
+  return buckets;
 }
 
 function pushVarint(bytes: number[], value: number): void {

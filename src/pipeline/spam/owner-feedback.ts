@@ -1,13 +1,18 @@
 // The per-account adaptive layer: what an owner's spam corrections teach about that owner's submissions.
-// Over the classifier's own hashed features, each correction adds a vote to every feature of the corrected
-// submission (toward spam or toward not spam); a new submission moves by the mean vote of its features.
-// Votes saturate and the move is capped, so a handful of corrections moves verdicts on near-copies of
-// what was corrected and leaves the rest nearly alone.
+// Naive-Bayes-style evidence over the classifier's own hashed content features: a feature of a new submission
+// speaks for spam by how much more often it appears in what the owner marked spam than in legitimate text,
+// where "legitimate text" is the owner's not-spam corrections blended with how common the feature is in
+// ordinary legitimate messages (the committed background shares). Owners mostly correct spam that got
+// through and rarely confirm what was right, so without that background every common word of their spam
+// ("the", "please", "your") would count against their legitimate mail. Each feature's say grows with the
+// corrections it appeared in and is capped, the submission's move is the mean over its features, and the
+// whole is capped: a few corrections move near-copies of what was corrected and leave the rest alone.
 
 import type { FieldDefinition } from '../../forms/field-schema.ts';
 import type { SignalHit } from './types.ts';
 import { featureBuckets } from './text.ts';
 import { classifierText } from './submission-text.ts';
+import { defaultClassifier } from './classifier.ts';
 
 /** The corrections of one owner that bear on one submission. */
 export interface FeedbackCounts {
@@ -27,10 +32,13 @@ export interface OwnerAdjustment {
 
 /** Features kept per submission: bounds the rows one correction writes and the lookup at scoring time. */
 export const MAX_FEEDBACK_FEATURES = 400;
-/** Net corrections at which a feature's vote is full: one correction gives a quarter of the layer's say. */
+/** Corrections a feature must appear in for its full say: one correction gives it a quarter. */
 const SATURATION = 4;
-const MIN_COMMON_COUNT = 2;
-const COMMON_SHARE = 0.3;
+/** How many messages' worth the background share counts for, against the owner's own corrections. */
+const PRIOR_MESSAGES = 4;
+/** The most log-odds one feature can contribute, either way. */
+const MAX_FEATURE_EVIDENCE = 4;
+/** A text of a few words is a little evidence: it counts as this many features. */
 const MIN_FEATURES = 30;
 /** However many corrections agree, the layer moves a score by at most this many log-odds. */
 export const MAX_ADJUSTMENT = 4;
@@ -65,29 +73,25 @@ export function countsFromCorrections(corrections: ReadonlyArray<{ buckets: read
   return { spamDocuments, hamDocuments: corrections.length - spamDocuments, features };
 }
 
-export function ownerAdjustment(counts: FeedbackCounts | null, buckets: readonly number[]): OwnerAdjustment {
+export function ownerAdjustment(counts: FeedbackCounts | null, buckets: readonly number[], background: ArrayLike<number> = defaultClassifier().background): OwnerAdjustment {
   const none = { logit: 0, hit: null };
   if (!counts || buckets.length === 0) return none;
   const { spamDocuments: spam, hamDocuments: ham } = counts;
   const corrections = spam + ham;
   if (corrections === 0) return none;
-  // Each feature votes with its net corrections (spam minus not spam), up to SATURATION either way; the
-  // adjustment is the mean vote over the submission's features. A near-copy of something corrected a few
-  // times shares most features and moves by up to MAX_ADJUSTMENT; an unrelated message shares only common
-  // words and moves by at most their share of it, however many corrections there are: that is the floor.
-  // Features in a large share of both the spam and the legitimate corrections are the owner's common words,
-  // not what tells them apart.
-  const commonInSpam = Math.max(MIN_COMMON_COUNT, spam * COMMON_SHARE);
-  const commonInHam = Math.max(MIN_COMMON_COUNT, ham * COMMON_SHARE);
-  let votes = 0;
+  let evidence = 0;
   for (const bucket of buckets) {
     const seen = counts.features.get(bucket);
-    if (!seen || (seen.spam >= commonInSpam && seen.ham >= commonInHam)) continue;
-    votes += Math.max(-SATURATION, Math.min(SATURATION, seen.spam - seen.ham));
+    if (!seen || seen.spam + seen.ham <= 0) continue;
+    // Both estimates lean on the background share: with no not-spam corrections, legitimate text is the
+    // background; with no spam corrections, the feature is assumed as common in spam as in legitimate text.
+    const share = background[bucket]!;
+    const inHam = (Math.max(0, seen.ham) + PRIOR_MESSAGES * share) / (ham + PRIOR_MESSAGES);
+    const inSpam = (Math.max(0, seen.spam) + PRIOR_MESSAGES * share) / (spam + PRIOR_MESSAGES);
+    const say = Math.min(1, Math.max(seen.spam, seen.ham) / SATURATION);
+    evidence += say * Math.max(-MAX_FEATURE_EVIDENCE, Math.min(MAX_FEATURE_EVIDENCE, Math.log(inSpam / inHam)));
   }
-  // A text of a few words is a little evidence: it counts as MIN_FEATURES features.
-  const shrunk = (votes / Math.max(buckets.length, MIN_FEATURES)) * (MAX_ADJUSTMENT / SATURATION);
-  const logit = Math.max(-MAX_ADJUSTMENT, Math.min(MAX_ADJUSTMENT, shrunk));
+  const logit = Math.max(-MAX_ADJUSTMENT, Math.min(MAX_ADJUSTMENT, evidence / Math.max(buckets.length, MIN_FEATURES)));
   if (Math.abs(logit) < MENTIONED) return { logit, hit: null };
   const marked = logit > 0 ? 'spam' : 'not spam';
   const detail = `similar to submissions you marked as ${marked} (${corrections} correction${corrections === 1 ? '' : 's'})`;

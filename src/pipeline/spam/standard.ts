@@ -50,8 +50,16 @@ export function standardSignals(input: SpamInput): SignalHit[] {
 /** The owner's adaptive layer for this submission; nothing when the owner corrected nothing. */
 export function ownerAdjustmentOf(input: SpamInput): OwnerAdjustment {
   if (!input.ownerFeedback) return { logit: 0, hit: null };
-  return ownerAdjustment(input.ownerFeedback, feedbackFeatures(classifierText(input)));
+  // `intelligent` asks twice (the signals, then the score): the features are read once.
+  let adjustment = adjustments.get(input);
+  if (!adjustment) {
+    adjustment = ownerAdjustment(input.ownerFeedback, feedbackFeatures(classifierText(input)));
+    adjustments.set(input, adjustment);
+  }
+  return adjustment;
 }
+
+const adjustments = new WeakMap<SpamInput, OwnerAdjustment>();
 
 export function scoreOf(hits: readonly SignalHit[]): number {
   return hits.reduce((sum, hit) => sum + hit.weight, 0);

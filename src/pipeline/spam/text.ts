@@ -26,7 +26,7 @@ const DIGITS = /^\p{N}+$/u;
 const UPPER_CASE = /\p{Lu}/gu;
 const LOWER_CASE = /\p{Ll}/gu;
 const MAX_TOKEN_LENGTH = 30;
-const MIN_NORMALISED_FEATURES = 150;
+const MIN_NORMALISED_FEATURES = 100;
 const MAX_GRAMMED_LENGTH = 20;
 const LATIN_LETTER = /\p{Script=Latin}/u;
 const LETTER = /\p{L}/u;
@@ -40,7 +40,7 @@ const QUESTION = /[?¿؟]/u;
 /**
  * The value of each present feature. Features are binary and the document vector has unit length, so
  * long texts do not shout louder; but very short texts are damped as if they had MIN_NORMALISED_FEATURES
- * features (a sentence of twenty-odd words): three words are too little evidence to be sure of anything.
+ * features (a sentence of about fifteen words): three words are too little evidence to be sure of anything.
  */
 export function featureValue(featureCount: number): number {
   return 1 / Math.sqrt(Math.max(featureCount, MIN_NORMALISED_FEATURES));
