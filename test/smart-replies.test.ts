@@ -6,7 +6,7 @@ import { ungroundedSentences } from '../src/replies/grounding.ts';
 import { startFakeProvider, type FakeProvider } from './fake-provider.ts';
 import { FAQ } from './fixtures.ts';
 import { bearer, createForm, startPipelineApp, submitAndSettle, type PipelineApp } from './pipeline-helpers.ts';
-import { createKnowledgeBase, REPLY_SCHEMA, SIGNATURE, type Replied } from './reply-helpers.ts';
+import { CANADA_ANSWER, createKnowledgeBase, REPLY_SCHEMA, SIGNATURE, type Replied } from './reply-helpers.ts';
 
 async function creditsUsed(t: PipelineApp, key: string): Promise<number> {
   return (await t.request({ method: 'GET', url: '/api/account', headers: bearer(key) })).json().credits.used;
@@ -127,6 +127,28 @@ describe('smart replies in the submitter’s language', () => {
       assert.equal(s.reply_reason, null);
     } finally {
       await t.close();
+    }
+  });
+
+  it('a reply that keeps failing fails the reply, not the submission, and gives its credits back', async () => {
+    const down = await startFakeProvider(() => ({ status: 503, body: { error: 'maintenance' } }));
+    const t = await startPipelineApp({ INTAKE_TRANSLATE_URL: down.url, INTAKE_PIPELINE_MAX_ATTEMPTS: '2', INTAKE_PIPELINE_RETRY_SCHEDULE: '20ms' });
+    try {
+      const key = await t.createKey();
+      // The German question is in the knowledge base: only the reply's translation needs the provider.
+      const kb = await createKnowledgeBase(t, key, `${FAQ}\n\nQ: ${GERMAN}\nA: ${CANADA_ANSWER}`);
+      const form = await createForm(t, key, { fields_schema: REPLY_SCHEMA, smart_reply_enabled: true, knowledge_base_id: kb });
+      const s = await submitAndSettle(t, key, form, { name: 'Jürgen', message: GERMAN }) as unknown as Replied & { processing_status: string; original_language: string };
+      assert.equal(s.processing_status, 'completed');
+      assert.equal(s.original_language, 'de');
+      assert.equal(s.reply_status, 'failed');
+      assert.match(s.reply_reason ?? '', /^smart_reply_failed: /);
+      assert.ok(down.requests.length >= 2, 'the reply was tried again before it failed');
+      const account = await t.request({ method: 'GET', url: '/api/account', headers: bearer(key) });
+      assert.equal(account.json().credits.used, 0, 'the reply credits are given back');
+    } finally {
+      await t.close();
+      await down.close();
     }
   });
 

@@ -19,7 +19,7 @@ import type { SpamFeedbackStore } from './spam/feedback-store.ts';
 import { StepFailure } from './step-failure.ts';
 import { Superseded } from './superseded.ts';
 import { FINAL_STATUSES, type Outcome, type PipelineStore, type StepResult, type Work, type OnFinished } from './store.ts';
-import { replyStep } from './reply-step.ts';
+import { replyStep, type ReplyStepOutcome } from './reply-step.ts';
 import { PROCESS_SUBMISSION, type ProcessSubmissionPayload } from './tasks.ts';
 import { translationStep } from './translation-step.ts';
 import type { Translator } from './translation/index.ts';
@@ -105,8 +105,7 @@ export function submissionProcessor(deps: ProcessorDeps) {
   /** `soFar`: what the earlier steps found; a failed submission keeps it (its spam verdict, its language). */
   async function retryOrFail(work: Work, soFar: StepResult, failure: StepFailure, attempt: number): Promise<void> {
     const cause = failure.cause;
-    const transient = cause instanceof ProviderError && cause.transient;
-    if (transient && attempt < deps.pipeline.maxAttempts) {
+    if (cause instanceof ProviderError && retriable(failure, attempt)) {
       const backoff = retryDelay(attempt, deps.pipeline.retrySchedule);
       const delay = Math.max(backoff, (cause.retryAfterSeconds ?? 0) * 1000);
       const runAt = new Date(clock().getTime() + delay);
@@ -122,7 +121,28 @@ export function submissionProcessor(deps: ProcessorDeps) {
     await finish(work, soFar, { status: 'failed', reason: `${failure.step}_failed: ${failure.message}`.slice(0, 500) });
   }
 
-  async function run(work: Work, result: StepResult): Promise<void> {
+  /** A transient provider error gets another attempt while attempts are left. */
+  function retriable(failure: StepFailure, attempt: number): boolean {
+    return failure.cause instanceof ProviderError && failure.cause.transient && attempt < deps.pipeline.maxAttempts;
+  }
+
+  /**
+   * The reply is an extra: once it has no attempt left, its failure is the reply's (credit given
+   * back), and the submission completes with its verdict, language, translation and notifications.
+   */
+  async function replyOrItsFailure(work: Work, result: StepResult, attempt: number): Promise<ReplyStepOutcome> {
+    try {
+      return await replyStep(work, result, { ...deps, beginRemote });
+    } catch (error) {
+      if (!(error instanceof StepFailure) || retriable(error, attempt)) throw error;
+      log.error({ err: error.cause, submissionId: work.submission.id, step: error.step, attempt }, 'smart reply failed');
+      await deps.credits.refund(work.submission.id, error.step);
+      work.submission.steps.push('reply');
+      return { result: { reply_status: 'failed', reply_reason: `smart_reply_failed: ${error.message}`.slice(0, 500) }, creditsExhausted: false };
+    }
+  }
+
+  async function run(work: Work, result: StepResult, attempt: number): Promise<void> {
     const spam = await spamStep(work, { ...deps, beginRemote });
     Object.assign(result, spam.result);
     if (spam.result.spam_flag) {
@@ -137,7 +157,7 @@ export function submissionProcessor(deps: ProcessorDeps) {
     }
     const translation = await translationStep(work, result, { ...deps, beginRemote });
     Object.assign(result, translation.result);
-    const reply = await replyStep(work, result, { ...deps, beginRemote });
+    const reply = await replyOrItsFailure(work, result, attempt);
     Object.assign(result, reply.result);
 
     const exhausted = spam.creditsExhausted || translation.creditsExhausted || reply.creditsExhausted;
@@ -153,7 +173,7 @@ export function submissionProcessor(deps: ProcessorDeps) {
     if (!work || FINAL_STATUSES.includes(work.submission.status)) return;
     const result: StepResult = {};
     try {
-      await run(work, result);
+      await run(work, result, payload.attempt ?? 1);
     } catch (error) {
       if (error instanceof Superseded) return;
       if (!(error instanceof StepFailure)) throw error;
