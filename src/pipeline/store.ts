@@ -118,8 +118,9 @@ export function pipelineStore(db: Db) {
     const byForm = new Map<string, string[]>();
     for (const work of works) byForm.set(work.form.id, [...(byForm.get(work.form.id) ?? []), work.submission.id]);
     for (const formId of [...byForm.keys()].sort()) {
+      // By id alone: with the form in the condition too, SQLite walked the form's listing index.
       const flagged = await tx.updateTable('submissions').set({ spam_flag: true })
-        .where('form_id', '=', formId).where('id', 'in', byForm.get(formId)!).where('spam_flag', '=', false).executeTakeFirst();
+        .where('id', 'in', byForm.get(formId)!).where('spam_flag', '=', false).executeTakeFirst();
       const count = Number(flagged.numUpdatedRows);
       if (count > 0) await tx.updateTable('forms').set((eb) => ({ spam_count: eb('spam_count', '+', count) })).where('id', '=', formId).execute();
     }
