@@ -97,7 +97,7 @@ function render(runs: Run[], context: BenchContext): string {
 const SQLITE_LIMIT = 'CPU: about 50 µs of main thread and 45 µs of writer thread per submission (SQLite inserting the row, its indexes, trigger and job, WAL writes) on the one core the load generator leaves';
 const PG_LIMIT = "round trips and the commit's fsync while one form's counter row is locked, one batch at a time; database, server and load generator on two cores";
 const LITTLE = 'with 50 connections latency follows throughput (Little\'s law)';
-const RSS_LIMIT = "the API process now loads the language model at start (eld, imported through src/analysis/service.ts and src/pipeline/translation/index.ts) and idles at about 395 MB (158 MB before those merges, side by side), then grows with the request rate; the writer thread adds 20-30 MB";
+const RSS_LIMIT = "V8's heap under load: objects of requests waiting for their commit survive young collections and pile up in the old generation until a full one (the young generation is already capped at 16 MB semi-spaces by npm start's flags); the process idles at about 170 MB, the writer thread holds about 35 MB of it"
 
 function checks(runs: Run[]): TargetCheck[] {
   const ratioB = medianOf(runs, (run) => ratio(run.sqlite, run.baseline));
