@@ -1,6 +1,7 @@
 // Migrations live in code and run on start. Kysely's migrator serialises concurrent runs:
 // PostgreSQL through an advisory lock, SQLite through the write lock its `begin immediate` takes.
 // On PostgreSQL, graphile-worker's own migrations follow (they take their own lock).
+import { setTimeout as sleep } from 'node:timers/promises';
 import { sql, type Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import { migrateGraphileSchema } from '../jobs/graphile-queue.ts';
@@ -45,8 +46,12 @@ class CodeMigrationProvider implements MigrationProvider {
   }
 }
 
-function isOtherSchemaGone(error: unknown): boolean {
-  return (error as { code?: string } | undefined)?.code === '3F000';
+/** invalid_schema_name, undefined_table, undefined_column: what DDL elsewhere does to a catalog listing. */
+const CATALOG_RACES = new Set(['3F000', '42P01', '42703']);
+
+/** Kysely's look for its own tables, before any migration ran, failed on DDL in another schema. */
+function isCatalogRace(error: unknown, results: unknown[] | undefined): boolean {
+  return !results?.length && CATALOG_RACES.has((error as { code?: string } | undefined)?.code ?? '');
 }
 
 async function currentSchema(database: Database): Promise<string> {
@@ -65,9 +70,14 @@ export async function migrateToLatest(database: Database): Promise<string[]> {
     ...(database.engine === 'postgres' && { migrationTableSchema: await currentSchema(database) }),
   });
   let { error, results } = await migrator.migrateToLatest();
-  // Kysely looks for its table by listing every schema's tables; a schema another tenant (or test)
-  // drops meanwhile fails that listing with invalid_schema_name. Nothing was applied: look again.
-  for (let retry = 0; retry < 3 && isOtherSchemaGone(error); retry++) ({ error, results } = await migrator.migrateToLatest());
+  // Kysely looks for its table by listing every schema's tables and columns; a schema another tenant
+  // (or test) drops meanwhile, or graphile-worker's migration altering its tables in another schema,
+  // fails that listing (seen: invalid_schema_name; "column job_count of relation job_queues does not
+  // exist"). Nothing was applied: look again.
+  for (let retry = 0; retry < 5 && isCatalogRace(error, results); retry++) {
+    await sleep(50 * 2 ** retry);
+    ({ error, results } = await migrator.migrateToLatest());
+  }
   if (error) throw error;
   if (database.pgPool) await migrateGraphileSchema(database.pgPool, database.jobsSchema);
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
