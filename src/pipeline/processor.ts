@@ -104,8 +104,8 @@ export function submissionProcessor(deps: ProcessorDeps) {
 
   /** `soFar`: what the earlier steps found; a failed submission keeps it (its spam verdict, its language). */
   async function retryOrFail(work: Work, soFar: StepResult, failure: StepFailure, attempt: number): Promise<void> {
-    const cause = failure.cause;
-    if (cause instanceof ProviderError && retriable(failure, attempt)) {
+    if (retriable(failure, attempt)) {
+      const cause = failure.cause;
       const backoff = retryDelay(attempt, deps.pipeline.retrySchedule);
       const delay = Math.max(backoff, (cause.retryAfterSeconds ?? 0) * 1000);
       const runAt = new Date(clock().getTime() + delay);
@@ -116,13 +116,13 @@ export function submissionProcessor(deps: ProcessorDeps) {
         deps.queue.enqueueInTransaction(tx, [{ task: PROCESS_SUBMISSION, payload: { ...payload }, runAt }]));
       return;
     }
-    log.error({ err: cause, submissionId: work.submission.id, step: failure.step, attempt }, 'processing failed');
+    log.error({ err: failure.cause, submissionId: work.submission.id, step: failure.step, attempt }, 'processing failed');
     await deps.credits.refund(work.submission.id, failure.step);
     await finish(work, soFar, { status: 'failed', reason: `${failure.step}_failed: ${failure.message}`.slice(0, 500) });
   }
 
   /** A transient provider error gets another attempt while attempts are left. */
-  function retriable(failure: StepFailure, attempt: number): boolean {
+  function retriable(failure: StepFailure, attempt: number): failure is StepFailure & { cause: ProviderError } {
     return failure.cause instanceof ProviderError && failure.cause.transient && attempt < deps.pipeline.maxAttempts;
   }
 
