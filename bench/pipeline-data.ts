@@ -9,7 +9,7 @@ import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
 import type { FieldDefinition } from '../src/forms/field-schema.ts';
 import { jobQueueFor } from '../src/jobs/index.ts';
-import { PROCESS_SUBMISSION } from '../src/pipeline/tasks.ts';
+import { processingJobsFor } from '../src/pipeline/tasks.ts';
 import { contentFingerprint } from '../src/submissions/fingerprint.ts';
 import { CONTACT_FORM } from './intake-setup.ts';
 import type { GeneratedSubmission } from './pipeline-corpus.ts';
@@ -44,7 +44,7 @@ export async function writeBacklog(store: BenchStore, formId: string, submission
       for (let i = 0; i < rows.length; i += CHUNK) {
         const chunk = rows.slice(i, i + CHUNK);
         await tx.insertInto('submissions').values(chunk).execute();
-        await queue.enqueueInTransaction(tx, chunk.map((row) => ({ task: PROCESS_SUBMISSION, payload: { submissionId: row.id } })));
+        await queue.enqueueInTransaction(tx, processingJobsFor(chunk.map((row) => row.id)));
       }
       await tx.updateTable('forms').set((eb) => ({ submission_count: eb('submission_count', '+', rows.length) })).where('id', '=', formId).execute();
       await tx.updateTable('accounts').set((eb) => ({ submissions_total: eb('submissions_total', '+', rows.length) })).where('id', '=', form.account_id).execute();

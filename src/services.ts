@@ -95,7 +95,7 @@ export function buildServices(config: Config, database: Database, options: Servi
   const analysis = analysisService({ store: analysisStore(database.db), forms, submissions, ai: aiServices(config, database) });
   const replySending = replySender({ store: replyStore(database.db), mailer, mailFrom: config.delivery.smtp?.from ?? null, claimTimeoutMs: REPLY_CLAIM_TIMEOUT_MS });
   const replies = replyService({
-    store: replyStore(database.db), sender: replySending, forms, submissions: submissionRows, pipeline: pipelineStore(database.db), knowledge,
+    store: replyStore(database.db), sender: replySending, forms, submissions: submissionRows, pipeline: pipelineStore(database.db, database.engine), knowledge,
     credits: creditCharger(creditStore(database.db), config), config,
   });
   return { queue, limits, accounts, dashboard, forms, knowledge, submissions, replies, replySending, destinations, deliveries, delivery, audit, analysis };

@@ -20,7 +20,8 @@ import { StepFailure } from './step-failure.ts';
 import { Superseded } from './superseded.ts';
 import { FINAL_STATUSES, type Outcome, type PipelineStore, type StepResult, type Work, type OnFinished } from './store.ts';
 import { replyStep, type ReplyStepOutcome } from './reply-step.ts';
-import { PROCESS_SUBMISSION, type ProcessSubmissionPayload } from './tasks.ts';
+import { PROCESS_SUBMISSION, type ProcessSubmissionPayload, type ProcessSubmissionsPayload } from './tasks.ts';
+import { Slots } from './slots.ts';
 import { translationStep } from './translation-step.ts';
 import type { Translator } from './translation/index.ts';
 
@@ -94,8 +95,15 @@ export function submissionProcessor(deps: ProcessorDeps) {
     deps.queue.wake();
   }
 
+  // A batch job starts all its submissions at once: those that wait on a provider (a model, a
+  // translation server) take one of `concurrency` slots first, so a worker process never has more
+  // requests out to providers than that, however many submissions it holds.
+  const remoteSlots = new Slots(deps.pipeline.concurrency);
+  const holding = new WeakMap<Work, () => void>();
+
   /** Marks the submission `processing` before the first step that waits on a provider. */
   async function beginRemote(work: Work): Promise<boolean> {
+    if (!holding.has(work)) holding.set(work, await remoteSlots.take());
     if (work.submission.status === 'processing') return true;
     if (!(await store.markProcessing(work.submission.id))) return false;
     work.submission.status = 'processing';
@@ -167,18 +175,46 @@ export function submissionProcessor(deps: ProcessorDeps) {
     await finish(work, result, outcome);
   }
 
-  return async function processSubmission(payload: ProcessSubmissionPayload): Promise<void> {
-    const work = await store.load(payload.submissionId);
-    // Deleted since, or finished by an earlier run of a job that ran twice: nothing to do.
-    if (!work || FINAL_STATUSES.includes(work.submission.status)) return;
+  async function processLoaded(work: Work, attempt: number): Promise<void> {
     const result: StepResult = {};
     try {
-      await run(work, result, payload.attempt ?? 1);
+      await run(work, result, attempt);
     } catch (error) {
       if (error instanceof Superseded) return;
       if (!(error instanceof StepFailure)) throw error;
-      await retryOrFail(work, result, error, payload.attempt ?? 1);
+      await retryOrFail(work, result, error, attempt);
+    } finally {
+      holding.get(work)?.();
     }
+  }
+
+  // Deleted since, or finished by an earlier run of a job that ran twice: nothing to do.
+  const unfinished = (work: Work | null | undefined): work is Work => !!work && !FINAL_STATUSES.includes(work.submission.status);
+
+  return {
+    /** One submission's job; what it throws, the engine retries. */
+    async processSubmission(payload: ProcessSubmissionPayload): Promise<void> {
+      const work = await store.load(payload.submissionId);
+      if (unfinished(work)) await processLoaded(work, payload.attempt ?? 1);
+    },
+
+    /**
+     * A stored batch's job: its submissions read in one query and processed side by side, their
+     * final statuses sharing transactions. One that throws (the database was away, say) leaves the
+     * others be: it gets a job of its own, retried and finally failed as any single one is. If even
+     * that cannot be enqueued, the whole job throws and runs again, skipping what is final by then.
+     */
+    async processSubmissions(payload: ProcessSubmissionsPayload): Promise<void> {
+      const works = (await store.loadMany(payload.submissionIds)).filter(unfinished);
+      const threw: string[] = [];
+      await Promise.all(works.map((work) => processLoaded(work, 1).catch((error: unknown) => {
+        log.error({ err: error, submissionId: work.submission.id }, 'processing failed; retrying it on its own');
+        threw.push(work.submission.id);
+      })));
+      if (threw.length === 0) return;
+      const runAt = new Date(clock().getTime() + retryDelay(1, deps.pipeline.retrySchedule));
+      await deps.queue.enqueue(threw.map((submissionId) => ({ task: PROCESS_SUBMISSION, payload: { submissionId, attempt: 1 }, runAt })));
+    },
   };
 }
 

@@ -1,9 +1,10 @@
 // The only code that reads and writes the pipeline's view of submissions: what a job needs to
 // process one (the submission, its form's settings, the schema it was validated against, the
 // owner's plan and language) and the results of each step.
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { Plan } from '../config.ts';
 import type { Db } from '../db/database.ts';
+import type { Engine } from '../db/migrations/column-types.ts';
 import { statement, statements, type Executor } from '../db/statement.ts';
 import type { SubmissionsTable, Tables } from '../db/tables.ts';
 import { fromJson, toBool, toCount } from '../db/values.ts';
@@ -82,9 +83,9 @@ function columns(result: StepResult) {
   };
 }
 
-export function pipelineStore(db: Db) {
+export function pipelineStore(db: Db, engine: Engine) {
   // The worker's hot statements, compiled once (see db/statement.ts).
-  const loadRow = statement((qb, p: { id: string }) =>
+  const selectWork = (qb: Executor) =>
     qb
       .selectFrom('submissions as s')
       .innerJoin('forms as f', 'f.id', 's.form_id')
@@ -105,8 +106,13 @@ export function pipelineStore(db: Db) {
       .select((eb) =>
         eb.selectFrom('submissions as r').select(eb.fn.countAll().as('n'))
           .whereRef('r.form_id', '=', 's.form_id').whereRef('r.fingerprint', '=', 's.fingerprint').whereRef('r.seq', '<', 's.seq')
-          .as('repeats'))
-      .where('s.id', '=', p.id));
+          .as('repeats'));
+  const loadRow = statement((qb, p: { id: string }) => selectWork(qb).where('s.id', '=', p.id));
+  // A batch job's submissions in one statement; the ids travel as one JSON array, so its text is the same for any number.
+  const idsIn = (ids: unknown) =>
+    engine === 'postgres' ? sql<string>`(select json_array_elements_text(${ids}::json))` : sql<string>`(select value from json_each(${ids}))`;
+  type LoadedRow = Awaited<ReturnType<typeof loadRow>>['rows'][number];
+  const loadRows = statement((qb, p: { ids: string }) => selectWork(qb).where('s.id', 'in', idsIn(p.ids)));
 
   /**
    * Sets the spam flag of submissions whose other results were just written in `tx`, and moves their
@@ -136,43 +142,52 @@ export function pipelineStore(db: Db) {
     (names) => names.join(),
   );
 
+  function toWork(row: LoadedRow): Work {
+    return {
+      submission: {
+        id: row.id,
+        seq: toCount(row.seq),
+        data: fromJson(row.data) as Record<string, unknown>,
+        metadata: fromJson(row.metadata) as SubmissionMetadata,
+        fingerprint: row.fingerprint,
+        status: row.processing_status,
+        steps: (fromJson(row.pipeline_steps) as string[] | null) ?? [],
+        repeats: toCount(row.repeats as number | string),
+        stored: {
+          spam_flag: toBool(row.spam_flag),
+          original_language: row.original_language,
+          translated_data: fromJson(row.translated_data) as Record<string, string> | null,
+        },
+      },
+      form: {
+        id: row.form_id,
+        name: row.form_name,
+        slug: row.form_slug,
+        visibility: row.visibility,
+        version: row.version,
+        intent: row.intent,
+        spamProtection: toBool(row.spam_protection_enabled),
+        strategy: row.spam_protection_strategy,
+        localisation: toBool(row.localisation_enabled),
+        smartReply: toBool(row.smart_reply_enabled),
+        repliesMode: row.smart_replies_mode,
+        knowledgeBaseId: row.knowledge_base_id,
+      },
+      fields: (fromJson(row.fields_schema) as FieldsSchema).fields,
+      owner: { id: row.account_id, plan: row.plan, language: row.language, corrections: Number(row.feedback_spam ?? 0) + Number(row.feedback_ham ?? 0) },
+    };
+  }
+
   return {
     async load(submissionId: string): Promise<Work | null> {
       const row = (await loadRow(db, { id: submissionId })).rows[0];
-      if (!row) return null;
-      return {
-        submission: {
-          id: row.id,
-          seq: toCount(row.seq),
-          data: fromJson(row.data) as Record<string, unknown>,
-          metadata: fromJson(row.metadata) as SubmissionMetadata,
-          fingerprint: row.fingerprint,
-          status: row.processing_status,
-          steps: (fromJson(row.pipeline_steps) as string[] | null) ?? [],
-          repeats: toCount(row.repeats as number | string),
-          stored: {
-            spam_flag: toBool(row.spam_flag),
-            original_language: row.original_language,
-            translated_data: fromJson(row.translated_data) as Record<string, string> | null,
-          },
-        },
-        form: {
-          id: row.form_id,
-          name: row.form_name,
-          slug: row.form_slug,
-          visibility: row.visibility,
-          version: row.version,
-          intent: row.intent,
-          spamProtection: toBool(row.spam_protection_enabled),
-          strategy: row.spam_protection_strategy,
-          localisation: toBool(row.localisation_enabled),
-          smartReply: toBool(row.smart_reply_enabled),
-          repliesMode: row.smart_replies_mode,
-          knowledgeBaseId: row.knowledge_base_id,
-        },
-        fields: (fromJson(row.fields_schema) as FieldsSchema).fields,
-        owner: { id: row.account_id, plan: row.plan, language: row.language, corrections: Number(row.feedback_spam ?? 0) + Number(row.feedback_ham ?? 0) },
-      };
+      return row ? toWork(row) : null;
+    },
+
+    /** The batch's submissions that still exist, in no particular order. */
+    async loadMany(submissionIds: string[]): Promise<Work[]> {
+      const { rows } = await loadRows(db, { ids: JSON.stringify(submissionIds) });
+      return rows.map(toWork);
     },
 
     /** pending → processing; false when the submission is gone or already final. */

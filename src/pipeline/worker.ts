@@ -10,7 +10,7 @@ import type { KnowledgeService } from '../knowledge/service.ts';
 import { submissionProcessor, type ProcessorDeps } from './processor.ts';
 import { pipelineStore } from './store.ts';
 import { spamFeedbackStore } from './spam/feedback-store.ts';
-import { PROCESS_SUBMISSION, type ProcessSubmissionPayload } from './tasks.ts';
+import { PROCESS_SUBMISSION, PROCESS_SUBMISSIONS, type ProcessSubmissionPayload, type ProcessSubmissionsPayload } from './tasks.ts';
 import { translatorFromConfig } from './translation/index.ts';
 
 export interface PipelineWorkerOptions {
@@ -25,7 +25,7 @@ export interface PipelineWorkerOptions {
 
 export function startPipelineWorker({ config, database, queue, log, knowledge, onFinished }: PipelineWorkerOptions): Promise<RunningWorker> {
   const model = config.ai ? openAiChatModel(config.ai) : null;
-  const store = pipelineStore(database.db);
+  const store = pipelineStore(database.db, database.engine);
   const process = submissionProcessor({
     store,
     credits: creditCharger(creditStore(database.db), config),
@@ -44,7 +44,7 @@ export function startPipelineWorker({ config, database, queue, log, knowledge, o
       async [PROCESS_SUBMISSION](payload, context) {
         const job = payload as unknown as ProcessSubmissionPayload;
         try {
-          await process(job);
+          await process.processSubmission(job);
         } catch (error) {
           // The engine retries a job that throws (the database was away, say); past the last
           // attempt the submission is failed rather than left `processing`.
@@ -53,6 +53,7 @@ export function startPipelineWorker({ config, database, queue, log, knowledge, o
           await store.markFailed(job.submissionId, 'processing_error: the submission could not be processed', new Date().toISOString());
         }
       },
+      [PROCESS_SUBMISSIONS]: (payload) => process.processSubmissions(payload as unknown as ProcessSubmissionsPayload),
     },
     { concurrency: config.pipeline.concurrency, log },
   );

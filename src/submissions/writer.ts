@@ -7,13 +7,13 @@ import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import type { Database } from '../db/database.ts';
 import type { JobQueue, JobSpec } from '../jobs/queue.ts';
-import { PROCESS_SUBMISSION } from '../pipeline/tasks.ts';
+import { processingJobsFor } from '../pipeline/tasks.ts';
 import type { InsertOutcome, NewSubmission, SubmissionStore } from './store.ts';
 
 export type WriteBatch = (items: NewSubmission[]) => Promise<InsertOutcome[]>;
 
 export function processingJobs(created: NewSubmission[]): JobSpec[] {
-  return created.map((item) => ({ task: PROCESS_SUBMISSION, payload: { submissionId: item.id } }));
+  return processingJobsFor(created.map((item) => item.id));
 }
 
 // Batches cross as JSON text: one string is copied in a blink, where cloning hundreds of small
