@@ -1,8 +1,10 @@
 // The pipeline benchmark's backlog and what became of it. Submissions are written straight into
 // the database, with the columns the submit path writes (fingerprint included, computed by its own
-// function), the form's and owner's counters moved to match, and each one's processing job added
+// function), the form's and owner's counters moved to match, and their processing jobs added
 // through the engine's own queue (src/jobs), all in one transaction: when it commits, the whole
-// backlog is there at once, as if the workers had been away while it arrived.
+// backlog is there at once, as if the workers had been away while it arrived. The jobs are shaped
+// as the submit path shapes them: `batched`, as a burst stores them (up to 32 submissions a job),
+// or `single`, a job each, as submissions that arrived one at a time.
 import { randomUUID } from 'node:crypto';
 import { DatabaseSync } from 'node:sqlite';
 import { loadConfig } from '../src/config.ts';
@@ -20,7 +22,9 @@ const CHUNK = 1000;
 const FIELDS = CONTACT_FORM.fields_schema.fields.map((field) => ({ rules: [], ...field })) as FieldDefinition[];
 
 /** Writes the backlog and returns the wall-clock time (ms since the epoch) at which it committed. */
-export async function writeBacklog(store: BenchStore, formId: string, submissions: GeneratedSubmission[]): Promise<number> {
+export type JobShape = 'batched' | 'single';
+
+export async function writeBacklog(store: BenchStore, formId: string, submissions: GeneratedSubmission[], jobs: JobShape = 'batched'): Promise<number> {
   const config = loadConfig(store.env);
   const database = openDatabase({ ...config, poolSize: 1 });
   try {
@@ -44,7 +48,8 @@ export async function writeBacklog(store: BenchStore, formId: string, submission
       for (let i = 0; i < rows.length; i += CHUNK) {
         const chunk = rows.slice(i, i + CHUNK);
         await tx.insertInto('submissions').values(chunk).execute();
-        await queue.enqueueInTransaction(tx, processingJobsFor(chunk.map((row) => row.id)));
+        const ids = chunk.map((row) => row.id);
+        await queue.enqueueInTransaction(tx, jobs === 'batched' ? processingJobsFor(ids) : ids.flatMap((id) => processingJobsFor([id])));
       }
       await tx.updateTable('forms').set((eb) => ({ submission_count: eb('submission_count', '+', rows.length) })).where('id', '=', formId).execute();
       await tx.updateTable('accounts').set((eb) => ({ submissions_total: eb('submissions_total', '+', rows.length) })).where('id', '=', form.account_id).execute();

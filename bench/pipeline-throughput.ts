@@ -4,7 +4,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CONTACT_FORM } from './intake-setup.ts';
 import type { GeneratedSubmission } from './pipeline-corpus.ts';
-import { backlogOutcome, backlogWatcher, writeBacklog, type BacklogOutcome } from './pipeline-data.ts';
+import { backlogOutcome, backlogWatcher, writeBacklog, type BacklogOutcome, type JobShape } from './pipeline-data.ts';
 import type { BenchStore } from './stores.ts';
 import { startWorker } from './worker-process.ts';
 
@@ -30,13 +30,13 @@ export async function drainBacklog(
   formId: string,
   submissions: GeneratedSubmission[],
   workers: number,
-  options: { env?: Record<string, string>; nodeOptions?: string[] } = {},
+  options: { env?: Record<string, string>; nodeOptions?: string[]; jobs?: JobShape } = {},
 ): Promise<ThroughputRun> {
   const env = { ...store.env, ...options.env };
   const processes = await Promise.all(Array.from({ length: workers }, () => startWorker(env, options.nodeOptions)));
   let committedAt: number;
   try {
-    committedAt = await writeBacklog(store, formId, submissions);
+    committedAt = await writeBacklog(store, formId, submissions, options.jobs);
     const watcher = await backlogWatcher(store, formId);
     try {
       while ((await watcher.unfinished()) > 0) {
