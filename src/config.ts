@@ -14,6 +14,8 @@ export interface Config {
   dataDir: string;
   /** postgres://… when set; otherwise the embedded SQLite file under dataDir. */
   databaseUrl: string | null;
+  /** PostgreSQL connections per process (its API, its workers and their queue share them). */
+  poolSize: number;
   maxBodyBytes: number;
   trustProxy: boolean;
   rateLimits: { submitPerMinute: number; apiPerMinute: number; mcpPerMinute: number; loginPerMinute: number };
@@ -221,6 +223,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl: withoutTrailingSlashes(url(env, 'INTAKE_PUBLIC_URL', ['http:', 'https:']) ?? '') || null,
     dataDir: path.resolve(read(env, 'INTAKE_DATA_DIR') ?? './data'),
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']) ?? null,
+    poolSize: integer(env, 'INTAKE_DATABASE_POOL_SIZE', 10, 1, 200),
     maxBodyBytes: integer(env, 'INTAKE_MAX_BODY_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),
     trustProxy: boolean(env, 'INTAKE_TRUST_PROXY', false),
     redis: redisConfig(env),

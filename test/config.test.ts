@@ -10,6 +10,7 @@ describe('configuration', () => {
     assert.equal(config.host, '0.0.0.0');
     assert.equal(config.publicUrl, null);
     assert.equal(config.databaseUrl, null);
+    assert.equal(config.poolSize, 10);
     assert.ok(path.isAbsolute(config.dataDir) && config.dataDir.endsWith(`${path.sep}data`));
     assert.equal(config.maxBodyBytes, 65536);
     assert.equal(config.trustProxy, false);
@@ -27,7 +28,7 @@ describe('configuration', () => {
   it('takes every variable from the environment', () => {
     const config = loadConfig({
       PORT: '8080', HOST: '127.0.0.1', INTAKE_PUBLIC_URL: 'https://forms.example.com//', INTAKE_DATA_DIR: '/var/lib/intake',
-      DATABASE_URL: 'postgres://u@db/intake', INTAKE_MAX_BODY_BYTES: '2048', INTAKE_TRUST_PROXY: 'true',
+      DATABASE_URL: 'postgres://u@db/intake', INTAKE_DATABASE_POOL_SIZE: '24', INTAKE_MAX_BODY_BYTES: '2048', INTAKE_TRUST_PROXY: 'true',
       INTAKE_SUBMIT_RATE_LIMIT: '100', INTAKE_API_RATE_LIMIT: '600', INTAKE_MCP_RATE_LIMIT: '300', INTAKE_LOGIN_RATE_LIMIT: '5', INTAKE_SIGNUP: 'OPEN',
       INTAKE_FREE_SUBMISSION_LIMIT: '10', INTAKE_FREE_AI_CREDITS: '5', INTAKE_PRO_MONTHLY_AI_CREDITS: '1000',
       INTAKE_BILLING_URL: 'https://pay.example.com/upgrade', INTAKE_LOG_LEVEL: 'warn',
@@ -37,6 +38,7 @@ describe('configuration', () => {
     assert.equal(config.publicUrl, 'https://forms.example.com');
     assert.equal(config.dataDir, '/var/lib/intake');
     assert.equal(config.databaseUrl, 'postgres://u@db/intake');
+    assert.equal(config.poolSize, 24);
     assert.equal(config.maxBodyBytes, 2048);
     assert.equal(config.trustProxy, true);
     assert.deepEqual(config.rateLimits, { submitPerMinute: 100, apiPerMinute: 600, mcpPerMinute: 300, loginPerMinute: 5 });
@@ -81,7 +83,7 @@ describe('configuration', () => {
 
   it('refuses a bad value with an error that names the variable', () => {
     const bad: Array<[string, string]> = [
-      ['PORT', 'abc'], ['PORT', '70000'], ['INTAKE_TRUST_PROXY', 'maybe'], ['DATABASE_URL', 'mysql://x/db'],
+      ['PORT', 'abc'], ['PORT', '70000'], ['INTAKE_TRUST_PROXY', 'maybe'], ['DATABASE_URL', 'mysql://x/db'], ['INTAKE_DATABASE_POOL_SIZE', '0'],
       ['INTAKE_PUBLIC_URL', 'not a url'], ['INTAKE_SUBMIT_RATE_LIMIT', '0'], ['INTAKE_SIGNUP', 'maybe'], ['INTAKE_LOGIN_RATE_LIMIT', '0'], ['INTAKE_LOG_LEVEL', 'loud'],
       ['INTAKE_MAX_BODY_BYTES', '12'], ['INTAKE_FREE_SUBMISSION_LIMIT', '-1'], ['INTAKE_BILLING_URL', 'ftp://x'],
       ['INTAKE_AI_BASE_URL', 'localhost:11434'], ['INTAKE_TRANSLATE_URL', 'ftp://lt'],
