@@ -97,7 +97,7 @@ function render(runs: Run[], context: BenchContext): string {
 const SQLITE_LIMIT = 'CPU: about 50 µs of main thread and 45 µs of writer thread per submission (SQLite inserting the row, its indexes, trigger and job, WAL writes) on the one core the load generator leaves';
 const PG_LIMIT = "round trips and the commit's fsync while one form's counter row is locked, one batch at a time; database, server and load generator on two cores";
 const LITTLE = 'with 50 connections latency follows throughput (Little\'s law)';
-const RSS_LIMIT = "V8's heap under load: objects of requests waiting for their commit survive young collections and pile up in the old generation until a full one (the young generation is already capped at 16 MB semi-spaces by npm start's flags); the process idles at about 170 MB, the writer thread holds about 35 MB of it"
+const RSS_LIMIT = "the Node binary's own pages (about 60 MB), the heaps of the main and writer threads (young generations capped at 4 MB semi-spaces by npm start's flags) and the writer thread's Node environment; a warm compile cache spares both threads the TypeScript stripper (README, Memory). Some runs on a loaded machine promote whole requests to the old generation and peak near 300 MB"
 
 function checks(runs: Run[]): TargetCheck[] {
   const ratioB = medianOf(runs, (run) => ratio(run.sqlite, run.baseline));

@@ -1,5 +1,6 @@
 // `intake serve` and `intake worker`: migrate, run, and shut down cleanly so no accepted write
 // is cut off and no job is left half-held.
+import { flushCompileCache } from 'node:module';
 import pino from 'pino';
 import { buildApp } from './app.ts';
 import { buildServices } from './services.ts';
@@ -41,6 +42,9 @@ export async function serve(config: Config): Promise<void> {
     const { startWorkers } = await import('./workers.ts');
     worker = await startWorkers(config, database, services, app.log);
   }
+  // What startup compiled goes to the compile cache (src/compile-cache.mjs) now, not at exit: a process
+  // that is killed never exits cleanly, and its next start would strip every file again. No-op when off.
+  flushCompileCache();
   app.log.info({ engine: database.engine, worker: config.pipeline.embeddedWorker }, 'Intake is ready');
 }
 
@@ -61,5 +65,6 @@ export async function work(config: Config): Promise<void> {
     await services.limits.close();
     await database.close();
   });
+  flushCompileCache(); // as in serve()
   log.info({ engine: database.engine, concurrency: config.pipeline.concurrency }, 'Intake worker is ready');
 }

@@ -1,6 +1,7 @@
 // The submit path's SQLite writer: a worker thread with a connection of its own, which stores each
 // batch it is handed (rows, counters, processing jobs) in one transaction and answers once it has
 // committed. The code that runs is the store's, the same as everywhere else.
+import { flushCompileCache } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
 import { Kysely } from 'kysely';
 import { openSqliteConnection, sqliteDialect } from '../db/sqlite-dialect.ts';
@@ -16,6 +17,10 @@ const connection = openSqliteConnection(options.file);
 const db = new Kysely<Tables>({ dialect: sqliteDialect(connection) });
 const store = submissionStore(db, batchStatementsFor(connection));
 const addJobs = preparedJobInsert(connection, options.maxAttempts);
+// The thread's files go to the compile cache now (src/compile-cache.mjs; the thread inherits the
+// preload): it ends with its process, which may be killed, and a thread that finds all of them there
+// never loads the type stripper.
+flushCompileCache();
 
 async function storeBatch(request: ThreadRequest): Promise<ThreadReply> {
   try {
