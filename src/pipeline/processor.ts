@@ -57,11 +57,7 @@ export function submissionProcessor(deps: ProcessorDeps) {
    * (notifications). Spam flags come last: they lock the form row (its spam counter) until the commit.
    */
   async function record(tx: Transaction<Tables>, batch: Finishing[]): Promise<void> {
-    const processedAt = clock().toISOString();
-    // In form and seq order: two workers' transactions then lock rows in the same order.
-    const ordered = [...batch].sort((a, b) => a.work.form.id.localeCompare(b.work.form.id) || a.work.submission.seq - b.work.submission.seq);
-    const finished: Finishing[] = [];
-    for (const item of ordered) if (await store.finish(tx, item.work, item.result, item.outcome, processedAt)) finished.push(item);
+    const finished = await store.finish(tx, batch, clock().toISOString());
     const spam = finished.filter((item) => item.result.spam_flag === true);
     const onFinished = async (items: Finishing[]) => {
       if (deps.onFinished) for (const item of items) await deps.onFinished(tx, item.work, item.outcome);
