@@ -1,11 +1,13 @@
 // The final statuses of a batch are recorded together (on PostgreSQL in one statement): each row
 // gets exactly its own columns, whatever the others in the batch set, and a submission that is
-// already final, or twice in the batch, is finished once. No worker runs: the test drives the store.
+// already final, or twice in the batch, is finished once. What finishing them starts (deliveries)
+// is created for the batch at once too. No worker runs: the test drives the stores.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { fromJson, toBool, toIsoOrNull } from '../src/db/values.ts';
+import { readSubmissions } from '../src/submissions/store.ts';
 import { pipelineStore, type Outcome, type PipelineStore, type StepResult, type Work } from '../src/pipeline/store.ts';
-import { createForm, startTestApp, type TestApp } from './helpers.ts';
+import { bearer, createForm, startTestApp, type TestApp } from './helpers.ts';
 import { submit } from './pipeline-helpers.ts';
 
 const MESSAGE = { name: 'Ada Lovelace', email: 'ada@example.com', message: 'Hello, could you send me the price list? Thanks a lot.' };
@@ -13,11 +15,12 @@ const MESSAGE = { name: 'Ada Lovelace', email: 'ada@example.com', message: 'Hell
 describe('final statuses of a batch', () => {
   let t: TestApp;
   let store: PipelineStore;
+  let key: string;
   let endpoint: string;
   before(async () => {
-    t = await startTestApp();
+    t = await startTestApp({ INTAKE_OUTBOUND_ALLOW: '127.0.0.1' });
     store = pipelineStore(t.database.db, t.database.engine);
-    const key = await t.createKey();
+    key = await t.createKey();
     endpoint = (await createForm(t, key)).endpoint;
   });
   after(async () => {
@@ -25,8 +28,8 @@ describe('final statuses of a batch', () => {
   });
 
   /** Submitted and loaded as the worker would load it, with these steps already done. */
-  async function pending(steps: string[] = []): Promise<Work> {
-    const work = await store.load(await submit(t, endpoint, MESSAGE));
+  async function pending(steps: string[] = [], to = endpoint): Promise<Work> {
+    const work = await store.load(await submit(t, to, MESSAGE));
     assert.ok(work);
     work.submission.steps = steps;
     return work;
@@ -119,4 +122,43 @@ describe('final statuses of a batch', () => {
     });
   });
 
+  it('creates the deliveries of a batch: each submission to the destinations that want it and that it has not reached', async () => {
+    const destination = async (formId: string, deliverSpam: boolean) => {
+      const created = await t.request({
+        method: 'POST', url: `/api/forms/${formId}/destinations`, headers: bearer(key),
+        payload: { type: 'webhook', url: 'http://127.0.0.1:9/hook', deliver_spam: deliverSpam },
+      });
+      assert.equal(created.statusCode, 201, created.body);
+      return (created.json() as { id: string }).id;
+    };
+    const two = await createForm(t, key);
+    const [hamOnly, spamToo] = [await destination(two.id, false), await destination(two.id, true)];
+    const one = await createForm(t, key);
+    const only = await destination(one.id, false);
+    const [ham, spam, reached, elsewhere, none] = [
+      await pending([], two.endpoint), await pending([], two.endpoint), await pending([], two.endpoint), await pending([], one.endpoint), await pending(),
+    ];
+    const outcome: Outcome = { status: 'completed', reason: null };
+    await store.transaction(async (tx) => {
+      await store.flagSpam(tx, [spam]);
+      // Delivered to one destination before a spam correction resumed it.
+      const [earlier] = [...(await readSubmissions(tx, [reached.submission.id])).values()];
+      await t.services.delivery.store.insert(tx, [{
+        id: 'earlier', destinationId: hamOnly, submissionId: reached.submission.id, createdAt: new Date().toISOString(),
+        payload: { event: { id: 'evt_earlier', type: 'submission.created', created_at: new Date().toISOString(), data: { form: { id: two.id, name: 'Contact', slug: two.slug, visibility: 'public', version: 1 }, submission: earlier! } }, fields: [], link: '' },
+      }]);
+      await t.services.delivery.onBatchFinished(tx, [ham, spam, reached, elsewhere, none].map((work) => ({ work, outcome })));
+    });
+    const rows = await t.database.db.selectFrom('deliveries').select(['submission_id', 'destination_id', 'payload']).where('id', '!=', 'earlier').execute();
+    const made = rows.map((row) => `${row.submission_id} → ${row.destination_id}`).sort();
+    assert.deepEqual(made, [
+      `${ham.submission.id} → ${hamOnly}`, `${ham.submission.id} → ${spamToo}`, `${spam.submission.id} → ${spamToo}`,
+      `${reached.submission.id} → ${spamToo}`, `${elsewhere.submission.id} → ${only}`,
+    ].sort());
+    for (const row of rows) {
+      const { data } = (fromJson(row.payload) as { event: { data: { submission: { id: string; spam_flag: boolean } } } }).event;
+      assert.equal(data.submission.id, row.submission_id, 'each delivery carries its own submission');
+      assert.equal(data.submission.spam_flag, row.submission_id === spam.submission.id);
+    }
+  });
 });

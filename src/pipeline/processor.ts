@@ -18,7 +18,7 @@ import { spamStep } from './spam-step.ts';
 import type { SpamFeedbackStore } from './spam/feedback-store.ts';
 import { StepFailure } from './step-failure.ts';
 import { Superseded } from './superseded.ts';
-import { FINAL_STATUSES, type Outcome, type PipelineStore, type StepResult, type Work, type OnFinished } from './store.ts';
+import { FINAL_STATUSES, type Finished, type Outcome, type PipelineStore, type StepResult, type Work, type OnBatchFinished, type OnFinished } from './store.ts';
 import { replyStep, type ReplyStepOutcome } from './reply-step.ts';
 import { PROCESS_SUBMISSION, type ProcessSubmissionPayload, type ProcessSubmissionsPayload } from './tasks.ts';
 import { Slots } from './slots.ts';
@@ -38,6 +38,8 @@ export interface ProcessorDeps {
   feedback?: SpamFeedbackStore;
   /** Runs in the transaction that records the final status (notifications are enqueued there). */
   onFinished?: OnFinished;
+  /** The same, once for all the submissions the transaction finished. */
+  onBatchFinished?: OnBatchFinished;
   clock?: () => Date;
 }
 
@@ -59,7 +61,9 @@ export function submissionProcessor(deps: ProcessorDeps) {
   async function record(tx: Transaction<Tables>, batch: Finishing[]): Promise<void> {
     const finished = await store.finish(tx, batch, clock().toISOString());
     const spam = finished.filter((item) => item.result.spam_flag === true);
-    const onFinished = async (items: Finishing[]) => {
+    const onFinished = async (items: Finished[]) => {
+      if (items.length === 0) return;
+      if (deps.onBatchFinished) await deps.onBatchFinished(tx, items);
       if (deps.onFinished) for (const item of items) await deps.onFinished(tx, item.work, item.outcome);
     };
     await onFinished(finished.filter((item) => item.result.spam_flag !== true));

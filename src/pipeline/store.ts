@@ -68,8 +68,17 @@ export interface Outcome {
   reason: string | null;
 }
 
+/** A submission whose final status was just recorded. */
+export interface Finished {
+  work: Work;
+  outcome: Outcome;
+}
+
 /** Runs inside the transaction that records a final status, e.g. to enqueue notifications. */
 export type OnFinished = (tx: Transaction<Tables>, work: Work, outcome: Outcome) => Promise<void>;
+
+/** The same for all the submissions a transaction finished at once: a query for the batch, not one per submission. */
+export type OnBatchFinished = (tx: Transaction<Tables>, finished: Finished[]) => Promise<void>;
 
 const jsonColumn = (value: unknown) => (value === null ? null : JSON.stringify(value));
 
