@@ -144,7 +144,7 @@ export function pipelineStore(db: Db, engine: Engine) {
 
   const finishBatch = postgresFinalStatuses(FINAL_STATUSES);
 
-  /** SQLite: a final status per statement, each prepared once (finishRow); returns the ids it finished. */
+  /** A final status per statement, each prepared once (finishRow); returns the ids it finished. */
   async function finishEach(tx: Transaction<Tables>, rows: FinalRow[]): Promise<Set<string>> {
     const finished = new Set<string>();
     for (const { id, values } of rows) {
@@ -256,7 +256,8 @@ export function pipelineStore(db: Db, engine: Engine) {
      * is already final (a job that ran twice) is left as it is. Returns the items this call finished.
      * A spam verdict's flag is not written here: the caller passes the submissions it finished as
      * spam to flagSpam, last in the transaction. In form and seq order: two workers' transactions
-     * then lock rows in the same order. On PostgreSQL one statement, on SQLite one per row.
+     * then lock rows in the same order. On PostgreSQL one statement, on SQLite one per row (in-process,
+     * a statement costs no round trip).
      */
     async finish<T extends { work: Work; result: StepResult; outcome: Outcome }>(tx: Transaction<Tables>, batch: T[], processedAt: string): Promise<T[]> {
       const ordered = [...batch].sort((a, b) => a.work.form.id.localeCompare(b.work.form.id) || a.work.submission.seq - b.work.submission.seq);
@@ -273,7 +274,8 @@ export function pipelineStore(db: Db, engine: Engine) {
           pipeline_steps: JSON.stringify(work.submission.steps),
         },
       }));
-      const finished = engine === 'postgres' ? await finishBatch(tx, rows) : await finishEach(tx, rows);
+      // One row alone: its own statement costs PostgreSQL less than the batch's (no JSON, no locking first).
+      const finished = engine === 'postgres' && rows.length > 1 ? await finishBatch(tx, rows) : await finishEach(tx, rows);
       return unique.filter(({ work }) => finished.has(work.submission.id));
     },
 
