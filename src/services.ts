@@ -89,7 +89,7 @@ export function buildServices(config: Config, database: Database, options: Servi
   });
   const delivery = {
     store: deliveryRows, sender, mailer, baseUrl, slots: limits.slots,
-    onFinished: enqueueDeliveries({ destinations: destinationRows, deliveries: deliveryRows, queue, baseUrl }),
+    onBatchFinished: enqueueDeliveries({ destinations: destinationRows, deliveries: deliveryRows, queue, baseUrl }),
   };
   const audit = auditService(auditStore(database.db));
   const analysis = analysisService({ store: analysisStore(database.db), forms, submissions, ai: aiServices(config, database) });

@@ -6,7 +6,7 @@ import type { Database } from './db/database.ts';
 import { startDeliveryWorker } from './delivery/worker.ts';
 import type { JobLog, RunningWorker } from './jobs/queue.ts';
 import { startPipelineWorker } from './pipeline/worker.ts';
-import { enqueueAutoReply } from './replies/tasks.ts';
+import { enqueueAutoReplies } from './replies/tasks.ts';
 import { startReplyWorker } from './replies/worker.ts';
 
 export async function startWorkers(config: Config, database: Database, services: Services, log: JobLog): Promise<RunningWorker> {
@@ -14,9 +14,9 @@ export async function startWorkers(config: Config, database: Database, services:
   const pipeline = await startPipelineWorker({
     config, database, queue, log, knowledge: services.knowledge,
     // In the transaction of the final status: the auto reply's send and the notifications.
-    onFinished: async (tx, work, outcome) => {
-      await enqueueAutoReply(queue, tx, work);
-      await delivery.onFinished(tx, work, outcome);
+    onBatchFinished: async (tx, finished) => {
+      await enqueueAutoReplies(queue, tx, finished.map(({ work }) => work));
+      await delivery.onBatchFinished(tx, finished);
     },
   });
   const replies = await startReplyWorker({ config, queue, sender: services.replySending, log });

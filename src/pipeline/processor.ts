@@ -18,7 +18,7 @@ import { spamStep } from './spam-step.ts';
 import type { SpamFeedbackStore } from './spam/feedback-store.ts';
 import { StepFailure } from './step-failure.ts';
 import { Superseded } from './superseded.ts';
-import { FINAL_STATUSES, type Outcome, type PipelineStore, type StepResult, type Work, type OnFinished } from './store.ts';
+import { FINAL_STATUSES, type Finished, type Outcome, type PipelineStore, type StepResult, type Work, type OnBatchFinished, type OnFinished } from './store.ts';
 import { replyStep, type ReplyStepOutcome } from './reply-step.ts';
 import { PROCESS_SUBMISSION, type ProcessSubmissionPayload, type ProcessSubmissionsPayload } from './tasks.ts';
 import { Slots } from './slots.ts';
@@ -38,6 +38,8 @@ export interface ProcessorDeps {
   feedback?: SpamFeedbackStore;
   /** Runs in the transaction that records the final status (notifications are enqueued there). */
   onFinished?: OnFinished;
+  /** The same, once for all the submissions the transaction finished. */
+  onBatchFinished?: OnBatchFinished;
   clock?: () => Date;
 }
 
@@ -57,13 +59,11 @@ export function submissionProcessor(deps: ProcessorDeps) {
    * (notifications). Spam flags come last: they lock the form row (its spam counter) until the commit.
    */
   async function record(tx: Transaction<Tables>, batch: Finishing[]): Promise<void> {
-    const processedAt = clock().toISOString();
-    // In form and seq order: two workers' transactions then lock rows in the same order.
-    const ordered = [...batch].sort((a, b) => a.work.form.id.localeCompare(b.work.form.id) || a.work.submission.seq - b.work.submission.seq);
-    const finished: Finishing[] = [];
-    for (const item of ordered) if (await store.finish(tx, item.work, item.result, item.outcome, processedAt)) finished.push(item);
+    const finished = await store.finish(tx, batch, clock().toISOString());
     const spam = finished.filter((item) => item.result.spam_flag === true);
-    const onFinished = async (items: Finishing[]) => {
+    const onFinished = async (items: Finished[]) => {
+      if (items.length === 0) return;
+      if (deps.onBatchFinished) await deps.onBatchFinished(tx, items);
       if (deps.onFinished) for (const item of items) await deps.onFinished(tx, item.work, item.outcome);
     };
     await onFinished(finished.filter((item) => item.result.spam_flag !== true));

@@ -10,6 +10,7 @@ import type { SubmissionsTable, Tables } from '../db/tables.ts';
 import { fromJson, toBool, toCount } from '../db/values.ts';
 import type { FieldsSchema } from '../forms/field-schema.ts';
 import type { SubmissionMetadata } from '../submissions/store.ts';
+import { postgresFinalStatuses, type FinalRow } from './final-status-batch.ts';
 
 export type ProcessingStatus = SubmissionsTable['processing_status'];
 export const FINAL_STATUSES: readonly ProcessingStatus[] = ['completed', 'skipped', 'failed'];
@@ -67,8 +68,17 @@ export interface Outcome {
   reason: string | null;
 }
 
+/** A submission whose final status was just recorded. */
+export interface Finished {
+  work: Work;
+  outcome: Outcome;
+}
+
 /** Runs inside the transaction that records a final status, e.g. to enqueue notifications. */
 export type OnFinished = (tx: Transaction<Tables>, work: Work, outcome: Outcome) => Promise<void>;
+
+/** The same for all the submissions a transaction finished at once: a query for the batch, not one per submission. */
+export type OnBatchFinished = (tx: Transaction<Tables>, finished: Finished[]) => Promise<void>;
 
 const jsonColumn = (value: unknown) => (value === null ? null : JSON.stringify(value));
 
@@ -130,6 +140,19 @@ export function pipelineStore(db: Db, engine: Engine) {
       const count = Number(flagged.numUpdatedRows);
       if (count > 0) await tx.updateTable('forms').set((eb) => ({ spam_count: eb('spam_count', '+', count) })).where('id', '=', formId).execute();
     }
+  }
+
+  const finishBatch = postgresFinalStatuses(FINAL_STATUSES);
+
+  /** A final status per statement, each prepared once (finishRow); returns the ids it finished. */
+  async function finishEach(tx: Transaction<Tables>, rows: FinalRow[]): Promise<Set<string>> {
+    const finished = new Set<string>();
+    for (const { id, values } of rows) {
+      const names = Object.keys(values).filter((name) => values[name] !== undefined);
+      const updated = await finishRow(tx, names, { ...values, id });
+      if (updated.numAffectedRows !== undefined && updated.numAffectedRows > 0n) finished.add(id);
+    }
+    return finished;
   }
 
   // The final status with whichever result columns the steps produced: one statement per set of columns.
@@ -229,22 +252,31 @@ export function pipelineStore(db: Db, engine: Engine) {
     },
 
     /**
-     * Records the final status with the results not yet saved, once: a submission that is already
-     * final (a job that ran twice) is left as it is. Returns whether this call finished it. A spam
-     * verdict's flag is not written here: the caller passes the submissions it finished as spam to
-     * flagSpam, last in the transaction.
+     * Records a batch's final statuses with the results not yet saved, each once: a submission that
+     * is already final (a job that ran twice) is left as it is. Returns the items this call finished.
+     * A spam verdict's flag is not written here: the caller passes the submissions it finished as
+     * spam to flagSpam, last in the transaction. In form and seq order: two workers' transactions
+     * then lock rows in the same order. On PostgreSQL one statement, on SQLite one per row (in-process,
+     * a statement costs no round trip).
      */
-    async finish(tx: Transaction<Tables>, work: Work, result: StepResult, outcome: Outcome, processedAt: string): Promise<boolean> {
-      const values: Record<string, unknown> = {
-        ...columns(result),
-        processing_status: outcome.status,
-        processing_reason: outcome.reason,
-        processed_at: processedAt,
-        pipeline_steps: JSON.stringify(work.submission.steps),
-      };
-      const names = Object.keys(values).filter((name) => values[name] !== undefined);
-      const updated = await finishRow(tx, names, { ...values, id: work.submission.id });
-      return updated.numAffectedRows !== undefined && updated.numAffectedRows > 0n;
+    async finish<T extends { work: Work; result: StepResult; outcome: Outcome }>(tx: Transaction<Tables>, batch: T[], processedAt: string): Promise<T[]> {
+      const ordered = [...batch].sort((a, b) => a.work.form.id.localeCompare(b.work.form.id) || a.work.submission.seq - b.work.submission.seq);
+      // The same submission twice (a job that ran twice, in one process): the first finishes it.
+      const seen = new Set<string>();
+      const unique = ordered.filter(({ work }) => !seen.has(work.submission.id) && seen.add(work.submission.id));
+      const rows: FinalRow[] = unique.map(({ work, result, outcome }) => ({
+        id: work.submission.id,
+        values: {
+          ...columns(result),
+          processing_status: outcome.status,
+          processing_reason: outcome.reason,
+          processed_at: processedAt,
+          pipeline_steps: JSON.stringify(work.submission.steps),
+        },
+      }));
+      // One row alone: its own statement costs PostgreSQL less than the batch's (no JSON, no locking first).
+      const finished = engine === 'postgres' && rows.length > 1 ? await finishBatch(tx, rows) : await finishEach(tx, rows);
+      return unique.filter(({ work }) => finished.has(work.submission.id));
     },
 
     flagSpam,

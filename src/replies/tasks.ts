@@ -11,11 +11,15 @@ export interface SendReplyPayload {
   submissionId: string;
 }
 
-/** Enqueues the send of an auto-mode reply that was just drafted, inside the caller's transaction. */
-export async function enqueueAutoReply(queue: JobQueue, tx: Transaction<Tables>, work: Pick<Work, 'form' | 'submission'>): Promise<void> {
-  if (!work.form.smartReply || work.form.repliesMode !== 'auto') return;
-  const row = await tx.selectFrom('submissions').select(['reply_status', 'spam_flag']).where('id', '=', work.submission.id).executeTakeFirst();
-  if (row?.reply_status !== 'completed') return;
-  const payload: SendReplyPayload = { submissionId: work.submission.id };
-  await queue.enqueueInTransaction(tx, [{ task: SEND_REPLY, payload: { ...payload } }]);
+/** Enqueues the sends of the auto-mode replies that were just drafted, inside the caller's transaction. */
+export async function enqueueAutoReplies(queue: JobQueue, tx: Transaction<Tables>, works: Array<Pick<Work, 'form' | 'submission'>>): Promise<void> {
+  const ids = works.filter((work) => work.form.smartReply && work.form.repliesMode === 'auto').map((work) => work.submission.id);
+  if (ids.length === 0) return;
+  const rows = await tx.selectFrom('submissions').select(['id', 'reply_status']).where('id', 'in', ids).execute();
+  const drafted = new Set(rows.filter((row) => row.reply_status === 'completed').map((row) => row.id));
+  const jobs = ids.filter((id) => drafted.has(id)).map((submissionId) => {
+    const payload: SendReplyPayload = { submissionId };
+    return { task: SEND_REPLY, payload: { ...payload } };
+  });
+  if (jobs.length > 0) await queue.enqueueInTransaction(tx, jobs);
 }

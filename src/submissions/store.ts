@@ -103,10 +103,11 @@ function toSubmission(row: Selectable<SubmissionsTable>): Submission {
   };
 }
 
-/** One submission as the management API shows it, read with the caller's transaction or connection. */
-export async function readSubmission(executor: Db | Transaction<Tables>, id: string): Promise<Submission | null> {
-  const row = await executor.selectFrom('submissions').selectAll().where('id', '=', id).executeTakeFirst();
-  return row ? toSubmission(row) : null;
+/** Submissions as the management API shows them, by id, read with the caller's transaction or connection. */
+export async function readSubmissions(executor: Db | Transaction<Tables>, ids: string[]): Promise<Map<string, Submission>> {
+  if (ids.length === 0) return new Map();
+  const rows = await executor.selectFrom('submissions').selectAll().where('id', 'in', ids).execute();
+  return new Map(rows.map((row) => [row.id, toSubmission(row)]));
 }
 
 const findByIdempotencyKeys: FindByKeys = async (tx, items) => {

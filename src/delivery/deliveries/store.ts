@@ -112,10 +112,13 @@ export function deliveryStore(db: Db) {
         .execute();
     },
 
-    /** Destinations that already have a delivery of this submission (a spam correction must not send it again). */
-    async destinationsReached(tx: Transaction<Tables>, submissionId: string): Promise<Set<string>> {
-      const rows = await tx.selectFrom('deliveries').select('destination_id').where('submission_id', '=', submissionId).execute();
-      return new Set(rows.map((row) => row.destination_id));
+    /** By submission, the destinations that already have a delivery of it (a spam correction must not send it again). */
+    async destinationsReached(tx: Transaction<Tables>, submissionIds: string[]): Promise<Map<string, Set<string>>> {
+      const reached = new Map<string, Set<string>>();
+      if (submissionIds.length === 0) return reached;
+      const rows = await tx.selectFrom('deliveries').select(['submission_id', 'destination_id']).where('submission_id', 'in', submissionIds).execute();
+      for (const { submission_id: id, destination_id: destination } of rows) if (id !== null) reached.set(id, (reached.get(id) ?? new Set()).add(destination));
+      return reached;
     },
 
     async load(id: string): Promise<DeliveryWork | null> {
