@@ -29,5 +29,5 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 
 # The same Node flags as `npm start` (package.json; the README says why).
-ENTRYPOINT ["node", "--max-semi-space-size=4", "--import", "./src/compile-cache.mjs", "src/cli.ts"]
+ENTRYPOINT ["node", "--max-semi-space-size=8", "--import", "./src/compile-cache.mjs", "src/cli.ts"]
 CMD ["serve"]

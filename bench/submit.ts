@@ -97,7 +97,7 @@ function render(runs: Run[], context: BenchContext): string {
 const SQLITE_LIMIT = 'CPU: about 50 µs of main thread and 45 µs of writer thread per submission (SQLite inserting the row, its indexes, trigger and job, WAL writes) on the one core the load generator leaves';
 const PG_LIMIT = "round trips and the commit's fsync while one form's counter row is locked, one batch at a time; database, server and load generator on two cores";
 const LITTLE = 'with 50 connections latency follows throughput (Little\'s law)';
-const RSS_LIMIT = "the Node binary's own pages (about 60 MB), the heaps of the main and writer threads (young generations capped at 4 MB semi-spaces by npm start's flags) and the writer thread's Node environment; a warm compile cache spares both threads the TypeScript stripper (README, Memory). Some runs on a loaded machine promote whole requests to the old generation and peak near 300 MB"
+const RSS_LIMIT = "the Node binary's own pages (about 60 MB), the heaps of the main and writer threads (young generations capped at 8 MB semi-spaces by npm start's flags) and the writer thread's Node environment; under load, requests waiting for their commit are promoted and the old generation grows until a full collection (README, Memory)"
 
 function checks(runs: Run[]): TargetCheck[] {
   const ratioB = medianOf(runs, (run) => ratio(run.sqlite, run.baseline));

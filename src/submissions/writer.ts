@@ -73,7 +73,7 @@ class WriterThread {
     // A small young generation: the thread holds one batch at a time, and the API process's
     // memory is a target of its own (a worker's default heap would add tens of megabytes). V8's
     // --max-semi-space-size, which npm start and the Docker image pass, overrides this for every
-    // thread of the process: there the thread's semi-spaces are capped at the flag's 4 MB instead
+    // thread of the process: there the thread's semi-spaces are capped at the flag's 8 MB instead
     // (at 16 MB, the flag before, this thread alone held 16 MB of young generation under load).
     const worker = new Worker(new URL('./writer-thread.ts', import.meta.url), {
       workerData: this.#options,
