@@ -77,8 +77,8 @@ describe('processing jobs of stored batches', () => {
     const lines: LoggedLine[] = [];
     worker = await startPipelineWorker({
       config: t.config, database: t.database, queue: t.services.queue, log: logInto(lines), knowledge: t.services.knowledge,
-      onFinished: async (_tx, work) => {
-        if (work.submission.id === unlucky && failures++ < 2) throw new Error('the notifications could not be enqueued');
+      onBatchFinished: async (_tx, finished) => {
+        if (finished.some(({ work }) => work.submission.id === unlucky) && failures++ < 2) throw new Error('the notifications could not be enqueued');
       },
     });
     for (const id of ids) assert.equal((await settled(t, key, form.id, id)).processing_status, 'completed', id);

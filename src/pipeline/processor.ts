@@ -18,7 +18,7 @@ import { spamStep } from './spam-step.ts';
 import type { SpamFeedbackStore } from './spam/feedback-store.ts';
 import { StepFailure } from './step-failure.ts';
 import { Superseded } from './superseded.ts';
-import { FINAL_STATUSES, type Finished, type Outcome, type PipelineStore, type StepResult, type Work, type OnBatchFinished, type OnFinished } from './store.ts';
+import { FINAL_STATUSES, type Finished, type Outcome, type PipelineStore, type StepResult, type Work, type OnBatchFinished } from './store.ts';
 import { replyStep, type ReplyStepOutcome } from './reply-step.ts';
 import { PROCESS_SUBMISSION, type ProcessSubmissionPayload, type ProcessSubmissionsPayload } from './tasks.ts';
 import { Slots } from './slots.ts';
@@ -36,9 +36,7 @@ export interface ProcessorDeps {
   log: JobLog;
   /** Owners' spam corrections, for the adaptive layer of the spam step. */
   feedback?: SpamFeedbackStore;
-  /** Runs in the transaction that records the final status (notifications are enqueued there). */
-  onFinished?: OnFinished;
-  /** The same, once for all the submissions the transaction finished. */
+  /** Runs in the transaction that records final statuses, once for all it finished (notifications are enqueued there). */
   onBatchFinished?: OnBatchFinished;
   clock?: () => Date;
 }
@@ -62,9 +60,7 @@ export function submissionProcessor(deps: ProcessorDeps) {
     const finished = await store.finish(tx, batch, clock().toISOString());
     const spam = finished.filter((item) => item.result.spam_flag === true);
     const onFinished = async (items: Finished[]) => {
-      if (items.length === 0) return;
-      if (deps.onBatchFinished) await deps.onBatchFinished(tx, items);
-      if (deps.onFinished) for (const item of items) await deps.onFinished(tx, item.work, item.outcome);
+      if (items.length > 0 && deps.onBatchFinished) await deps.onBatchFinished(tx, items);
     };
     await onFinished(finished.filter((item) => item.result.spam_flag !== true));
     if (spam.length === 0) return;

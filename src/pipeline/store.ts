@@ -74,10 +74,10 @@ export interface Finished {
   outcome: Outcome;
 }
 
-/** Runs inside the transaction that records a final status, e.g. to enqueue notifications. */
-export type OnFinished = (tx: Transaction<Tables>, work: Work, outcome: Outcome) => Promise<void>;
-
-/** The same for all the submissions a transaction finished at once: a query for the batch, not one per submission. */
+/**
+ * Runs inside the transaction that records final statuses, e.g. to enqueue notifications, once for
+ * all the submissions it finished: a query for the batch, not one per submission.
+ */
 export type OnBatchFinished = (tx: Transaction<Tables>, finished: Finished[]) => Promise<void>;
 
 const jsonColumn = (value: unknown) => (value === null ? null : JSON.stringify(value));

@@ -20,11 +20,10 @@ export interface PipelineWorkerOptions {
   queue: JobQueue;
   log: JobLog;
   knowledge: KnowledgeService;
-  onFinished?: ProcessorDeps['onFinished'];
   onBatchFinished?: ProcessorDeps['onBatchFinished'];
 }
 
-export function startPipelineWorker({ config, database, queue, log, knowledge, onFinished, onBatchFinished }: PipelineWorkerOptions): Promise<RunningWorker> {
+export function startPipelineWorker({ config, database, queue, log, knowledge, onBatchFinished }: PipelineWorkerOptions): Promise<RunningWorker> {
   const model = config.ai ? openAiChatModel(config.ai) : null;
   const store = pipelineStore(database.db, database.engine);
   const process = submissionProcessor({
@@ -37,7 +36,6 @@ export function startPipelineWorker({ config, database, queue, log, knowledge, o
     pipeline: config.pipeline,
     log,
     feedback: spamFeedbackStore(database.db),
-    onFinished,
     onBatchFinished,
   });
 
