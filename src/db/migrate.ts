@@ -3,7 +3,7 @@
 // On PostgreSQL, graphile-worker's own migrations follow (they take their own lock).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql, type Kysely } from 'kysely';
-import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
+import { Migrator, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely/migration';
 import { migrateGraphileSchema } from '../jobs/graphile-queue.ts';
 import type { Database } from './database.ts';
 import { columnTypes, type ColumnTypes } from './migrations/column-types.ts';
@@ -17,6 +17,7 @@ import * as coordination from './migrations/0007_coordination.ts';
 import * as scopesAndAudit from './migrations/0008_scopes_and_audit.ts';
 import * as dashboardSessions from './migrations/0009_dashboard_sessions.ts';
 import * as batchInserts from './migrations/0010_batch_inserts.ts';
+import * as repeatFingerprints from './migrations/0011_repeat_fingerprints.ts';
 
 type CodeMigration = { up(db: Kysely<any>, t: ColumnTypes): Promise<void> };
 
@@ -31,6 +32,7 @@ const MIGRATIONS: Record<string, CodeMigration> = {
   '0008_scopes_and_audit': scopesAndAudit,
   '0009_dashboard_sessions': dashboardSessions,
   '0010_batch_inserts': batchInserts,
+  '0011_repeat_fingerprints': repeatFingerprints,
 };
 
 class CodeMigrationProvider implements MigrationProvider {
@@ -61,7 +63,16 @@ async function currentSchema(database: Database): Promise<string> {
 }
 
 /** Applies every pending migration; returns the names applied by this call. */
-export async function migrateToLatest(database: Database): Promise<string[]> {
+export function migrateToLatest(database: Database): Promise<string[]> {
+  return migrate(database, (migrator) => migrator.migrateToLatest());
+}
+
+/** Applies the pending migrations up to `name` and no further: what a database older than this code holds (tests of a migration's backfill). */
+export function migrateUpTo(database: Database, name: keyof typeof MIGRATIONS): Promise<string[]> {
+  return migrate(database, (migrator) => migrator.migrateTo(name));
+}
+
+async function migrate(database: Database, run: (migrator: Migrator) => Promise<MigrationResultSet>): Promise<string[]> {
   const migrator = new Migrator({
     db: database.db,
     provider: new CodeMigrationProvider(columnTypes(database.engine)),
@@ -69,14 +80,14 @@ export async function migrateToLatest(database: Database): Promise<string[]> {
     // database's (another tenant's, another test's) and skip creating its own.
     ...(database.engine === 'postgres' && { migrationTableSchema: await currentSchema(database) }),
   });
-  let { error, results } = await migrator.migrateToLatest();
+  let { error, results } = await run(migrator);
   // Kysely looks for its table by listing every schema's tables and columns; a schema another tenant
   // (or test) drops meanwhile, or graphile-worker's migration altering its tables in another schema,
   // fails that listing (seen: invalid_schema_name; "column job_count of relation job_queues does not
   // exist"). Nothing was applied: look again.
   for (let retry = 0; retry < 5 && isCatalogRace(error, results); retry++) {
     await sleep(50 * 2 ** retry);
-    ({ error, results } = await migrator.migrateToLatest());
+    ({ error, results } = await run(migrator));
   }
   if (error) throw error;
   if (database.pgPool) await migrateGraphileSchema(database.pgPool, database.jobsSchema);

@@ -274,6 +274,19 @@ export interface SpamFeedbackTable {
   ham: number;
 }
 
+/** What the pipeline has recorded of each submission's fingerprint, to count earlier copies (0011). */
+export interface SubmissionFingerprintsTable {
+  form_id: string;
+  fingerprint: string;
+  seq: number | string;
+}
+
+/** Per form, the seq through which every submission's fingerprint is recorded. */
+export interface FingerprintMarksTable {
+  form_id: string;
+  through_seq: number | string;
+}
+
 export interface Tables {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -297,4 +310,6 @@ export interface Tables {
   knowledge_bases: KnowledgeBasesTable;
   knowledge_passages: KnowledgePassagesTable;
   spam_feedback: SpamFeedbackTable;
+  submission_fingerprints: SubmissionFingerprintsTable;
+  fingerprint_marks: FingerprintMarksTable;
 }

@@ -10,6 +10,7 @@ import type { SubmissionsTable, Tables } from '../db/tables.ts';
 import { fromJson, toBool, toCount } from '../db/values.ts';
 import type { FieldsSchema } from '../forms/field-schema.ts';
 import type { SubmissionMetadata } from '../submissions/store.ts';
+import { fingerprintRecorder } from './fingerprint-store.ts';
 import { postgresFinalStatuses, type FinalRow } from './final-status-batch.ts';
 
 export type ProcessingStatus = SubmissionsTable['processing_status'];
@@ -112,9 +113,10 @@ export function pipelineStore(db: Db, engine: Engine) {
         'fb.spam as feedback_spam', 'fb.ham as feedback_ham',
       ])
       // Earlier submissions to the form with the same content from the same sender (none without a
-      // fingerprint), for the spam step: read with the row, one round trip instead of two.
+      // fingerprint), for the spam step: read with the row, one round trip instead of two. Counted
+      // among the recorded fingerprints, which the recorder (fingerprint-store.ts) brings up to this row first.
       .select((eb) =>
-        eb.selectFrom('submissions as r').select(eb.fn.countAll().as('n'))
+        eb.selectFrom('submission_fingerprints as r').select(eb.fn.countAll().as('n'))
           .whereRef('r.form_id', '=', 's.form_id').whereRef('r.fingerprint', '=', 's.fingerprint').whereRef('r.seq', '<', 's.seq')
           .as('repeats'));
   const loadRow = statement((qb, p: { id: string }) => selectWork(qb).where('s.id', '=', p.id));
@@ -123,6 +125,7 @@ export function pipelineStore(db: Db, engine: Engine) {
     engine === 'postgres' ? sql<string>`(select json_array_elements_text(${ids}::json))` : sql<string>`(select value from json_each(${ids}))`;
   type LoadedRow = Awaited<ReturnType<typeof loadRow>>['rows'][number];
   const loadRows = statement((qb, p: { ids: string }) => selectWork(qb).where('s.id', 'in', idsIn(p.ids)));
+  const record = fingerprintRecorder(db, engine, idsIn);
 
   /**
    * Sets the spam flag of submissions whose other results were just written in `tx`, and moves their
@@ -203,13 +206,16 @@ export function pipelineStore(db: Db, engine: Engine) {
 
   return {
     async load(submissionId: string): Promise<Work | null> {
+      await record(JSON.stringify([submissionId]));
       const row = (await loadRow(db, { id: submissionId })).rows[0];
       return row ? toWork(row) : null;
     },
 
     /** The batch's submissions that still exist, in no particular order. */
     async loadMany(submissionIds: string[]): Promise<Work[]> {
-      const { rows } = await loadRows(db, { ids: JSON.stringify(submissionIds) });
+      const ids = JSON.stringify(submissionIds);
+      await record(ids);
+      const { rows } = await loadRows(db, { ids });
       return rows.map(toWork);
     },
 

@@ -1,0 +1,116 @@
+// `node bench/cpu.ts [--engine sqlite|postgres|baseline] [--seconds 10] [--runs 1]`: one submit run
+// of the benchmark's target, with the CPU time every thread of the server spent over the measured
+// load (from /proc/<pid>/task/*/stat), the load generator's and, on PostgreSQL, the database
+// server's processes, each divided by the requests answered. On a machine shared with other work,
+// CPU time per request says more than requests per second. Not part of `npm run bench`.
+import fs from 'node:fs';
+import { parseArgs } from 'node:util';
+import { createForm, createOwner } from './intake-setup.ts';
+import { runLoad } from './load-client.ts';
+import { startBaseline, startIntake, type ServerProcess } from './server-process.ts';
+import { fixed, table, whole } from './stats.ts';
+import { createStore, type BenchStore } from './stores.ts';
+import { CONNECTIONS, SUBMISSION_BODY } from './submit-targets.ts';
+
+const { values } = parseArgs({
+  options: {
+    engine: { type: 'string', default: 'sqlite' },
+    seconds: { type: 'string', default: '10' },
+    runs: { type: 'string', default: '1' },
+  },
+});
+const TICK_US = 1e6 / 100; // USER_HZ
+
+/** CPU time (user, system) in µs of each thread of pid, by "name tid". */
+function threadTimes(pid: number): Map<string, { user: number; system: number }> {
+  const times = new Map<string, { user: number; system: number }>();
+  for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      times.set(`${name} ${tid === String(pid) ? '(main)' : ''}`.trim() + `#${tid}`, { user: Number(fields[11]) * TICK_US, system: Number(fields[12]) * TICK_US });
+    } catch {
+      // the thread ended
+    }
+  }
+  return times;
+}
+
+/** Total CPU time in µs of every process whose command name is name (the database server's backends). */
+function processTimes(name: string): number {
+  let total = 0;
+  for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== name) continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      total += (Number(fields[11]) + Number(fields[12])) * TICK_US;
+    } catch {
+      // gone
+    }
+  }
+  return total;
+}
+
+/** Children's CPU time of this process (the load generator, once it has exited and been reaped). */
+function childrenTimes(): number {
+  const stat = fs.readFileSync('/proc/self/stat', 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[13]) + Number(fields[14])) * TICK_US;
+}
+
+async function measure(server: ServerProcess, url: string, seconds: number) {
+  const before = threadTimes(server.pid);
+  const postgresBefore = processTimes('postgres');
+  const childrenBefore = childrenTimes();
+  const load = await runLoad({
+    url, method: 'POST', body: SUBMISSION_BODY, connections: CONNECTIONS, warmupSeconds: 0, seconds,
+    headers: { 'content-type': 'application/json', 'user-agent': 'Mozilla/5.0 (bench)', referer: 'https://example.com/contact' },
+  });
+  const after = threadTimes(server.pid);
+  const requests = load.requestsPerSecond * seconds;
+  const rows: string[][] = [];
+  let serverTotal = 0;
+  for (const [name, t] of after) {
+    const b = before.get(name) ?? { user: 0, system: 0 };
+    const user = (t.user - b.user) / requests;
+    const system = (t.system - b.system) / requests;
+    if (user + system < 0.05) continue;
+    serverTotal += user + system;
+    rows.push([name, fixed(user, 1), fixed(system, 1), fixed(user + system, 1)]);
+  }
+  rows.push(['server, all threads', '', '', fixed(serverTotal, 1)]);
+  rows.push(['load generator (whole process)', '', '', fixed((childrenTimes() - childrenBefore) / requests, 1)]);
+  const postgres = (processTimes('postgres') - postgresBefore) / requests;
+  if (postgres > 0.05) rows.push(['postgres (every process)', '', '', fixed(postgres, 1)]);
+  console.log(`${whole(load.requestsPerSecond)} req/s, p99 ${fixed(load.p99, 1)} ms, non-2xx ${load.non2xx}`);
+  console.log(table(['Thread', 'User µs/req', 'System µs/req', 'Total µs/req'], rows));
+}
+
+const seconds = Number(values.seconds);
+for (let run = 0; run < Number(values.runs); run++) {
+  if (values.engine === 'baseline') {
+    const server = await startBaseline();
+    try {
+      await measure(server, `${server.base}/submit`, seconds);
+    } finally {
+      await server.stop();
+    }
+    continue;
+  }
+  const store: BenchStore = await createStore(values.engine === 'postgres' ? 'postgres' : 'sqlite', process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test');
+  try {
+    const server = await startIntake(store.env);
+    try {
+      const form = await createForm(server.base, await createOwner(store.env));
+      // A short warm-up of its own, so that compilation and the first batch are not counted.
+      await runLoad({ url: `${server.base}${form.endpointPath}`, method: 'POST', body: SUBMISSION_BODY, connections: CONNECTIONS, warmupSeconds: 0, seconds: 1, headers: { 'content-type': 'application/json' } });
+      await measure(server, `${server.base}${form.endpointPath}`, seconds);
+    } finally {
+      await server.stop('SIGKILL');
+    }
+  } finally {
+    await store.cleanup();
+  }
+}
