@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { openDatabase, type Database } from '../src/db/database.ts';
 import { migrateToLatest, migrateUpTo } from '../src/db/migrate.ts';
+import { RECORD_AHEAD } from '../src/pipeline/fingerprint-store.ts';
 import { pipelineStore } from '../src/pipeline/store.ts';
 import { contentFingerprint } from '../src/submissions/fingerprint.ts';
 import { bearer, createForm, createTestStore, startTestApp, type TestApp } from './helpers.ts';
@@ -70,6 +71,16 @@ describe('repeat count', () => {
     const seqs = (await recorded(t.database, form.id)).map((r) => r.seq);
     assert.equal(new Set(seqs).size, 12);
     assert.equal(seqs.length, 12);
+  });
+
+  it('records ahead of the job, a bounded number at a time', async () => {
+    const form = await createForm(t, await t.createKey());
+    const ids: string[] = [];
+    for (let i = 0; i < RECORD_AHEAD + 100; i += 100) ids.push(...await Promise.all(Array.from({ length: 100 }, () => submit(t, form.endpoint, COPY))));
+    assert.equal(await repeatsOf(t.database, ids[0]!), 0);
+    assert.equal((await recorded(t.database, form.id)).length, RECORD_AHEAD, 'the jobs after it find theirs recorded');
+    assert.equal(await repeatsOf(t.database, ids.at(-1)!), ids.length - 1);
+    assert.equal((await recorded(t.database, form.id)).length, ids.length);
   });
 
   it('forgets a deleted submission', async () => {

@@ -7,46 +7,59 @@
 // submission is loaded every earlier one of its form is committed too. Recording every submission of
 // the form up to the newest one loaded, and not only the job's own, records all of them, whichever
 // job, worker or process got there first; fingerprint_marks says how far each form is recorded, and
-// its row, locked first, makes two recorders of one form take turns.
+// its row, locked first, makes two recorders of one form take turns (and a deletion wait for them:
+// see the trigger of 0011).
+//
+// A recorder goes on past its own submissions, up to RECORD_AHEAD more of the form's, so that the
+// jobs after it find theirs recorded (the mark comes with the rows they load) and write nothing: a
+// backlog costs one write transaction per RECORD_AHEAD submissions, not one per job, and none holds
+// SQLite's write lock for long.
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
-import type { Engine } from '../db/migrations/column-types.ts';
 import { statement } from '../db/statement.ts';
 
-type IdsIn = (ids: unknown) => ReturnType<typeof sql<string>>;
+export const RECORD_AHEAD = 1024;
 
-export function fingerprintRecorder(db: Db, engine: Engine, idsIn: IdsIn): (ids: string) => Promise<void> {
-  const newestPerForm = statement((qb, p: { ids: string }) =>
-    qb.selectFrom('submissions').select((eb) => ['form_id', eb.fn.max('seq').as('seq')]).where('id', 'in', idsIn(p.ids)).groupBy('form_id'));
+/** A form whose fingerprints must be recorded through `seq` before a submission of it is counted. */
+export interface Unrecorded {
+  formId: string;
+  seq: number;
+}
+
+export function fingerprintRecorder(db: Db): (needs: Unrecorded[]) => Promise<void> {
   // Creates the form's mark if need be, and locks it until the commit on PostgreSQL.
   const lockMark = statement((qb, p: { formId: string }) =>
     qb.insertInto('fingerprint_marks').values({ form_id: p.formId, through_seq: 0 })
       .onConflict((oc) => oc.column('form_id').doUpdateSet((eb) => ({ through_seq: eb.ref('fingerprint_marks.through_seq') })))
       .returning('through_seq'));
-  const recordRange = statement((qb, p: { formId: string; after: number | string; through: number | string }) => {
-    let rows = qb.selectFrom('submissions')
-      .select(['form_id', sql<string>`fingerprint`.as('fingerprint'), 'seq'])
-      .where('form_id', '=', p.formId).where('seq', '>', p.after).where('seq', '<=', p.through).where('fingerprint', 'is not', null)
-      .orderBy('seq');
-    // A submission deleted meanwhile is either skipped or waits for this commit, after which its
-    // delete trigger removes what was recorded: no fingerprint outlives its submission. (SQLite
-    // runs one write transaction at a time.)
-    if (engine === 'postgres') rows = rows.forKeyShare();
-    return qb.insertInto('submission_fingerprints').columns(['form_id', 'fingerprint', 'seq']).expression(rows).onConflict((oc) => oc.doNothing());
-  });
-  const setMark = statement((qb, p: { formId: string; through: number | string }) =>
+  // The seq of the form's RECORD_AHEAD-th submission after `after`, or of its newest one before that.
+  const aheadOfMark = statement((qb, p: { formId: string; after: number }) =>
+    qb.selectFrom((sub) => sub.selectFrom('submissions').select('seq').where('form_id', '=', p.formId).where('seq', '>', p.after)
+      .orderBy('seq').limit(RECORD_AHEAD).as('next'))
+      .select((eb) => eb.fn.max('next.seq').as('seq')));
+  const recordRange = statement((qb, p: { formId: string; after: number; through: number }) =>
+    qb.insertInto('submission_fingerprints').columns(['form_id', 'fingerprint', 'seq'])
+      .expression(qb.selectFrom('submissions')
+        .select(['form_id', sql<string>`fingerprint`.as('fingerprint'), 'seq'])
+        .where('form_id', '=', p.formId).where('seq', '>', p.after).where('seq', '<=', p.through).where('fingerprint', 'is not', null)
+        // In seq order: two recorders that meet on the same rows wait for each other in one order.
+        .orderBy('seq'))
+      .onConflict((oc) => oc.doNothing()));
+  const setMark = statement((qb, p: { formId: string; through: number }) =>
     qb.updateTable('fingerprint_marks').set({ through_seq: p.through }).where('form_id', '=', p.formId).where('through_seq', '<', p.through));
 
-  return async (ids) => {
-    const { rows } = await newestPerForm(db, { ids });
+  async function record(formId: string, needed: number): Promise<void> {
+    await db.transaction().execute(async (tx) => {
+      const through = Number((await lockMark(tx, { formId })).rows[0]?.through_seq ?? 0);
+      if (through >= needed) return;
+      const target = Math.max(needed, Number((await aheadOfMark(tx, { formId, after: through })).rows[0]?.seq ?? needed));
+      await recordRange(tx, { formId, after: through, through: target });
+      await setMark(tx, { formId, through: target });
+    });
+  }
+
+  return async (needs) => {
     // Forms in one order: two recorders of the same forms never wait on each other in a circle.
-    for (const { form_id: formId, seq } of rows.sort((a, b) => (a.form_id < b.form_id ? -1 : 1))) {
-      await db.transaction().execute(async (tx) => {
-        const through = (await lockMark(tx, { formId })).rows[0]?.through_seq ?? 0;
-        if (Number(through) >= Number(seq)) return;
-        await recordRange(tx, { formId, after: through, through: seq });
-        await setMark(tx, { formId, through: seq });
-      });
-    }
+    for (const { formId, seq } of [...needs].sort((a, b) => (a.formId < b.formId ? -1 : 1))) await record(formId, seq);
   };
 }

@@ -104,17 +104,19 @@ export function pipelineStore(db: Db, engine: Engine) {
       .innerJoin('accounts as a', 'a.id', 'f.account_id')
       // The owner's count of spam corrections: the spam step looks up what they taught only when there are any.
       .leftJoin('spam_feedback as fb', (join) => join.onRef('fb.account_id', '=', 'a.id').on('fb.feature', '=', -1))
+      // How far the form's fingerprints are recorded: the repeat count below is exact when this reaches the row.
+      .leftJoin('fingerprint_marks as fm', 'fm.form_id', 's.form_id')
       .select([
         's.id', 's.seq', 's.data', 's.metadata', 's.fingerprint', 's.processing_status', 's.pipeline_steps', 's.spam_flag',
         's.original_language', 's.translated_data',
         'f.smart_reply_enabled', 'f.smart_replies_mode', 'f.knowledge_base_id',
         'f.id as form_id', 'f.name as form_name', 'f.slug as form_slug', 'f.visibility', 'v.version', 'f.intent', 'f.spam_protection_enabled', 'f.spam_protection_strategy',
         'f.localisation_enabled', 'v.fields_schema', 'a.id as account_id', 'a.plan', 'a.language',
-        'fb.spam as feedback_spam', 'fb.ham as feedback_ham',
+        'fb.spam as feedback_spam', 'fb.ham as feedback_ham', 'fm.through_seq as recorded_through',
       ])
       // Earlier submissions to the form with the same content from the same sender (none without a
       // fingerprint), for the spam step: read with the row, one round trip instead of two. Counted
-      // among the recorded fingerprints, which the recorder (fingerprint-store.ts) brings up to this row first.
+      // among the recorded fingerprints (fingerprint-store.ts; see readCounted).
       .select((eb) =>
         eb.selectFrom('submission_fingerprints as r').select(eb.fn.countAll().as('n'))
           .whereRef('r.form_id', '=', 's.form_id').whereRef('r.fingerprint', '=', 's.fingerprint').whereRef('r.seq', '<', 's.seq')
@@ -125,7 +127,23 @@ export function pipelineStore(db: Db, engine: Engine) {
     engine === 'postgres' ? sql<string>`(select json_array_elements_text(${ids}::json))` : sql<string>`(select value from json_each(${ids}))`;
   type LoadedRow = Awaited<ReturnType<typeof loadRow>>['rows'][number];
   const loadRows = statement((qb, p: { ids: string }) => selectWork(qb).where('s.id', 'in', idsIn(p.ids)));
-  const record = fingerprintRecorder(db, engine, idsIn);
+  const record = fingerprintRecorder(db);
+
+  /**
+   * Reads rows whose repeat counts are exact: where a row's form is not recorded that far yet, its
+   * fingerprints are recorded and the rows read again. Seldom: a recorder records ahead of itself.
+   */
+  async function readCounted(read: () => Promise<LoadedRow[]>): Promise<LoadedRow[]> {
+    const rows = await read();
+    const needs = new Map<string, number>();
+    for (const row of rows) {
+      const seq = toCount(row.seq);
+      if (row.fingerprint !== null && toCount(row.recorded_through ?? 0) < seq) needs.set(row.form_id, Math.max(seq, needs.get(row.form_id) ?? 0));
+    }
+    if (needs.size === 0) return rows;
+    await record([...needs].map(([formId, seq]) => ({ formId, seq })));
+    return read();
+  }
 
   /**
    * Sets the spam flag of submissions whose other results were just written in `tx`, and moves their
@@ -206,16 +224,14 @@ export function pipelineStore(db: Db, engine: Engine) {
 
   return {
     async load(submissionId: string): Promise<Work | null> {
-      await record(JSON.stringify([submissionId]));
-      const row = (await loadRow(db, { id: submissionId })).rows[0];
+      const [row] = await readCounted(async () => (await loadRow(db, { id: submissionId })).rows);
       return row ? toWork(row) : null;
     },
 
     /** The batch's submissions that still exist, in no particular order. */
     async loadMany(submissionIds: string[]): Promise<Work[]> {
       const ids = JSON.stringify(submissionIds);
-      await record(ids);
-      const { rows } = await loadRows(db, { ids });
+      const rows = await readCounted(async () => (await loadRows(db, { ids })).rows);
       return rows.map(toWork);
     },
 
