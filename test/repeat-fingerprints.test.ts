@@ -112,7 +112,7 @@ describe('migration 0011', () => {
         } as never).execute();
       }
 
-      assert.deepEqual(await migrateToLatest(database), ['0011_repeat_fingerprints']);
+      assert.deepEqual((await migrateToLatest(database))[0], '0011_repeat_fingerprints');
       assert.equal((await recorded(database, 'f1')).length, 4, 'every fingerprint, none for the row without one');
       const mark = await database.db.selectFrom('fingerprint_marks').select('through_seq').where('form_id', '=', 'f1').executeTakeFirstOrThrow();
       const newest = await database.db.selectFrom('submissions').select((eb) => eb.fn.max('seq').as('seq')).executeTakeFirstOrThrow();

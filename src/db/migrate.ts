@@ -18,6 +18,7 @@ import * as scopesAndAudit from './migrations/0008_scopes_and_audit.ts';
 import * as dashboardSessions from './migrations/0009_dashboard_sessions.ts';
 import * as batchInserts from './migrations/0010_batch_inserts.ts';
 import * as repeatFingerprints from './migrations/0011_repeat_fingerprints.ts';
+import * as deliveriesBySubmission from './migrations/0012_deliveries_by_submission.ts';
 
 type CodeMigration = { up(db: Kysely<any>, t: ColumnTypes): Promise<void> };
 
@@ -33,6 +34,7 @@ const MIGRATIONS: Record<string, CodeMigration> = {
   '0009_dashboard_sessions': dashboardSessions,
   '0010_batch_inserts': batchInserts,
   '0011_repeat_fingerprints': repeatFingerprints,
+  '0012_deliveries_by_submission': deliveriesBySubmission,
 };
 
 class CodeMigrationProvider implements MigrationProvider {
