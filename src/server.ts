@@ -25,22 +25,27 @@ export async function serve(config: Config): Promise<void> {
   await migrateToLatest(database);
   const services = buildServices(config, database);
   const app = await buildApp({ config, database, services });
-  let worker: RunningWorker | null = null;
+  let worker: Promise<RunningWorker | null> = Promise.resolve(null);
 
   onSignal(async (signal) => {
     app.log.info({ signal }, 'shutting down');
     // close() stops accepting connections and waits for in-flight requests (and their commits).
     await app.close();
-    await worker?.stop();
+    // Workers still starting when the signal came are stopped once started: left running, they held
+    // the pool's connections, and the database's close waited for them for ever.
+    await (await worker.catch(() => null))?.stop();
     await services.limits.close();
     await database.close();
   });
 
   await app.listen({ port: config.port, host: config.host });
   if (config.pipeline.embeddedWorker) {
-    // Loaded only here: the language model alone takes about 150 MB, which an API-only process is spared.
-    const { startWorkers } = await import('./workers.ts');
-    worker = await startWorkers(config, database, services, app.log);
+    worker = (async () => {
+      // Loaded only here: the language model alone takes about 150 MB, which an API-only process is spared.
+      const { startWorkers } = await import('./workers.ts');
+      return startWorkers(config, database, services, app.log);
+    })();
+    await worker;
   }
   // What startup compiled goes to the compile cache (src/compile-cache.mjs) now, not at exit: a process
   // that is killed never exits cleanly, and its next start would strip every file again. No-op when off.
