@@ -17,7 +17,7 @@ describe('shutdown', () => {
     const server = await startServer({ ...RELAXED_ENV, ...store.env, INTAKE_EMBEDDED_WORKER: 'true' });
     const exit = exited(server.child);
     server.child.kill('SIGTERM');
-    const code = await Promise.race([exit, sleep(20_000, 'still running')]);
+    const code = await Promise.race([exit, sleep(20_000, 'still running', { ref: false })]);
     if (code === 'still running') server.child.kill('SIGKILL');
     assert.equal(code, 0, 'exits cleanly, within 20 s');
   });
