@@ -44,9 +44,17 @@ function rows(jobs: JobSpec[], maxAttempts: number) {
   }));
 }
 
-/** Adds jobs with the caller's connection or transaction. */
+/** Rows per INSERT: a row binds six values, and SQLite binds at most 32,766 in one statement. */
+const JOB_ROWS_PER_STATEMENT = 1000;
+
+/** Adds jobs with the caller's connection or transaction: all of them or, if it fails, none. */
 async function insertJobs(executor: Db | Transaction<Tables>, jobs: JobSpec[], maxAttempts: number): Promise<void> {
-  if (jobs.length > 0) await executor.insertInto('jobs').values(rows(jobs, maxAttempts)).execute();
+  const all = rows(jobs, maxAttempts);
+  const insert = async (into: Db | Transaction<Tables>) => {
+    for (let i = 0; i < all.length; i += JOB_ROWS_PER_STATEMENT) await into.insertInto('jobs').values(all.slice(i, i + JOB_ROWS_PER_STATEMENT)).execute();
+  };
+  if (all.length <= JOB_ROWS_PER_STATEMENT || executor.isTransaction) await insert(executor);
+  else await executor.transaction().execute(insert);
 }
 
 /** Adds jobs through one prepared statement on `db`, for the hot path of the submit writer thread. */
