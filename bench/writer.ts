@@ -41,7 +41,7 @@ function submission(): NewSubmission {
   const metadata = { ip: '127.0.0.1', user_agent: 'Mozilla/5.0 (bench)', referer: 'https://example.com/contact', origin: null, utm: {} };
   const now = new Date();
   return {
-    id: timeOrderedUuid(now.getTime()), formId: 'form', accountId: 'owner', versionId: 'v1', data, metadata, idempotencyKey: null,
+    id: timeOrderedUuid(now.getTime()), formId: 'form', accountId: 'owner', versionId: 'v1', data, metadata, idempotencyKey: null, idempotencyHash: null,
     fingerprint: contentFingerprint(data, [], metadata.ip), createdAt: now.toISOString(), submissionCap: null,
   };
 }

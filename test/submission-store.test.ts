@@ -23,7 +23,7 @@ describe('submission store', () => {
     versionId: 'v',
     data: { name: 'Ada' },
     metadata: { ip: '127.0.0.1', user_agent: null, referer: null, origin: null, utm: {} },
-    idempotencyKey: null,
+    idempotencyKey: null, idempotencyHash: null,
     fingerprint: 'f',
     createdAt: new Date().toISOString(),
     submissionCap: null,
@@ -56,11 +56,12 @@ describe('submission store', () => {
     };
     const [formBefore, accountBefore] = await countOf();
     const outcomes = await store.insertBatch([
-      item({ idempotencyKey: 'same' }),
-      item({ idempotencyKey: 'same' }),
+      item({ idempotencyKey: 'same', idempotencyHash: 'request-a' }),
+      item({ idempotencyKey: 'same', idempotencyHash: 'request-a' }),
+      item({ idempotencyKey: 'same', idempotencyHash: 'request-b' }),
       item({ submissionCap: 0 }),
     ], async () => {});
-    assert.deepEqual(outcomes.map((o) => o.kind), ['created', 'duplicate', 'plan_limit']);
+    assert.deepEqual(outcomes.map((o) => o.kind), ['created', 'duplicate', 'key_reused', 'plan_limit']);
     assert.deepEqual(await countOf(), [formBefore! + 1, accountBefore! + 1]);
   });
 

@@ -26,7 +26,7 @@ describe('submission writer', () => {
     versionId: 'v',
     data: { name: `Sender ${n}`, email: `s${n}@example.com`, message: 'A message of an ordinary length, as a contact form would send it.' },
     metadata: { ip: '127.0.0.1', user_agent: 'test', referer: null, origin: null, utm: {} },
-    idempotencyKey: null,
+    idempotencyKey: null, idempotencyHash: null,
     fingerprint: `f${n}`,
     createdAt: new Date().toISOString(),
     submissionCap: null,

@@ -19,6 +19,7 @@ import * as dashboardSessions from './migrations/0009_dashboard_sessions.ts';
 import * as batchInserts from './migrations/0010_batch_inserts.ts';
 import * as repeatFingerprints from './migrations/0011_repeat_fingerprints.ts';
 import * as deliveriesBySubmission from './migrations/0012_deliveries_by_submission.ts';
+import * as security from './migrations/0013_security.ts';
 
 type CodeMigration = { up(db: Kysely<any>, t: ColumnTypes): Promise<void> };
 
@@ -35,6 +36,7 @@ const MIGRATIONS: Record<string, CodeMigration> = {
   '0010_batch_inserts': batchInserts,
   '0011_repeat_fingerprints': repeatFingerprints,
   '0012_deliveries_by_submission': deliveriesBySubmission,
+  '0013_security': security,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

@@ -88,6 +88,8 @@ export interface SubmissionsTable {
   data: Json;
   metadata: Json;
   idempotency_key: string | null;
+  /** Hash of the request that stored idempotency_key (null for rows from before migration 0013). */
+  idempotency_hash: string | null;
   processing_status: 'pending' | 'processing' | 'completed' | 'skipped' | 'failed';
   processing_reason: string | null;
   spam_flag: Bool;
@@ -287,6 +289,18 @@ export interface FingerprintMarksTable {
   through_seq: number | string;
 }
 
+export interface ServerSettingsTable {
+  name: 'setup_closed_at' | 'operator_account_id';
+  value: string;
+  updated_at: Timestamp;
+}
+
+export interface SetupTokensTable {
+  token_hash: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
 export interface Tables {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -312,4 +326,6 @@ export interface Tables {
   spam_feedback: SpamFeedbackTable;
   submission_fingerprints: SubmissionFingerprintsTable;
   fingerprint_marks: FingerprintMarksTable;
+  server_settings: ServerSettingsTable;
+  setup_tokens: SetupTokensTable;
 }

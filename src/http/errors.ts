@@ -17,6 +17,7 @@ export type ErrorCode =
   | 'invalid_parameters'
   | 'cannot_delete'
   | 'cannot_update'
+  | 'idempotency_key_reused'
   | 'not_configured'
   | 'ai_credits_exhausted'
   | 'provider_unavailable'
@@ -79,6 +80,12 @@ export const fail = {
   invalidParameters: (message: string, details?: FieldErrors) => new AppError('invalid_parameters', 400, message, details),
   cannotDelete: (message: string) => new AppError('cannot_delete', 422, message),
   cannotUpdate: (message: string) => new AppError('cannot_update', 422, message),
+  idempotencyKeyReused: () =>
+    new AppError(
+      'idempotency_key_reused',
+      422,
+      'This Idempotency-Key was used with a different request. Use a new key for new data; a key is kept for 24 hours.',
+    ),
   notConfigured: (message: string) => new AppError('not_configured', 422, message),
   aiCreditsExhausted: () =>
     new AppError('ai_credits_exhausted', 402, 'No AI credits are left on this plan: upgrade, or wait for the next monthly allowance.'),

@@ -10,12 +10,24 @@ type Tx = Transaction<Tables>;
 
 export type SubmissionRow = ReturnType<typeof row>;
 
-/** The statements of a batch whose best form differs by engine and connection. */
+/** A submission stored under an Idempotency-Key, with the hash of the request that stored it. */
+export interface KeyedSubmission {
+  submission: Submission;
+  hash: string | null;
+}
+
 /** Submissions stored under these (form, Idempotency-Key) pairs, by keyOf(form, key). */
-export type FindByKeys = (tx: Tx, items: Array<{ formId: string; idempotencyKey: string }>) => Promise<Map<string, Submission>>;
+export type FindByKeys = (tx: Tx, items: Array<{ formId: string; idempotencyKey: string }>) => Promise<Map<string, KeyedSubmission>>;
 
 export const keyOf = (formId: string, key: string) => `${formId}\n${key}`;
 
+/**
+ * How long a key answers for its request. Past it the key is freed: the same key starts a new
+ * submission, and the old one is never shown again through it.
+ */
+export const IDEMPOTENCY_KEY_HOURS = 24;
+
+/** The statements of a batch whose best form differs by engine and connection. */
 export interface BatchStatements {
   findByKeys: FindByKeys;
   /** Inserts the rows, skipping any whose (form, Idempotency-Key) is taken; returns the ids it stored. */
@@ -60,6 +72,19 @@ async function admitOnAccount(tx: Tx, accountId: string, wanted: number, freeCap
   return room;
 }
 
+function keyExpired(stored: KeyedSubmission, item: NewSubmission): boolean {
+  return Date.parse(item.createdAt) - Date.parse(stored.submission.created_at) > IDEMPOTENCY_KEY_HOURS * 3_600_000;
+}
+
+/** Rows from before migration 0013 have no hash: a replay of theirs cannot be told from a guess, so it is refused. */
+function replayOutcome(stored: KeyedSubmission, item: NewSubmission): InsertOutcome {
+  return stored.hash !== null && stored.hash === item.idempotencyHash ? { kind: 'duplicate', existing: stored.submission } : { kind: 'key_reused' };
+}
+
+async function releaseKeys(tx: Tx, submissionIds: string[]): Promise<void> {
+  await tx.updateTable('submissions').set({ idempotency_key: null, idempotency_hash: null }).where('id', 'in', submissionIds).execute();
+}
+
 function row(item: NewSubmission) {
   return {
     id: item.id,
@@ -68,6 +93,7 @@ function row(item: NewSubmission) {
     data: JSON.stringify(item.data),
     metadata: JSON.stringify(item.metadata),
     idempotency_key: item.idempotencyKey,
+    idempotency_hash: item.idempotencyHash,
     fingerprint: item.fingerprint,
     processing_status: 'pending' as const,
     spam_flag: false,
@@ -82,13 +108,18 @@ export async function insertBatch(tx: Tx, items: NewSubmission[], statements: Ba
   const keyed = (indexes: number[]) =>
     indexes.map((i) => items[i]!).filter((item): item is NewSubmission & { idempotencyKey: string } => item.idempotencyKey !== null);
 
-  // A replayed Idempotency-Key answers with the submission stored first (one look for the batch).
+  // A replayed Idempotency-Key answers with the submission stored first (one look for the batch), but
+  // only to the same request: another body under the same key gets nothing of the first.
   const replayed = await statements.findByKeys(tx, keyed(candidates));
+  const expired: string[] = [];
   for (const i of candidates) {
-    const { formId, idempotencyKey } = items[i]!;
-    const existing = idempotencyKey === null ? undefined : replayed.get(keyOf(formId, idempotencyKey));
-    if (existing) outcomes[i] = { kind: 'duplicate', existing };
+    const item = items[i]!;
+    const stored = item.idempotencyKey === null ? undefined : replayed.get(keyOf(item.formId, item.idempotencyKey));
+    if (!stored) continue;
+    if (keyExpired(stored, item)) expired.push(stored.submission.id);
+    else outcomes[i] = replayOutcome(stored, item);
   }
+  if (expired.length > 0) await releaseKeys(tx, expired);
   candidates = candidates.filter((i) => !outcomes[i]);
 
   for (const [formId, group] of groupBy(candidates, (i) => items[i]!.formId)) {
@@ -111,14 +142,14 @@ export async function insertBatch(tx: Tx, items: NewSubmission[], statements: Ba
   const conflicted = candidates.filter((i) => !inserted.has(items[i]!.id));
   for (const i of candidates) if (inserted.has(items[i]!.id)) outcomes[i] = { kind: 'created' };
   // The same Idempotency-Key was stored meanwhile, by another transaction or earlier in this batch.
-  const storedMeanwhile = conflicted.length > 0 ? await statements.findByKeys(tx, keyed(conflicted)) : new Map<string, Submission>();
+  const storedMeanwhile = conflicted.length > 0 ? await statements.findByKeys(tx, keyed(conflicted)) : new Map<string, KeyedSubmission>();
   for (const i of conflicted) {
     const item = items[i]!;
     await moveFormCount(tx, item.formId, -1);
     await moveAccountCount(tx, item.accountId, -1);
-    const existing = storedMeanwhile.get(keyOf(item.formId, item.idempotencyKey as string));
-    if (!existing) throw new Error('idempotency conflict without a stored submission');
-    outcomes[i] = { kind: 'duplicate', existing };
+    const stored = storedMeanwhile.get(keyOf(item.formId, item.idempotencyKey as string));
+    if (!stored) throw new Error('idempotency conflict without a stored submission');
+    outcomes[i] = replayOutcome(stored, item);
   }
   return outcomes as InsertOutcome[];
 }

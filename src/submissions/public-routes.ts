@@ -61,10 +61,10 @@ export const publicSubmissionRoutes: FastifyPluginAsyncTypebox<{ config: Config;
     schema: {
       tags,
       summary: 'Submit data to a form',
-      description: 'Public forms need no authentication; private forms need Authorization: Bearer <SUBMISSION_TOKEN>. An Idempotency-Key header (≤ 256 characters) makes retries return the first submission with 200.',
+      description: 'Public forms need no authentication; private forms need Authorization: Bearer <SUBMISSION_TOKEN>. An Idempotency-Key header (≤ 256 characters) makes retries of the same data return the first submission with 200 for 24 hours; the same key with different data gets 422 idempotency_key_reused.',
       params: EndpointParams,
       body: SubmitBody,
-      response: { 200: Accepted, 201: Accepted, ...PublicErrors },
+      response: { 200: Accepted, 201: Accepted, ...PublicErrors, 422: PublicErrors[400] },
     },
   }, async (request, reply) => {
     const result = await submissions.submit({

@@ -11,6 +11,7 @@ import { compileValidator, type SubmissionValidator } from './validator.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import { PROCESS_SUBMISSION } from '../pipeline/tasks.ts';
 import { contentFingerprint } from './fingerprint.ts';
+import { idempotencyRequestHash } from './idempotency.ts';
 import type { InsertOutcome, LearnFromCorrection, NewSubmission, SpamFilter, Submission, SubmissionMetadata, SubmissionStore } from './store.ts';
 import type { SearchQuery } from './search.ts';
 import type { WriteBatch } from './writer.ts';
@@ -122,6 +123,7 @@ export function submissionService(deps: {
         data: result.data,
         metadata: request.metadata,
         idempotencyKey: request.idempotencyKey,
+        idempotencyHash: request.idempotencyKey === null ? null : idempotencyRequestHash(endpointVersion.id, result.data),
         fingerprint: contentFingerprint(result.data, endpointVersion.schema.fields, request.metadata.ip),
         createdAt: now.toISOString(),
         submissionCap: config.freeSubmissionLimit,
@@ -129,6 +131,7 @@ export function submissionService(deps: {
       const outcome = await writer.write(item);
       if (outcome.kind === 'plan_limit') throw fail.planLimitExhausted(config.billingUrl);
       if (outcome.kind === 'form_gone') throw fail.formNotFound();
+      if (outcome.kind === 'key_reused') throw fail.idempotencyKeyReused();
       if (outcome.kind === 'duplicate') {
         const { id, data, created_at } = outcome.existing;
         return { status: 200, submission: { id, data, created_at } };

@@ -4,7 +4,7 @@ import type { Db } from '../db/database.ts';
 import type { SubmissionsTable, Tables } from '../db/tables.ts';
 import { fromJson, toBool, toIso, toIsoOrNull } from '../db/values.ts';
 import type { Selectable } from 'kysely';
-import { insertBatch, keyOf, type BatchStatements, type FindByKeys, type SubmissionRow } from './insert-batch.ts';
+import { insertBatch, keyOf, type BatchStatements, type FindByKeys, type KeyedSubmission, type SubmissionRow } from './insert-batch.ts';
 import type { DatabaseSync } from 'node:sqlite';
 import { preparedInsert } from '../db/sqlite-dialect.ts';
 import { searchSubmissions, type SearchQuery } from './search.ts';
@@ -31,6 +31,8 @@ export interface NewSubmission {
   data: Record<string, unknown>;
   metadata: SubmissionMetadata;
   idempotencyKey: string | null;
+  /** Hash of the request the key came with (idempotencyRequestHash); null without a key. */
+  idempotencyHash: string | null;
   fingerprint: string;
   createdAt: string;
   /** The free plan's lifetime cap (a pro owner has none), or null for no cap at all. */
@@ -40,6 +42,8 @@ export interface NewSubmission {
 export type InsertOutcome =
   | { kind: 'created' }
   | { kind: 'duplicate'; existing: Submission }
+  /** The Idempotency-Key was stored with another request. */
+  | { kind: 'key_reused' }
   | { kind: 'plan_limit' }
   /** The form was deleted after the request found it. */
   | { kind: 'form_gone' };
@@ -111,21 +115,21 @@ export async function readSubmissions(executor: Db | Transaction<Tables>, ids: s
 }
 
 const findByIdempotencyKeys: FindByKeys = async (tx, items) => {
-  const found = new Map<string, Submission>();
+  const found = new Map<string, KeyedSubmission>();
   if (items.length === 0) return found;
   const rows = await tx
     .selectFrom('submissions')
     .selectAll()
     .where((eb) => eb(eb.refTuple('form_id', 'idempotency_key'), 'in', items.map((item) => eb.tuple(item.formId, item.idempotencyKey))))
     .execute();
-  for (const row of rows) found.set(keyOf(row.form_id, row.idempotency_key as string), toSubmission(row));
+  for (const row of rows) found.set(keyOf(row.form_id, row.idempotency_key as string), { submission: toSubmission(row), hash: row.idempotency_hash });
   return found;
 };
 
 /** PostgreSQL's type of each column a new submission row fills (json columns arrive as JSON text). */
 const POSTGRES_TYPES: Record<keyof SubmissionRow, string> = {
   id: 'text', form_id: 'text', version_id: 'text', data: 'jsonb', metadata: 'jsonb', idempotency_key: 'text',
-  fingerprint: 'text', processing_status: 'text', spam_flag: 'boolean', reply_status: 'text', created_at: 'timestamptz',
+  idempotency_hash: 'text', fingerprint: 'text', processing_status: 'text', spam_flag: 'boolean', reply_status: 'text', created_at: 'timestamptz',
 };
 const POSTGRES_COLUMNS = Object.keys(POSTGRES_TYPES) as Array<keyof SubmissionRow>;
 

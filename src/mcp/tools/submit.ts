@@ -10,11 +10,11 @@ export const submitTools = [
   defineTool({
     name: 'submit_to_form',
     title: 'Submit to a form',
-    description: "Submits data to one of the owner's forms exactly as its public endpoint would receive it: validated against the form's current fields schema, stored, then processed (spam check, translation) and notified like any submission. Call get_form first to learn the field names, types and rules. On success returns the stored submission (status 201, or 200 when idempotency_key repeats an earlier one); on invalid data, an error whose details name each field's problems. Works on private forms too. Counts towards the plan's submission limit; processing may spend AI credits as for any submission.",
+    description: "Submits data to one of the owner's forms exactly as its public endpoint would receive it: validated against the form's current fields schema, stored, then processed (spam check, translation) and notified like any submission. Call get_form first to learn the field names, types and rules. On success returns the stored submission (status 201, or 200 when idempotency_key repeats an earlier request with the same data within 24 hours; the same key with other data is refused with idempotency_key_reused); on invalid data, an error whose details name each field's problems. Works on private forms too. Counts towards the plan's submission limit; processing may spend AI credits as for any submission.",
     input: Type.Object({
       form_id: FormId,
       data: Type.Object({}, { additionalProperties: true, description: 'Field name → value' }),
-      idempotency_key: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'Repeating a call with the same key returns the first submission instead of storing another' })),
+      idempotency_key: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'Repeating a call with the same key and data (within 24 hours) returns the first submission instead of storing another; the same key with other data is refused' })),
     }, { additionalProperties: false }),
     output: Type.Object({
       status: Type.Enum([200, 201]),
