@@ -16,6 +16,7 @@ import { knowledgeRoutes } from './knowledge/routes.ts';
 import { errorHandlerFor } from './http/error-replies.ts';
 import { fail } from './http/errors.ts';
 import { registerJsonParser } from './http/json-body.ts';
+import { loggerOptions } from './http/log-redaction.ts';
 import { urlProblem } from './http/storable-text.ts';
 import { byApiKey, byClientIp, rateLimitZone, useRateLimitBackend } from './http/rate-limit.ts';
 import { routeValidatorCompiler } from './http/route-validation.ts';
@@ -34,7 +35,7 @@ export interface AppOptions {
 
 export async function buildApp({ config, database, logger, services: given }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: logger ?? { level: config.logLevel },
+    logger: logger ?? loggerOptions(config),
     trustProxy: config.trustProxy,
     bodyLimit: config.maxBodyBytes,
   });

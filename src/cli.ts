@@ -9,14 +9,21 @@ import { migrateToLatest } from './db/migrate.ts';
 import { DashboardError, dashboardService } from './dashboard/service.ts';
 import { dashboardStore } from './dashboard/store.ts';
 import { publicBaseUrl } from './services.ts';
+import { setupUrl } from './setup/link.ts';
+import { setupService } from './setup/service.ts';
+import { setupStore } from './setup/store.ts';
+import { readPassword } from './cli-password.ts';
 
 const USAGE = `Usage: intake <command>
   serve                                   run the API server with its workers (migrates first)
   worker                                  run the workers alone (processing and deliveries)
   migrate                                 apply pending database migrations
-  keys create --email E --name N [--scope full|read]
+  setup-link                              print a new one-time link to the set-up page (new server only)
+  keys create --email E --name N [--scope full|read] [--password]
                                           create an API key (and the owner account if missing);
-                                          a read key can read everything and change nothing
+                                          a read key can read everything and change nothing;
+                                          --password reads the account's dashboard password from
+                                          standard input (asked for on a terminal)
   keys list [--email E]                   list API keys
   keys revoke <key-id>                    revoke an API key
   users set-plan --email E --plan free|pro
@@ -43,12 +50,38 @@ async function withAccounts<T>(config: Config, run: (accounts: ReturnType<typeof
   }
 }
 
+type DashboardCli = { dashboard: ReturnType<typeof dashboardService>; setup: ReturnType<typeof setupService> };
+
+async function withDashboard<T>(config: Config, run: (services: DashboardCli) => Promise<T>): Promise<T> {
+  const database = openDatabase(config);
+  try {
+    await migrateToLatest(database);
+    const setup = setupService({ store: setupStore(database.db) });
+    const dashboard = dashboardService({ store: dashboardStore(database.db), accounts: accountStore(database.db), setup });
+    return await run({ dashboard, setup }).catch((error: unknown) => {
+      throw error instanceof DashboardError ? new InputError(error.message) : error;
+    });
+  } finally {
+    await database.close();
+  }
+}
+
 async function keysCommand(config: Config, sub: string | undefined, args: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({ args, options: { email: { type: 'string' }, name: { type: 'string' }, scope: { type: 'string' } }, allowPositionals: true });
+  const { values, positionals } = parseArgs({
+    args,
+    options: { email: { type: 'string' }, name: { type: 'string' }, scope: { type: 'string' }, password: { type: 'boolean' } },
+    allowPositionals: true,
+  });
   if (sub === 'create') {
+    // Asked before anything is written, so a refused password leaves no key behind.
+    const password = values.password ? await readPassword() : null;
     const created = await withAccounts(config, (a) => a.createKey({ email: option(values, 'email'), name: option(values, 'name'), scope: values.scope }));
     process.stderr.write(`Created ${created.scope}-scope API key ${created.id} for ${created.account.email}. It is shown only now:\n`);
     process.stdout.write(`${created.key}\n`);
+    if (password !== null) {
+      await withDashboard(config, ({ dashboard }) => dashboard.setPasswordOf(created.account.email, password));
+      process.stderr.write(`${created.account.email} can now log in to the dashboard at ${publicBaseUrl(config)}/login.\n`);
+    }
   } else if (sub === 'list') {
     const keys = await withAccounts(config, (a) => a.listKeys(values.email));
     for (const k of keys) {
@@ -68,18 +101,17 @@ async function keysCommand(config: Config, sub: string | undefined, args: string
 
 /** `users create` and `users password-link`: the link is the only line on stdout. */
 async function passwordLink(config: Config, email: string, create: boolean): Promise<void> {
-  const database = openDatabase(config);
-  try {
-    await migrateToLatest(database);
-    const dashboard = dashboardService({ store: dashboardStore(database.db), accounts: accountStore(database.db) });
-    const link = await dashboard.passwordLink(email, create).catch((error: unknown) => {
-      throw error instanceof DashboardError ? new InputError(error.message) : error;
-    });
-    process.stderr.write(`${create ? 'Account' : 'Set-password link for'} ${link.account.email}. This link works once, within ${link.hours} hours:\n`);
-    process.stdout.write(`${publicBaseUrl(config)}/set-password?token=${link.token}\n`);
-  } finally {
-    await database.close();
-  }
+  const link = await withDashboard(config, ({ dashboard }) => dashboard.passwordLink(email, create));
+  process.stderr.write(`${create ? 'Account' : 'Set-password link for'} ${link.account.email}. This link works once, within ${link.hours} hours:\n`);
+  process.stdout.write(`${publicBaseUrl(config)}/set-password?token=${link.token}\n`);
+}
+
+/** `setup-link`: the link is the only line on stdout. */
+async function setupLink(config: Config): Promise<void> {
+  const issued = await withDashboard(config, ({ setup }) => setup.newToken());
+  if (!issued) throw new InputError(`This server is already set up: log in at ${publicBaseUrl(config)}/login, or print a set-password link with users password-link.`);
+  process.stderr.write(`Open this link to create the owner account. It works once, within ${issued.hours} hours:\n`);
+  process.stdout.write(`${setupUrl(config, issued.token)}\n`);
 }
 
 async function usersCommand(config: Config, sub: string | undefined, args: string[]): Promise<void> {
@@ -136,6 +168,8 @@ async function main(argv: string[]): Promise<void> {
       }
       return;
     }
+    case 'setup-link':
+      return setupLink(config);
     case 'keys':
       return keysCommand(config, sub, rest);
     case 'users':

@@ -18,7 +18,7 @@ export interface Config {
   poolSize: number;
   maxBodyBytes: number;
   trustProxy: boolean;
-  rateLimits: { submitPerMinute: number; apiPerMinute: number; mcpPerMinute: number; loginPerMinute: number };
+  rateLimits: { submitPerMinute: number; apiPerMinute: number; mcpPerMinute: number; loginPerMinute: number; loginPerAccountPerHour: number };
   /** `open`: anyone may create an account on the dashboard; `closed` (default): the owner adds people with the CLI. */
   signup: 'open' | 'closed';
   /**
@@ -232,6 +232,7 @@ export function loadConfig(env: Env = process.env): Config {
       apiPerMinute: perMinute('INTAKE_API_RATE_LIMIT', 60),
       mcpPerMinute: perMinute('INTAKE_MCP_RATE_LIMIT', 30),
       loginPerMinute: perMinute('INTAKE_LOGIN_RATE_LIMIT', 10),
+      loginPerAccountPerHour: perMinute('INTAKE_LOGIN_ACCOUNT_RATE_LIMIT', 30),
     },
     signup: signup(env),
     freeSubmissionLimit: integer(env, 'INTAKE_FREE_SUBMISSION_LIMIT', 5000, 0, 1_000_000_000),

@@ -8,6 +8,7 @@ import type { Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import type { RunningWorker } from './jobs/queue.ts';
+import { startupNotices } from './setup/startup-notices.ts';
 
 function onSignal(shutdown: (signal: string) => Promise<void>): void {
   let closing = false;
@@ -51,6 +52,8 @@ export async function serve(config: Config): Promise<void> {
   // that is killed never exits cleanly, and its next start would strip every file again. No-op when off.
   flushCompileCache();
   app.log.info({ engine: database.engine, worker: config.pipeline.embeddedWorker }, 'Intake is ready');
+  // Plain text on stdout, apart from the JSON log: the first thing a new operator needs to read.
+  process.stdout.write(await startupNotices(config, services, app.log));
 }
 
 /** Workers alone: several processes can run beside the API processes, on PostgreSQL on several machines. */

@@ -20,6 +20,8 @@ import { destinationService } from './delivery/destinations/service.ts';
 import { destinationStore } from './delivery/destinations/store.ts';
 import { dashboardService } from './dashboard/service.ts';
 import { dashboardStore } from './dashboard/store.ts';
+import { setupService } from './setup/service.ts';
+import { setupStore } from './setup/store.ts';
 import { createMailer } from './delivery/email.ts';
 import { checkUrl, outboundPolicy, type SendOptions } from './delivery/outbound/index.ts';
 import { formService } from './forms/service.ts';
@@ -60,7 +62,8 @@ export function buildServices(config: Config, database: Database, options: Servi
   const deliveryRows = deliveryStore(database.db);
   const accountRows = accountStore(database.db);
   const accounts = accountService(accountRows, config);
-  const dashboard = dashboardService({ store: dashboardStore(database.db), accounts: accountRows });
+  const setup = setupService({ store: setupStore(database.db) });
+  const dashboard = dashboardService({ store: dashboardStore(database.db), accounts: accountRows, setup });
   const knowledge = knowledgeService(knowledgeStore(database.db), { maxBytes: config.knowledge.maxBytes });
   const forms = formService(formStore(database.db), {
     ownsKnowledgeBase: knowledge.owns,
@@ -98,7 +101,7 @@ export function buildServices(config: Config, database: Database, options: Servi
     store: replyStore(database.db), sender: replySending, forms, submissions: submissionRows, pipeline: pipelineStore(database.db, database.engine), knowledge,
     credits: creditCharger(creditStore(database.db), config), config,
   });
-  return { queue, limits, accounts, dashboard, forms, knowledge, submissions, replies, replySending, destinations, deliveries, delivery, audit, analysis };
+  return { queue, limits, accounts, setup, dashboard, forms, knowledge, submissions, replies, replySending, destinations, deliveries, delivery, audit, analysis };
 }
 
 export type Services = ReturnType<typeof buildServices>;

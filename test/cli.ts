@@ -10,19 +10,20 @@ export interface ScriptResult {
   stderr: string;
 }
 
-/** Runs a TypeScript file with this Node, with only PATH and `env` in its environment. */
-export function runScript(file: string, args: string[], env: Record<string, string> = {}): Promise<ScriptResult> {
+/** Runs a TypeScript file with this Node, with only PATH and `env` in its environment, and `input` on its stdin. */
+export function runScript(file: string, args: string[], env: Record<string, string> = {}, input?: string): Promise<ScriptResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [file, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [file, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    child.stdin?.end(input);
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
+    child.stdout?.on('data', (d) => (stdout += d));
+    child.stderr?.on('data', (d) => (stderr += d));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
 
-export function runCli(args: string[], env: Record<string, string>): Promise<ScriptResult> {
-  return runScript(CLI, args, env);
+export function runCli(args: string[], env: Record<string, string>, input?: string): Promise<ScriptResult> {
+  return runScript(CLI, args, env, input);
 }

@@ -25,12 +25,13 @@ describe('dashboard accounts and sessions', () => {
     assert.equal(first.headers.location, '/setup');
     assert.equal((await c.get('/forms')).headers.location, '/setup');
 
-    await c.get('/setup');
-    const weak = await c.post('/setup', { email: 'owner@example.com', password: 'short' });
+    const token = await c.setupToken();
+    await c.get(`/setup?token=${token}`);
+    const weak = await c.post('/setup', { token, email: 'owner@example.com', password: 'short' });
     assert.equal(weak.statusCode, 422);
     assert.match(weak.body, /at least 10 characters/);
 
-    const done = await c.post('/setup', { email: 'owner@example.com', password: PASSWORD });
+    const done = await c.post('/setup', { token, email: 'owner@example.com', password: PASSWORD });
     assert.equal(done.statusCode, 303);
     const cookie = String(done.headers['set-cookie']);
     assert.match(cookie, /intake_session=[^;]+;.*HttpOnly/i);
@@ -43,7 +44,7 @@ describe('dashboard accounts and sessions', () => {
     const other = new DashboardClient(t);
     assert.equal((await other.get('/setup')).headers.location, '/login');
     await other.get('/login');
-    const takeover = await other.post('/setup', { email: 'intruder@example.com', password: PASSWORD });
+    const takeover = await other.post('/setup', { token, email: 'intruder@example.com', password: PASSWORD });
     assert.equal(takeover.statusCode, 422);
     assert.equal(await t.services.accounts.find('intruder@example.com'), null);
   });
@@ -104,7 +105,7 @@ describe('dashboard accounts and sessions', () => {
 
   it('lets sessions expire after 14 days', async () => {
     let now = new Date('2030-01-01T00:00:00Z');
-    const service = dashboardService({ store: dashboardStore(t.database.db), accounts: accountStore(t.database.db), clock: () => now });
+    const service = dashboardService({ store: dashboardStore(t.database.db), accounts: accountStore(t.database.db), setup: t.services.setup, clock: () => now });
     const { token } = await service.logIn('owner@example.com', PASSWORD);
     now = new Date(now.getTime() + (SESSION_DAYS * 86_400_000) - 1000);
     assert.ok(await service.session(token));

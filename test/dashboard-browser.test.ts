@@ -56,6 +56,10 @@ describe('dashboard in Chromium', { skip: chromiumMissing() }, () => {
   it('sets up the first owner on a new server', async () => {
     await page.goto(`${base}/`);
     assert.equal(new URL(page.url()).pathname, '/setup');
+    await page.getByText('npm run intake -- setup-link').waitFor();
+    // The link `intake serve` printed on its terminal.
+    const issued = await t.services.setup.newToken();
+    await page.goto(`${base}/setup?token=${issued?.token}`);
     await screenshot(page, '01-setup');
     await page.getByLabel('Email').fill(EMAIL);
     await page.getByLabel('New password').fill(PASSWORD);

@@ -48,10 +48,18 @@ export class DashboardClient {
     );
   }
 
-  /** First-run set-up of an owner through the pages; leaves the client logged in. */
+  /** A set-up link's token, as `intake serve` prints it on a new server. */
+  async setupToken(): Promise<string> {
+    const issued = await this.t.services.setup.newToken();
+    if (!issued) throw new Error('set-up is closed');
+    return issued.token;
+  }
+
+  /** First-run set-up of an owner through the pages, from a printed set-up link; leaves the client logged in. */
   async setUp(email = 'owner@example.com', password = 'correct horse battery'): Promise<void> {
-    await this.get('/setup');
-    const response = await this.post('/setup', { email, password });
+    const token = await this.setupToken();
+    await this.get(`/setup?token=${token}`);
+    const response = await this.post('/setup', { token, email, password });
     if (response.statusCode !== 303) throw new Error(`set-up failed: ${response.statusCode} ${response.body.slice(0, 500)}`);
   }
 
@@ -66,4 +74,19 @@ export function formIdIn(location: string | undefined | string[]): string {
   const match = /\/forms\/([0-9a-f-]{36})/.exec(String(location));
   if (!match?.[1]) throw new Error(`no form id in ${String(location)}`);
   return match[1];
+}
+
+/** Opens a link the product wrote into a message (an email, a chat notification) as this client, following redirects. */
+export async function openLink(c: DashboardClient, link: string): Promise<LightMyRequestResponse> {
+  const url = new URL(link);
+  let response = await c.get(`${url.pathname}${url.search}`);
+  for (let hops = 0; hops < 3 && response.statusCode >= 300 && response.statusCode < 400; hops++) {
+    response = await c.get(String(response.headers.location));
+  }
+  return response;
+}
+
+/** Every dashboard link in a text, by the base URL the server was given. */
+export function linksIn(text: string, baseUrl: string): string[] {
+  return [...text.matchAll(/https?:\/\/[^\s"<>)]+/g)].map((m) => m[0]).filter((link) => link.startsWith(baseUrl));
 }

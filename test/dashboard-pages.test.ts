@@ -236,6 +236,15 @@ describe('dashboard pages', () => {
     const health = await owner.get('/health');
     assert.match(health.body, /Queue depth/);
     assert.match(health.body, /Not configured: email notifications cannot be sent/);
+    // Another tenant sees its own figures, not the server's queue.
+    const link = await t.services.dashboard.passwordLink('tenant@example.com', true);
+    const tenant = new DashboardClient(t);
+    await tenant.get(`/set-password?token=${link.token}`);
+    assert.equal((await tenant.post('/set-password', { token: link.token, password: 'tenant password 123' })).statusCode, 303);
+    const theirs = await tenant.get('/health');
+    assert.equal(theirs.statusCode, 200);
+    assert.doesNotMatch(theirs.body, /Queue depth|Oldest due job/);
+    assert.match(theirs.body, /Failed deliveries/);
   });
 
   it('deletes a submission and then the form after confirmation', async () => {

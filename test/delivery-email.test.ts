@@ -7,6 +7,7 @@ import type { AddressObject } from 'mailparser';
 import { startFakeProvider, type FakeProvider } from './fake-provider.ts';
 import { bearer, createForm, startPipelineApp, submit, waitFor, type PipelineApp } from './pipeline-helpers.ts';
 import { startSmtpServer } from './smtp.ts';
+import { DashboardClient, linksIn, openLink } from './dashboard-helpers.ts';
 
 type Json = Record<string, any>;
 
@@ -33,6 +34,19 @@ async function finishedDelivery(t: PipelineApp, key: string, formId: string, des
   });
 }
 
+/** Every link of this server in a message opens a page of the owner's dashboard that shows `expected`. */
+async function assertLinksOpen(t: PipelineApp, ownerEmail: string, message: string, expected: string): Promise<void> {
+  const owner = new DashboardClient(t);
+  await owner.setUp(ownerEmail);
+  const links = linksIn(message, 'http://localhost:');
+  assert.ok(links.length > 0, `no link in ${message}`);
+  for (const link of links) {
+    const page = await openLink(owner, link);
+    assert.equal(page.statusCode, 200, `${link} answers ${page.statusCode}`);
+    assert.ok(page.body.includes(expected), `${link} does not show ${expected}`);
+  }
+}
+
 // One app at a time: on PostgreSQL, a second app's fresh job schema would stop the first one's
 // workers (graphile-worker's database-wide "worker:migrate" notification).
 describe('email destinations with an SMTP server', () => {
@@ -54,7 +68,7 @@ describe('email destinations with an SMTP server', () => {
     });
 
     it('emails the recipients the submission, with the submitter as Reply-To and values escaped in HTML', async () => {
-      const key = await t.createKey();
+      const key = await t.createKey('sales-owner@example.com');
       const form = await createForm(t, key, { name: 'Quote requests' });
       const destination = await addDestination(t, key, form.id, { type: 'email', recipients: ['Sales@Example.com', 'boss@example.com'] });
       assert.deepEqual(destination.recipients, ['sales@example.com', 'boss@example.com']);
@@ -73,6 +87,7 @@ describe('email destinations with an SMTP server', () => {
       assert.ok(mail.text?.includes('email: grace@example.org'), mail.text);
       assert.ok(mail.text?.includes('message: I want <b>x</b> & "quotes"\n  second line'), mail.text);
       assert.ok(mail.text?.includes(`/submissions/${submissionId}`), 'the text links to the submission');
+      await assertLinksOpen(t, 'sales-owner@example.com', `${mail.text}\n${mail.html}`, submissionId);
 
       assert.equal(typeof mail.html, 'string');
       const html = mail.html as string;
@@ -116,7 +131,8 @@ describe('email destinations with an SMTP server', () => {
       assert.match(alert.mail.subject ?? '', /Support/);
       assert.ok(alert.mail.text?.includes('"Ops receiver"'), alert.mail.text);
       assert.ok(alert.mail.text?.includes('answered 500'), 'the alert gives the last error');
-      assert.ok(alert.mail.text?.includes(`/destinations/${destination.id}`), 'the alert links to the destination');
+      assert.ok(alert.mail.text?.includes(`/notifications/${destination.id}`), 'the alert links to the destination');
+      await assertLinksOpen(alerting, 'owner@example.com', `${alert.mail.text}\n${alert.mail.html}`, 'Ops receiver');
 
       const response = await alerting.request({ method: 'GET', url: `/api/forms/${form.id}/destinations/${destination.id}`, headers: bearer(key) });
       assert.equal(response.statusCode, 200, response.body);

@@ -70,6 +70,7 @@ export const RELAXED_ENV = {
   INTAKE_API_RATE_LIMIT: '100000',
   INTAKE_MCP_RATE_LIMIT: '100000',
   INTAKE_LOGIN_RATE_LIMIT: '100000',
+  INTAKE_LOGIN_ACCOUNT_RATE_LIMIT: '100000',
 };
 
 export async function startTestApp(env: Record<string, string> = {}, options: ServiceOptions = {}): Promise<TestApp> {

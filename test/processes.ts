@@ -22,21 +22,25 @@ export const LEASE_PAST_THE_TEST_MS = ENGINE === 'postgres' || process.platform 
 
 export const exited = (child: ChildProcess) => new Promise((resolve) => child.once('exit', resolve));
 
-function spawnCli(args: string[], env: Record<string, string>): ChildProcess {
+function spawnCli(args: string[], env: Record<string, string>, keepStdout = false): ChildProcess {
   return spawn(process.execPath, [CLI, ...args], {
     env: { PATH: process.env.PATH ?? '', INTAKE_LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', keepStdout ? 'pipe' : 'ignore', 'inherit'],
   });
 }
 
-export async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; base: string }> {
+/** A server process; with `keepStdout`, what it writes to stdout (its JSON log and its notices) is kept in `stdout()`. */
+export async function startServer(env: Record<string, string>, keepStdout = false): Promise<{ child: ChildProcess; base: string; stdout(): string }> {
   const port = await freePort();
-  const child = spawnCli(['serve'], { ...env, PORT: String(port), HOST: '127.0.0.1' });
+  const child = spawnCli(['serve'], { ...env, PORT: String(port), HOST: '127.0.0.1' }, keepStdout);
+  let written = '';
+  child.stdout?.on('data', (chunk) => (written += chunk));
+  const stdout = () => written;
   const base = `http://127.0.0.1:${port}`;
   // Up to 30 s: on a loaded machine, loading and migrating takes a while.
   for (let i = 0; i < 600; i++) {
     try {
-      if ((await fetch(`${base}/healthz`)).ok) return { child, base };
+      if ((await fetch(`${base}/healthz`)).ok) return { child, base, stdout };
     } catch {
       // not listening yet
     }

@@ -7,6 +7,8 @@ import { toIsoOrNull } from '../db/values.ts';
 
 export interface Health {
   engine: string;
+  /** Queue and worker figures are the whole server's: shown to its operator only. */
+  serverWide: boolean;
   embeddedWorker: boolean;
   /** PostgreSQL: worker processes whose lease was renewed lately; SQLite: null (workers hold no lease while idle). */
   workersSeen: number | null;
@@ -16,15 +18,20 @@ export interface Health {
   smtpConfigured: boolean;
 }
 
-/** Server-wide figures, except failed deliveries: those of the account's own forms. */
-export async function readHealth(database: Database, config: Config, accountId: string, now = new Date()): Promise<Health> {
+/**
+ * Failed deliveries are those of the account's own forms; the queue and the workers are the whole
+ * server's, read only for its operator (`serverWide`): other tenants learn nothing of each other's load.
+ */
+export async function readHealth(database: Database, config: Config, accountId: string, serverWide: boolean, now = new Date()): Promise<Health> {
   const { db } = database;
   const nowIso = now.toISOString();
   const dayAgo = new Date(now.getTime() - 86_400_000).toISOString();
   let queueDepth = 0;
   let oldest: string | Date | null = null;
   let workersSeen: number | null = null;
-  if (database.engine === 'postgres') {
+  if (!serverWide) {
+    // nothing server-wide is read
+  } else if (database.engine === 'postgres') {
     const jobs = sql.id(database.jobsSchema, 'jobs');
     const { rows } = await sql<{ depth: string; oldest: Date | null }>`
       select count(*) as depth, min(run_at) filter (where run_at <= now() and locked_at is null) as oldest
@@ -55,6 +62,7 @@ export async function readHealth(database: Database, config: Config, accountId: 
     .executeTakeFirst();
   return {
     engine: database.engine,
+    serverWide,
     embeddedWorker: config.pipeline.embeddedWorker,
     workersSeen,
     queueDepth,

@@ -10,7 +10,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { AppError } from '../http/errors.ts';
-import { byClientIp, rateLimitZone } from '../http/rate-limit.ts';
+import { hashSecret } from '../accounts/secrets.ts';
+import { bodyKeyedLimit, byClientIp, rateLimitZone } from '../http/rate-limit.ts';
 import type { Services } from '../services.ts';
 import { html } from './html.ts';
 import { page, sendPage } from './layout.ts';
@@ -71,6 +72,13 @@ function sameOrigin(request: FastifyRequest): boolean {
   } catch {
     return false;
   }
+}
+
+/** Log-ins count per account too: by a hash of the email tried, so the counters hold no address. */
+function loginAccountKey(request: FastifyRequest): string | null {
+  if (request.method !== 'POST' || request.routeOptions.url !== '/login') return null;
+  const email = (request.body as Record<string, unknown> | undefined)?.email;
+  return typeof email === 'string' ? hashSecret(email.trim().toLowerCase().slice(0, 320)) : null;
 }
 
 export function isSecure(request: FastifyRequest, config: Config): boolean {
@@ -187,9 +195,11 @@ export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps)
     return reply.redirect((await services.dashboard.needsSetup()) ? '/setup' : '/login', 303);
   });
 
-  // Attempts to log in (and set-up, sign-up, set-password) share one budget per client address.
+  // Attempts to log in (and set-up, sign-up, set-password) share one budget per client address, and
+  // log-ins one per account besides, so that guesses spread over many addresses meet a limit too.
   await app.register(async (zone) => {
     await rateLimitZone(zone, { name: 'login', perMinute: config.rateLimits.loginPerMinute, key: byClientIp });
+    bodyKeyedLimit(zone, { name: 'account', perWindow: config.rateLimits.loginPerAccountPerHour, windowMs: 3_600_000, key: loginAccountKey });
     await authPages(zone, deps, 'attempts');
   });
   await authPages(app, deps, 'pages');

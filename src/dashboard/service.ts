@@ -6,6 +6,7 @@ import { hashSecret, newSecret } from '../accounts/secrets.ts';
 import { isEmailAddress } from '../forms/email-address.ts';
 import { hashPassword, passwordProblem, verifyPassword } from './passwords.ts';
 import type { DashboardStore } from './store.ts';
+import type { SetupService } from '../setup/service.ts';
 
 export const SESSION_DAYS = 14;
 const LINK_HOURS = 24;
@@ -38,8 +39,12 @@ function checkPassword(password: string): void {
   if (problem) throw new DashboardError('password', problem);
 }
 
-export function dashboardService(deps: { store: DashboardStore; accounts: AccountStore; clock?: () => Date }) {
-  const { store, accounts } = deps;
+// Says neither that the address has an account nor that it has none.
+const SIGNUP_REFUSED = 'No account could be created with this email. If you have one, log in, or ask the owner of this server for a set-password link.';
+const SETUP_LINK_REFUSED = 'This set-up link has expired or was used. Run `npm run intake -- setup-link` on the server for a new one.';
+
+export function dashboardService(deps: { store: DashboardStore; accounts: AccountStore; setup: SetupService; clock?: () => Date }) {
+  const { store, accounts, setup } = deps;
   const clock = deps.clock ?? (() => new Date());
 
   async function startSession(account: Account): Promise<{ token: string; session: Session }> {
@@ -56,29 +61,52 @@ export function dashboardService(deps: { store: DashboardStore; accounts: Accoun
     return { token, session };
   }
 
-  async function createOwner(email: string, password: string): Promise<Account> {
-    const normal = normaliseEmail(email);
-    checkPassword(password);
-    if (await accounts.findByEmail(normal)) {
-      throw new DashboardError('email', 'An account with this email exists. Log in, or ask for a set-password link (intake users password-link).');
-    }
-    const account = await accounts.ensure(normal, clock().toISOString());
+  async function setPassword(account: Account, password: string): Promise<void> {
     await store.setPassword(account.id, await hashPassword(password), clock().toISOString());
-    return account;
+    await setup.close(account.id);
   }
 
   return {
-    /** True until some account has a password: then `/` leads to the set-up page. */
-    needsSetup: async () => !(await store.anyPassword()),
+    /** True until set-up is closed: then `/` leads to the log-in page. */
+    needsSetup: async () => !(await setup.isClosed()),
 
-    /** The first owner; refused once any account has a password (a second visitor cannot take over). */
-    async setUp(email: string, password: string) {
-      if (await store.anyPassword()) throw new DashboardError('email', 'This server is already set up. Log in instead.');
-      return startSession(await createOwner(email, password));
+    /** Set-up is closed but nobody has a password yet (a set-password link was printed and not used). */
+    nobodyCanLogIn: async () => !(await store.anyPassword()),
+
+    /**
+     * The operator's account, through the one-time token of a printed set-up link. An account that
+     * `intake keys create` made with this email gets its password now.
+     */
+    async setUp(token: string, email: string, password: string) {
+      if (await setup.isClosed()) throw new DashboardError('form', 'This server is already set up. Log in instead.');
+      const normal = normaliseEmail(email);
+      checkPassword(password);
+      const claimed = await setup.claim(token, async () => (await accounts.ensure(normal, clock().toISOString())).id);
+      const account = claimed ? await accounts.findByEmail(normal) : null;
+      if (!account) throw new DashboardError('token', SETUP_LINK_REFUSED);
+      await store.setPassword(account.id, await hashPassword(password), clock().toISOString());
+      return startSession(account);
     },
 
+    /** Only once the operator has set the server up, and only for a new email. */
     async signUp(email: string, password: string) {
-      return startSession(await createOwner(email, password));
+      if (!(await setup.isClosed())) throw new DashboardError('form', 'This server is not set up yet.');
+      const normal = normaliseEmail(email);
+      checkPassword(password);
+      if (await accounts.findByEmail(normal)) throw new DashboardError('email', SIGNUP_REFUSED);
+      const account = await accounts.ensure(normal, clock().toISOString());
+      await setPassword(account, password);
+      return startSession(account);
+    },
+
+    /** `intake keys create --password`: the account's password set from the CLI. */
+    async setPasswordOf(email: string, password: string): Promise<Account> {
+      const normal = normaliseEmail(email);
+      checkPassword(password);
+      const account = await accounts.findByEmail(normal);
+      if (!account) throw new DashboardError('email', `No account with email ${normal}.`);
+      await setPassword(account, password);
+      return account;
     },
 
     async logIn(email: string, password: string) {
@@ -104,7 +132,7 @@ export function dashboardService(deps: { store: DashboardStore; accounts: Accoun
       const hash = await store.passwordHash(session.account.id);
       if (!hash || !(await verifyPassword(current, hash))) throw new DashboardError('current_password', 'That is not your current password.');
       checkPassword(next);
-      await store.setPassword(session.account.id, await hashPassword(next), clock().toISOString());
+      await setPassword(session.account, next);
       await store.deleteOtherSessions(session.account.id, session.tokenHash, clock().toISOString());
     },
 
@@ -121,6 +149,7 @@ export function dashboardService(deps: { store: DashboardStore; accounts: Accoun
         now: now.toISOString(),
         expiresAt: new Date(now.getTime() + LINK_HOURS * 3_600_000).toISOString(),
       });
+      await setup.close(account.id);
       return { token, account, hours: LINK_HOURS };
     },
 
@@ -137,7 +166,7 @@ export function dashboardService(deps: { store: DashboardStore; accounts: Accoun
       if (!accountId || !(await store.useLink(tokenHash, now))) throw new DashboardError('token', 'This link has expired or was used. Ask for a new one.');
       const account = await accounts.findById(accountId);
       if (!account) throw new DashboardError('token', 'This link has expired or was used. Ask for a new one.');
-      await store.setPassword(account.id, await hashPassword(password), now);
+      await setPassword(account, password);
       await store.deleteOtherSessions(account.id, null, now);
       return startSession(account);
     },

@@ -65,3 +65,27 @@ export async function rateLimitZone(
   });
   zone.addHook('onRequest', zone.rateLimit());
 }
+
+/**
+ * A second budget inside a zone, counted by what `key` picks from the parsed body (an account's email
+ * on log-in): attempts spread over many addresses still meet a limit. Runs before the route's
+ * handler; requests for which `key` gives null are not counted.
+ */
+export function bodyKeyedLimit(
+  zone: FastifyInstance,
+  options: { name: string; perWindow: number; windowMs: number; key: (request: FastifyRequest) => string | null },
+): void {
+  const check = zone.createRateLimit({
+    max: options.perWindow,
+    timeWindow: options.windowMs,
+    keyGenerator: (request: FastifyRequest) => `${options.name}:${options.key(request) ?? ''}`,
+  });
+  zone.addHook('preHandler', async (request, reply) => {
+    if (options.key(request) === null) return;
+    const result = await check(request);
+    if (result.isAllowed || !result.isExceeded) return;
+    const seconds = Math.max(1, result.ttlInSeconds);
+    reply.header('retry-after', String(seconds));
+    throw fail.rateLimited(seconds);
+  });
+}

@@ -74,14 +74,16 @@ function healthPage(session: Session, h: Health): Html {
     title: 'Health',
     session,
     section: 'health',
-    body: html`<div class="page-head"><h1>Health</h1><p class="muted">What this server is doing, for whoever runs it.</p></div>
+    body: html`<div class="page-head"><h1>Health</h1><p class="muted">${h.serverWide
+      ? 'What this server is doing, for whoever runs it.'
+      : 'Your notifications and email. The server\'s queue and workers are shown to its operator.'}</p></div>
 <section class="panel"><div class="table-wrap"><table class="health">
   <caption class="visually-hidden">Server health</caption>
   <tbody>
     ${healthRow('Database', h.engine === 'postgres' ? 'PostgreSQL' : 'SQLite', null)}
-    ${healthRow('Worker', worker, workerOk)}
+    ${h.serverWide ? html`${healthRow('Worker', worker, workerOk)}
     ${healthRow('Queue depth', `${h.queueDepth} job${h.queueDepth === 1 ? '' : 's'}`, null)}
-    ${healthRow('Oldest due job', h.oldestDueJob ? `${when(h.oldestDueJob)} (${Math.round(staleMs / 1000)} s waiting)` : 'None waiting', staleMs < 60_000)}
+    ${healthRow('Oldest due job', h.oldestDueJob ? `${when(h.oldestDueJob)} (${Math.round(staleMs / 1000)} s waiting)` : 'None waiting', staleMs < 60_000)}` : ''}
     ${healthRow('Failed deliveries, last 24 h', String(h.failedDeliveriesLastDay), h.failedDeliveriesLastDay === 0)}
     ${healthRow('Email (SMTP)', h.smtpConfigured ? 'Configured' : 'Not configured: email notifications cannot be sent (set INTAKE_SMTP_URL and INTAKE_MAIL_FROM)', h.smtpConfigured)}
   </tbody></table></div></section>`,
@@ -127,6 +129,7 @@ export async function accountPages(app: FastifyInstance, deps: DashboardDeps): P
 
   app.get('/health', async (request, reply) => {
     const session = sessionOf(request);
-    return sendPage(reply, healthPage(session, await readHealth(deps.database, deps.config, session.account.id)));
+    const serverWide = await deps.services.setup.isOperator(session.account.id);
+    return sendPage(reply, healthPage(session, await readHealth(deps.database, deps.config, session.account.id, serverWide)));
   });
 }

@@ -52,14 +52,35 @@ function authPage(request: FastifyRequest, reply: FastifyReply, deps: DashboardD
   });
 }
 
-const SETUP: AuthForm = {
-  title: 'Set up Intake',
-  intro: 'Create the owner account of this server. You will use it to log in to the dashboard.',
-  action: '/setup',
-  submit: 'Create account',
-  withEmail: true,
-  newPassword: true,
-};
+function setupForm(token: string): AuthForm {
+  return {
+    title: 'Set up Intake',
+    intro: 'Create the owner account of this server. You will use it to log in to the dashboard.',
+    action: '/setup',
+    submit: 'Create account',
+    withEmail: true,
+    newPassword: true,
+    hidden: html`<input type="hidden" name="token" value="${token}">`,
+  };
+}
+
+/** What a visitor without a good set-up link sees: only someone at the server's terminal can go on. */
+function setupLinkNeeded(request: FastifyRequest, reply: FastifyReply, problem: string | null): Html {
+  return page({
+    title: 'Set up Intake',
+    session: null,
+    narrow: true,
+    body: html`<div class="card auth">
+  <p class="brand big">Intake</p>
+  <h1>Set up Intake</h1>
+  ${problem ? notice('error', problem) : ''}
+  <p class="lead">This server is not set up yet. To protect it, set-up works only through the one-time link that the
+  server printed in its terminal when it started.</p>
+  <p>Lost it? On the server, run <code>npm run intake -- setup-link</code> for a new one.</p>
+</div>`,
+  });
+}
+
 const LOGIN: AuthForm = { title: 'Log in', intro: 'Welcome back.', action: '/login', submit: 'Log in', withEmail: true, newPassword: false };
 const SIGNUP: AuthForm = { title: 'Create an account', intro: 'Collect form submissions in minutes.', action: '/signup', submit: 'Sign up', withEmail: true, newPassword: true };
 
@@ -102,8 +123,10 @@ export async function authPages(app: FastifyInstance, deps: DashboardDeps, part:
   const password = (request: FastifyRequest) => text(request.body, 'password', false);
 
   if (part === 'attempts') {
-    app.post('/setup', PUBLIC, (request, reply) =>
-      attempt(request, reply, deps, SETUP, () => dashboard.setUp(text(request.body, 'email'), password(request))));
+    app.post('/setup', PUBLIC, (request, reply) => {
+      const token = text(request.body, 'token');
+      return attempt(request, reply, deps, setupForm(token), () => dashboard.setUp(token, text(request.body, 'email'), password(request)));
+    });
     app.post('/login', PUBLIC, (request, reply) =>
       attempt(request, reply, deps, loginForm(deps), () => dashboard.logIn(text(request.body, 'email'), password(request))));
     app.post('/signup', PUBLIC, async (request, reply) => {
@@ -117,9 +140,14 @@ export async function authPages(app: FastifyInstance, deps: DashboardDeps, part:
     return;
   }
 
-  app.get('/setup', PUBLIC, async (request, reply) => {
+  app.get<{ Querystring: { token?: string } }>('/setup', PUBLIC, async (request, reply) => {
     if (!(await dashboard.needsSetup())) return reply.redirect('/login', 303);
-    return sendPage(reply, authPage(request, reply, deps, SETUP, {}));
+    const token = typeof request.query.token === 'string' ? request.query.token : '';
+    if (!token) return sendPage(reply, setupLinkNeeded(request, reply, null));
+    if (!(await deps.services.setup.tokenIsValid(token))) {
+      return sendPage(reply, setupLinkNeeded(request, reply, 'This set-up link has expired or was used.'), 403);
+    }
+    return sendPage(reply, authPage(request, reply, deps, setupForm(token), {}));
   });
   app.get('/login', PUBLIC, async (request, reply) => {
     if (request.session) return reply.redirect('/forms', 303);

@@ -136,7 +136,7 @@ export async function submissionPages(app: FastifyInstance, deps: DashboardDeps)
 
   await replyRoutes(app, deps);
 
-  // Links in notifications point at /dashboard/…; the dashboard lives at /.
+  // Notifications sent by earlier versions linked to /dashboard/…; those links keep working.
   app.get('/dashboard/forms/:id/submissions/:sid', async (request: SubmissionRequest, reply) =>
     reply.redirect(`/forms/${encodeURIComponent(request.params.id)}/submissions/${encodeURIComponent(request.params.sid)}`, 303));
 }

@@ -10,6 +10,7 @@ import { ownerAlertEmail, type Mailer } from '../email.ts';
 import { sendToDestination, type AttemptResult, type SenderDeps } from './sender.ts';
 import type { AttemptOutcome, DeliveryStore, DeliveryWork } from './store.ts';
 import { DELIVER, type DeliverPayload } from './tasks.ts';
+import { destinationLink } from '../../dashboard/links.ts';
 
 export interface DelivererDeps {
   store: DeliveryStore;
@@ -61,7 +62,7 @@ export function deliverer(deps: DelivererDeps) {
     }
     const mail = ownerAlertEmail({
       formName: work.formName, destinationName: work.destination.name, lastError: reason,
-      link: `${deps.baseUrl}/dashboard/forms/${work.destination.formId}/destinations/${work.destination.id}`,
+      link: destinationLink(deps.baseUrl, work.destination.formId, work.destination.id),
     });
     try {
       await deps.mailer.send({ to: [work.ownerEmail], ...mail });

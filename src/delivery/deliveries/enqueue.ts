@@ -10,16 +10,13 @@ import type { Destination, DestinationStore } from '../destinations/store.ts';
 import type { SubmissionEvent } from '../event.ts';
 import type { DeliveryStore, NewDelivery } from './store.ts';
 import { DELIVER } from './tasks.ts';
+import { submissionLink } from '../../dashboard/links.ts';
 
 /** Deliveries per statement: a few thousand bound parameters at most. */
 const SLICE = 500;
 
 export function newEventId(): string {
   return `evt_${randomBytes(16).toString('base64url')}`;
-}
-
-export function submissionLink(baseUrl: string, formId: string, submissionId: string): string {
-  return `${baseUrl}/dashboard/forms/${formId}/submissions/${submissionId}`;
 }
 
 export function enqueueDeliveries(deps: { destinations: DestinationStore; deliveries: DeliveryStore; queue: JobQueue; baseUrl: string; clock?: () => Date }): OnBatchFinished {

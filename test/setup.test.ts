@@ -1,0 +1,197 @@
+// First-run set-up that only the operator can complete, followed as the README's quick start does it
+// on a real server process: `keys create` first, then a stranger tries /setup and fails, and the
+// operator completes it with the link the server printed. The log of the whole run holds no token.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { runCli } from './cli.ts';
+import { createTestStore, startTestApp, type TestStore } from './helpers.ts';
+import { startServer, stop } from './processes.ts';
+import { DashboardClient } from './dashboard-helpers.ts';
+
+const PASSWORD = 'correct horse battery';
+
+/** A browser against a real server: keeps cookies and the last page's CSRF token, never follows redirects. */
+class Browser {
+  readonly base: string;
+  readonly cookies = new Map<string, string>();
+  csrf = '';
+  constructor(base: string) {
+    this.base = base;
+  }
+  async request(method: string, path: string, form?: Record<string, string>) {
+    const headers: Record<string, string> = { accept: 'text/html', cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') };
+    let body: string | undefined;
+    if (form) {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      body = new URLSearchParams({ _csrf: this.csrf, ...form }).toString();
+    }
+    const response = await fetch(`${this.base}${path}`, { method, headers, body, redirect: 'manual' });
+    for (const cookie of response.headers.getSetCookie()) {
+      const [pair] = cookie.split(';');
+      const [name, value] = pair!.split('=');
+      this.cookies.set(name!, value ?? '');
+    }
+    const text = await response.text();
+    const token = /name="_csrf" value="([^"]*)"/.exec(text)?.[1];
+    if (token) this.csrf = token;
+    return { status: response.status, location: response.headers.get('location'), text };
+  }
+}
+
+describe('first-run set-up on a real server, as the quick start goes', () => {
+  let store: TestStore;
+  let server: Awaited<ReturnType<typeof startServer>>;
+  let apiKey: string;
+  before(async () => {
+    store = await createTestStore();
+    // The README's order: an API key first (which creates the owner account without a password).
+    const created = await runCli(['keys', 'create', '--email', 'owner@example.com', '--name', 'laptop'], store.env);
+    assert.equal(created.code, 0, created.stderr);
+    apiKey = created.stdout.trim();
+    server = await startServer({ ...store.env, INTAKE_LOG_LEVEL: 'info' }, true);
+  });
+  after(async () => {
+    if (server) await stop(server.child);
+    await store?.cleanup();
+  });
+
+  const printedLink = () => /^\s+(http:\/\/\S+\/setup\?token=\S+)$/m.exec(server.stdout())?.[1];
+
+  it('prints a set-up link on stdout, apart from the JSON log', async () => {
+    for (let i = 0; i < 100 && !printedLink(); i++) await new Promise((r) => setTimeout(r, 50));
+    assert.ok(printedLink(), server.stdout());
+    assert.match(server.stdout(), /this server is not set up yet/);
+  });
+
+  it('refuses set-up to a stranger, without a token, with a made-up one or a used-up form', async () => {
+    const stranger = new Browser(server.base);
+    const landing = await stranger.request('GET', '/');
+    assert.equal(landing.location, '/setup');
+    const page = await stranger.request('GET', '/setup');
+    assert.equal(page.status, 200);
+    assert.match(page.text, /setup-link/);
+    assert.doesNotMatch(page.text, /name="password"/, 'no set-up form without a link');
+    assert.equal((await stranger.request('GET', '/setup?token=guessed')).status, 403);
+
+    // A CSRF token from another pre-login form, as an attacker would get one.
+    await stranger.request('GET', '/set-password?token=x');
+    for (const token of [undefined, '', 'guessed', 'x'.repeat(5000)]) {
+      const attempt = await stranger.request('POST', '/setup', { ...(token !== undefined && { token }), email: 'intruder@example.com', password: PASSWORD });
+      assert.equal(attempt.status, 422, `token ${String(token).slice(0, 20)}`);
+      assert.equal(stranger.cookies.get('intake_session'), undefined);
+    }
+    const login = await stranger.request('POST', '/login', { email: 'intruder@example.com', password: PASSWORD });
+    assert.equal(login.status, 401, 'the intruder has no account');
+  });
+
+  it('lets the operator set up with the printed link, for the account keys create made, and then closes for good', async () => {
+    const link = new URL(printedLink()!);
+    const operator = new Browser(server.base);
+    const form = await operator.request('GET', `${link.pathname}${link.search}`);
+    assert.equal(form.status, 200);
+    assert.match(form.text, /name="password"/);
+    const done = await operator.request('POST', '/setup', { token: link.searchParams.get('token')!, email: 'owner@example.com', password: PASSWORD });
+    assert.equal(done.status, 303, done.text.slice(0, 400));
+    assert.equal((await operator.request('GET', '/forms')).status, 200);
+    // The account is the one the API key belongs to.
+    const forms = await fetch(`${server.base}/api/forms`, { headers: { authorization: `Bearer ${apiKey}` } });
+    assert.equal(forms.status, 200);
+
+    const stranger = new Browser(server.base);
+    assert.equal((await stranger.request('GET', `${link.pathname}${link.search}`)).location, '/login');
+    await stranger.request('GET', '/login');
+    const replay = await stranger.request('POST', '/setup', { token: link.searchParams.get('token')!, email: 'intruder@example.com', password: PASSWORD });
+    assert.equal(replay.status, 422);
+    const fresh = await runCli(['setup-link'], store.env);
+    assert.equal(fresh.code, 1);
+    assert.match(fresh.stderr, /already set up/);
+  });
+
+  it('writes no token, key or cookie of these flows into its log', async () => {
+    const links = await runCli(['users', 'password-link', '--email', 'owner@example.com'], store.env);
+    assert.equal(links.code, 0, links.stderr);
+    const passwordLink = new URL(links.stdout.trim());
+    const browser = new Browser(server.base);
+    assert.equal((await browser.request('GET', `${passwordLink.pathname}${passwordLink.search}`)).status, 200);
+    assert.equal((await browser.request('POST', '/set-password', { token: passwordLink.searchParams.get('token')!, password: `${PASSWORD}!` })).status, 303);
+    await fetch(`${server.base}/api/forms?api_key=${apiKey}`, { headers: { authorization: `Bearer ${apiKey}` } });
+    await new Promise((r) => setTimeout(r, 300)); // the log is written asynchronously
+
+    const logLines = server.stdout().split('\n').filter((line) => line.startsWith('{'));
+    const requestLines = logLines.filter((line) => line.includes('"req"'));
+    assert.ok(requestLines.some((line) => line.includes('/set-password?token=[redacted]')), 'the request is logged, its token not');
+    assert.ok(requestLines.some((line) => line.includes('/setup?token=[redacted]')));
+    const secrets = {
+      setupToken: new URL(printedLink()!).searchParams.get('token')!,
+      passwordToken: passwordLink.searchParams.get('token')!,
+      apiKey,
+      session: browser.cookies.get('intake_session')!,
+    };
+    for (const [name, secret] of Object.entries(secrets)) {
+      assert.ok(secret && secret.length > 10, name);
+      assert.ok(!logLines.some((line) => line.includes(secret)), `${name} is in the log`);
+    }
+  });
+});
+
+describe('set-up closes when the CLI gives an account a way in', () => {
+  it('closes after keys create --password (read from stdin), and that password logs in', async () => {
+    const store = await createTestStore();
+    try {
+      const link = await runCli(['setup-link'], store.env);
+      assert.equal(link.code, 0, link.stderr);
+      assert.match(link.stdout, /^http:\/\/\S+\/setup\?token=[\w-]{40,}\n$/);
+      const created = await runCli(['keys', 'create', '--email', 'ops@example.com', '--name', 'ci', '--password'], store.env, `${PASSWORD}\n`);
+      assert.equal(created.code, 0, created.stderr);
+      assert.match(created.stdout.trim(), /^\S+$/, 'only the key on stdout');
+      assert.equal((await runCli(['setup-link'], store.env)).code, 1);
+      const weak = await runCli(['keys', 'create', '--email', 'other@example.com', '--name', 'x', '--password'], store.env, 'short\n');
+      assert.equal(weak.code, 1);
+      assert.match(weak.stderr, /at least 10 characters/);
+    } finally {
+      await store.cleanup();
+    }
+  });
+
+  it('closes after users password-link; a set-up link that worked until then no longer does', async () => {
+    const t = await startTestApp();
+    try {
+      const c = new DashboardClient(t);
+      const token = await c.setupToken();
+      assert.equal((await c.get(`/setup?token=${token}`)).statusCode, 200);
+      await t.services.dashboard.passwordLink('first@example.com', true);
+      assert.equal((await c.get(`/setup?token=${token}`)).headers.location, '/login');
+      assert.equal(await t.services.setup.newToken(), null);
+      assert.ok(await t.services.setup.isOperator((await t.services.accounts.find('first@example.com'))!.id));
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('per-account log-in limit', () => {
+  it('limits guesses at one account from many addresses, and not other accounts', async () => {
+    const t = await startTestApp({ INTAKE_LOGIN_ACCOUNT_RATE_LIMIT: '3' });
+    try {
+      await new DashboardClient(t).setUp('victim@example.com', PASSWORD);
+      const attempt = async (email: string, password: string, ip: string) => {
+        const c = new DashboardClient(t);
+        await c.get('/login');
+        const body = new URLSearchParams({ _csrf: c.csrf, email, password }).toString();
+        return t.app.inject({
+          method: 'POST', url: '/login', remoteAddress: ip, payload: body,
+          headers: { cookie: c.cookieHeader(), 'content-type': 'application/x-www-form-urlencoded' },
+        });
+      };
+      const codes = [];
+      for (let i = 0; i < 4; i++) codes.push((await attempt(i % 2 ? 'VICTIM@example.com' : 'victim@example.com', `guess ${i} xxxxxxxx`, `203.0.113.${i + 1}`)).statusCode);
+      assert.deepEqual(codes, [401, 401, 401, 429]);
+      const limited = await attempt('victim@example.com', PASSWORD, '203.0.113.99');
+      assert.equal(limited.statusCode, 429, 'the right password waits too');
+      assert.ok(limited.headers['retry-after']);
+      assert.equal((await attempt('someone@example.com', PASSWORD, '203.0.113.99')).statusCode, 401, 'another account is not limited');
+    } finally {
+      await t.close();
+    }
+  });
+});
