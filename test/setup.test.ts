@@ -7,6 +7,9 @@ import { runCli } from './cli.ts';
 import { createTestStore, startTestApp, type TestStore } from './helpers.ts';
 import { startServer, stop } from './processes.ts';
 import { DashboardClient } from './dashboard-helpers.ts';
+import { loadConfig } from '../src/config.ts';
+import { redactUrl } from '../src/http/log-redaction.ts';
+import { insecurePublicUrl } from '../src/setup/startup-notices.ts';
 
 const PASSWORD = 'correct horse battery';
 
@@ -193,5 +196,26 @@ describe('per-account log-in limit', () => {
     } finally {
       await t.close();
     }
+  });
+});
+
+describe('what the server says and logs at start', () => {
+  it('warns of an http public URL on a real host only', () => {
+    const warns = (publicUrl: string | null) => insecurePublicUrl(loadConfig({ ...(publicUrl && { INTAKE_PUBLIC_URL: publicUrl }) }));
+    assert.equal(warns('http://forms.example.com'), true);
+    assert.equal(warns('http://203.0.113.5:3000'), true);
+    for (const quiet of [null, 'https://forms.example.com', 'http://localhost:3000', 'http://127.0.0.1', 'http://[::1]:3000', 'http://intake.localhost']) {
+      assert.equal(warns(quiet), false, String(quiet));
+    }
+  });
+
+  it('redacts credential-looking query values of any URL, keeping the rest as sent', () => {
+    assert.equal(redactUrl('/set-password?token=abc'), '/set-password?token=[redacted]');
+    assert.equal(redactUrl('/forms/1/inbox?filter=spam&page=2'), '/forms/1/inbox?filter=spam&page=2');
+    assert.equal(redactUrl('/cb?code=xyz&state=s1&lang=de'), '/cb?code=[redacted]&state=[redacted]&lang=de');
+    assert.equal(redactUrl('/x?%74oken=abc&%zz=1&flag'), '/x?%74oken=[redacted]&%zz=1&flag');
+    assert.equal(redactUrl('/x?api_key=k&API-KEY=k2'), '/x?api_key=[redacted]&API-KEY=[redacted]');
+    const long = `/x?${'a=1&'.repeat(20_000)}token=t`;
+    assert.ok(redactUrl(long).endsWith('token=[redacted]'));
   });
 });
