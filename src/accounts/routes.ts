@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Config } from '../config.ts';
 import { ownerOf, requireApiKey } from '../http/auth.ts';
-import { errorHandlerFor } from '../http/error-replies.ts';
+import { useErrorFamily } from '../http/error-replies.ts';
 import type { AccountService } from './service.ts';
 import type { Account } from './store.ts';
 
@@ -38,7 +38,7 @@ const AccountOutput = Type.Object({
 });
 
 export const accountRoutes: FastifyPluginAsyncTypebox<{ config: Config; accounts: AccountService }> = async (app, { config, accounts }) => {
-  app.setErrorHandler(errorHandlerFor('account', config.maxBodyBytes));
+  useErrorFamily(app, 'account', config.maxBodyBytes);
   requireApiKey(app, accounts);
 
   async function present(account: Account) {

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AccountService } from '../accounts/service.ts';
 import type { Config } from '../config.ts';
 import { isWrite, ownerOf, requireApiKey } from '../http/auth.ts';
-import { errorHandlerFor } from '../http/error-replies.ts';
+import { useErrorFamily } from '../http/error-replies.ts';
 import { AuditPageOutput, AuditQuery } from './schemas.ts';
 import type { AuditService } from './service.ts';
 
@@ -12,7 +12,7 @@ export const auditRoutes: FastifyPluginAsyncTypebox<{ config: Config; accounts: 
   app,
   { config, accounts, audit },
 ) => {
-  app.setErrorHandler(errorHandlerFor('account', config.maxBodyBytes));
+  useErrorFamily(app, 'account', config.maxBodyBytes);
   requireApiKey(app, accounts);
   app.get('/api/audit', {
     schema: {

@@ -149,6 +149,10 @@ export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps)
   const { config, services } = deps;
   const assets = new Map(Object.keys(ASSETS).map((name) => [name, fs.readFileSync(new URL(`./assets/${name}`, import.meta.url))]));
 
+  // Pages for people, not API operations: kept out of /openapi.json.
+  app.addHook('onRoute', (route) => {
+    route.schema = { ...route.schema, hide: true };
+  });
   await app.register(cookie);
   // A knowledge base's text is the largest thing a page posts.
   await app.register(formbody, { bodyLimit: knowledgeBodyLimit(config) });

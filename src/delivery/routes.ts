@@ -5,7 +5,7 @@ import type { AccountService } from '../accounts/service.ts';
 import type { Config } from '../config.ts';
 import { FormErrors } from '../forms/schemas.ts';
 import { ownerOf, requireApiKey } from '../http/auth.ts';
-import { errorHandlerFor } from '../http/error-replies.ts';
+import { useErrorFamily } from '../http/error-replies.ts';
 import type { DeliveryService } from './deliveries/service.ts';
 import type { DestinationService } from './destinations/service.ts';
 import { presentDelivery, presentDestination } from './present.ts';
@@ -22,7 +22,7 @@ export const destinationRoutes: FastifyPluginAsyncTypebox<{
   config: Config; accounts: AccountService; destinations: DestinationService; deliveries: DeliveryService;
 }> = async (app, { config, accounts, destinations, deliveries }) => {
   // Destinations live under /api/forms: they answer errors in the forms family's format.
-  app.setErrorHandler(errorHandlerFor('forms', config.maxBodyBytes));
+  useErrorFamily(app, 'forms', config.maxBodyBytes);
   requireApiKey(app, accounts);
   const owner = (request: Parameters<typeof ownerOf>[0]) => ownerOf(request).account.id;
 

@@ -17,7 +17,13 @@ const optional = Object.fromEntries(Object.entries(writable).map(([k, v]) => [k,
   [K in keyof typeof writable]: ReturnType<typeof Type.Optional<(typeof writable)[K]>>;
 };
 
-export const CreateDestinationBody = Type.Object({ type: Type.Enum(DESTINATION_TYPES), ...optional }, { additionalProperties: false });
+// What each type needs, said in the schema so the document tells clients (the service checks the same).
+const NEEDS_BY_TYPE = [
+  { if: { properties: { type: { enum: ['webhook', 'slack', 'discord', 'teams', 'google_chat'] } } }, then: { required: ['url'] } },
+  { if: { properties: { type: { const: 'telegram' } } }, then: { required: ['bot_token', 'chat_id'] } },
+  { if: { properties: { type: { const: 'email' } } }, then: { required: ['recipients'] } },
+];
+export const CreateDestinationBody = Type.Object({ type: Type.Enum(DESTINATION_TYPES), ...optional }, { additionalProperties: false, allOf: NEEDS_BY_TYPE });
 export const UpdateDestinationBody = Type.Object({ type: Type.Optional(Type.Enum(DESTINATION_TYPES)), ...optional }, { additionalProperties: false });
 
 export const DestinationOutput = Type.Object({

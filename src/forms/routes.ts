@@ -5,7 +5,7 @@ import type { AccountService } from '../accounts/service.ts';
 import type { Config } from '../config.ts';
 import { requireApiKey, ownerOf } from '../http/auth.ts';
 import { baseUrlOf } from '../http/base-url.ts';
-import { errorHandlerFor } from '../http/error-replies.ts';
+import { useErrorFamily } from '../http/error-replies.ts';
 import { presentForm, presentFormSummary } from './present.ts';
 import {
   CreateFormBody, CreatedFormOutput, FormErrors, FormIdParams, FormOutput, FormSummary, UpdateFormBody, UpdatedFormOutput,
@@ -22,7 +22,7 @@ const security = [{ apiKey: [] }];
 const tags = ['Forms'];
 
 export const formRoutes: FastifyPluginAsyncTypebox<FormRoutesDeps> = async (app, { config, accounts, forms }) => {
-  app.setErrorHandler(errorHandlerFor('forms', config.maxBodyBytes));
+  useErrorFamily(app, 'forms', config.maxBodyBytes);
   requireApiKey(app, accounts);
   const base = (request: Parameters<typeof baseUrlOf>[0]) => baseUrlOf(request, config.publicUrl);
 

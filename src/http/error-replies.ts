@@ -1,10 +1,11 @@
 // The one place that turns errors into response bodies. The spec gives each endpoint family its
 // own error format; a route plugin picks its family with errorHandlerFor().
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, fail } from './errors.ts';
 import { toFieldErrors } from './route-validation.ts';
+import { documentErrors, validationStatus } from './error-docs.ts';
 
-export type Family = 'public' | 'forms' | 'submissions' | 'account';
+export type Family = 'public' | 'forms' | 'submissions' | 'account' | 'knowledge';
 
 function fromFastify(error: FastifyError, maxBodyBytes: number): AppError | null {
   if (error.validation) {
@@ -49,10 +50,11 @@ function send(reply: FastifyReply, family: Family, error: AppError): FastifyRepl
     }
   }
   if (family === 'submissions' && error.code !== 'unauthorized' && error.code !== 'rate_limited') {
-    const status = error.code === 'validation_error' ? 422 : error.status;
+    const status = error.code === 'validation_error' ? validationStatus(family) : error.status;
     return reply.code(status).send({ error: { code: status, message: error.message, ...(error.details ? { details: error.details } : {}) } });
   }
-  return reply.code(error.status).send(publicBody(error));
+  const status = error.code === 'validation_error' ? validationStatus(family) : error.status;
+  return reply.code(status).send(publicBody(error));
 }
 
 export function errorHandlerFor(family: Family, maxBodyBytes: number) {
@@ -63,4 +65,10 @@ export function errorHandlerFor(family: Family, maxBodyBytes: number) {
     request.log.error({ err: error }, 'request failed');
     return send(reply, family, known ?? fail.internal());
   };
+}
+
+/** A route plugin's error family: its error handler, and the same errors documented on each of its routes. */
+export function useErrorFamily(app: FastifyInstance, family: Family, maxBodyBytes: number): void {
+  app.setErrorHandler(errorHandlerFor(family, maxBodyBytes));
+  documentErrors(app, family);
 }

@@ -7,6 +7,7 @@ import type { AccountService } from '../accounts/service.ts';
 import type { Config } from '../config.ts';
 import { ownerOf, requireApiKey } from '../http/auth.ts';
 import { errorHandlerFor } from '../http/error-replies.ts';
+import { documentErrors } from '../http/error-docs.ts';
 import { toFieldErrors } from '../http/route-validation.ts';
 import {
   CreateKnowledgeBaseBody, DeletedKnowledgeBaseOutput, KnowledgeBaseOutput, KnowledgeBaseParams, KnowledgeBaseSummaryOutput,
@@ -28,7 +29,8 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox<{ config: Config; accoun
   { config, accounts, knowledge },
 ) => {
   const bodyLimit = knowledgeBodyLimit(config);
-  const handle = errorHandlerFor('public', bodyLimit);
+  const handle = errorHandlerFor('knowledge', bodyLimit);
+  documentErrors(app, 'knowledge');
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const bodyCheck = error.validation && error.validationContext === 'body' && !error.validation.some((v) => v.instancePath === '' && v.keyword === 'type');
     if (bodyCheck) return handle(knowledgeErrors.invalid(toFieldErrors(error.validation as Parameters<typeof toFieldErrors>[0])), request, reply);

@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { bearerToken } from '../accounts/secrets.ts';
 import type { Config } from '../config.ts';
 import { baseUrlOf } from '../http/base-url.ts';
-import { errorHandlerFor } from '../http/error-replies.ts';
+import { useErrorFamily } from '../http/error-replies.ts';
 import { discoveryDocument, discoveryPage } from './discovery.ts';
 import { Accepted, DiscoveryOutput, EndpointParams, PublicErrors, SubmitBody } from './schemas.ts';
 import type { SubmissionService } from './service.ts';
@@ -54,7 +54,7 @@ export const publicSubmissionRoutes: FastifyPluginAsyncTypebox<{ config: Config;
   app,
   { config, submissions },
 ) => {
-  app.setErrorHandler(errorHandlerFor('public', config.maxBodyBytes));
+  useErrorFamily(app, 'public', config.maxBodyBytes);
   const tags = ['Submission endpoint'];
 
   app.post('/api/:segment/f/:slug', {

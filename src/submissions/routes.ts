@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AccountService } from '../accounts/service.ts';
 import type { Config } from '../config.ts';
 import { ownerOf, requireApiKey } from '../http/auth.ts';
-import { errorHandlerFor } from '../http/error-replies.ts';
+import { useErrorFamily } from '../http/error-replies.ts';
 import type { ReplyService } from '../replies/service.ts';
 import { FormParams, ListQuery, SubmissionPatchBody, ManagementErrors, SubmissionOutput, SubmissionPage, SubmissionParams } from './schemas.ts';
 import type { SubmissionService } from './service.ts';
@@ -15,7 +15,7 @@ export const submissionRoutes: FastifyPluginAsyncTypebox<{ config: Config; accou
   app,
   { config, accounts, submissions, replies },
 ) => {
-  app.setErrorHandler(errorHandlerFor('submissions', config.maxBodyBytes));
+  useErrorFamily(app, 'submissions', config.maxBodyBytes);
   requireApiKey(app, accounts);
 
   app.get('/api/forms/:form_id/submissions', {

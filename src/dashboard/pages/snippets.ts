@@ -87,7 +87,8 @@ export function agentPrompt(form: FormRecord, endpoint: string): string {
    The JSON answer lists its fields (name, type, required, rules) and the endpoint to use.
 2. Submit: POST a JSON object of field names and values to that endpoint with
    "Content-Type: application/json". A 201 means it was stored.
-3. If the answer is 422, read error.details: it names each field that failed and why.
+3. If the answer is 400 with error.code "validation_error", read error.details: it names each
+   field that failed and why.
    Fix those fields and submit again. On 429, wait for the Retry-After seconds.${auth}
 Send only what the person asked you to send; never invent contact details.`;
 }
