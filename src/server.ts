@@ -9,6 +9,7 @@ import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import type { RunningWorker } from './jobs/queue.ts';
 import { startupNotices } from './setup/startup-notices.ts';
+import { loggerOptions } from './http/log-redaction.ts';
 
 function onSignal(shutdown: (signal: string) => Promise<void>): void {
   let closing = false;
@@ -25,7 +26,7 @@ export async function serve(config: Config): Promise<void> {
   const database = openDatabase(config);
   await migrateToLatest(database);
   const services = buildServices(config, database);
-  const app = await buildApp({ config, database, services });
+  const app = await buildApp({ config, database, services, logger: loggerOptions(config, process.stdout.isTTY === true) });
   let worker: Promise<RunningWorker | null> = Promise.resolve(null);
 
   onSignal(async (signal) => {

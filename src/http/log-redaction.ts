@@ -35,10 +35,15 @@ export function redactUrl(url: string): string {
   return `${url.slice(0, mark)}?${query.join('&')}`;
 }
 
-/** Fastify's logger options: the level, the request serializer with redacted URLs, and pino's redaction of headers. */
-export function loggerOptions(config: Pick<Config, 'logLevel'>) {
+/**
+ * Fastify's logger options: the level, the request serializer with redacted URLs, and pino's
+ * redaction of headers. `pretty` (a terminal on stdout) writes lines for people through
+ * pino-pretty; otherwise JSON lines, for log collectors, as always.
+ */
+export function loggerOptions(config: Pick<Config, 'logLevel'>, pretty = false) {
   return {
     level: config.logLevel,
+    ...(pretty && { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname,reqId,req.remotePort,res.headers' } } }),
     serializers: {
       req(request: FastifyRequest) {
         return {

@@ -31,7 +31,7 @@ export async function startupNotices(config: Config, services: Pick<Services, 's
   } else if (await services.dashboard.nobodyCanLogIn()) {
     lines.push('Intake is running. No account has a password yet: print a link to set one with', '    npm run intake -- users password-link --email <your email>');
   } else {
-    lines.push(`Intake is running: ${publicBaseUrl(config)}/`);
+    lines.push(`Intake is ready at ${publicBaseUrl(config)}/`);
   }
   return `\n${lines.join('\n')}\n\n`;
 }
