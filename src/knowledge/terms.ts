@@ -1,0 +1,67 @@
+// The words retrieval compares: lower-cased English stems without stop words, and without the
+// words people wrap a question in ("hi", "thanks", "I was wondering"), which say nothing about what
+// they ask and would only count against a passage that answers.
+import { stemmer } from 'stemmer';
+import { eng } from 'stopword';
+
+const STOP_WORDS = new Set(eng);
+const FILLER = new Set([
+  'hi', 'hello', 'hey', 'hallo', 'dear', 'thanks', 'thank', 'thx', 'regards', 'cheers', 'please', 'pls', 'plz',
+  'wondering', 'wonder', 'wondered', 'question', 'questions', 'quick', 'ask', 'asking', 'know', 'tell', 'want', 'wanted',
+  'would', 'could', 'just', 'exactly', 'really', 'possible', 'morning', 'afternoon', 'evening', 'good', 'great', 'kind',
+  'kindly', 'best', 'wishes', 'thing', 'things', 'ok', 'okay', 'sir', 'madam', 'team', 'im', 'id', 'ive', 'does', 'anyone',
+  'somebody', 'someone', 'guys', 'folks', 'advance', 'appreciate', 'appreciated', 'info', 'information', 'let',
+]);
+/** By stem, so that "afternoons" goes with "afternoon". */
+const FILLER_STEMS = new Set([...FILLER].map((word) => stemmer(word)));
+/** A word's characters: letters, marks and digits; anything else separates words. */
+const SEPARATOR = /[^\p{L}\p{M}\p{N}]+/u;
+/** Texts are cut to this many characters before they are split: a long text must not make a search slow. */
+export const MAX_TEXT_CHARS = 4000;
+
+export function words(text: string): string[] {
+  return text.split(SEPARATOR).filter((w) => w.length > 0);
+}
+
+/** The stem a word is compared by, or null for a stop word, a filler word or a single character. */
+export function termOf(word: string): string | null {
+  const lower = word.toLowerCase();
+  if (lower.length < 2 || STOP_WORDS.has(lower)) return null;
+  const stem = stemmer(lower);
+  return FILLER_STEMS.has(stem) ? null : stem;
+}
+
+/** The distinct terms of a text (its first MAX_TEXT_CHARS characters). */
+export function queryTerms(text: string): Set<string> {
+  const terms = new Set<string>();
+  for (const word of words(text.slice(0, MAX_TEXT_CHARS))) {
+    const term = termOf(word);
+    if (term) terms.add(term);
+  }
+  return terms;
+}
+
+/**
+ * The terms a question asks about: as queryTerms, without the word after "how" ("how long", "how
+ * far", "how soon"), which names the kind of answer wanted and is seldom in the answer itself.
+ */
+export function questionTerms(text: string): Set<string> {
+  const terms = new Set<string>();
+  let afterHow = false;
+  for (const word of words(text.slice(0, MAX_TEXT_CHARS))) {
+    const term = afterHow ? null : termOf(word);
+    if (term) terms.add(term);
+    afterHow = word.toLowerCase() === 'how';
+  }
+  return terms;
+}
+
+/** The distinct terms of a knowledge-base text, whole: it was size-checked when saved. */
+export function textTerms(text: string): Set<string> {
+  const terms = new Set<string>();
+  for (const word of words(text)) {
+    const term = termOf(word);
+    if (term) terms.add(term);
+  }
+  return terms;
+}
