@@ -10,7 +10,7 @@ const FILLER = new Set([
   'wondering', 'wonder', 'wondered', 'question', 'questions', 'quick', 'ask', 'asking', 'know', 'tell', 'want', 'wanted',
   'would', 'could', 'just', 'exactly', 'really', 'possible', 'morning', 'afternoon', 'evening', 'good', 'great', 'kind',
   'kindly', 'best', 'wishes', 'thing', 'things', 'ok', 'okay', 'sir', 'madam', 'team', 'im', 'id', 'ive', 'does', 'anyone',
-  'somebody', 'someone', 'guys', 'folks', 'advance', 'appreciate', 'appreciated', 'info', 'information', 'let',
+  'somebody', 'someone', 'guys', 'folks', 'advance', 'appreciate', 'appreciated', 'info', 'information', 'let', 'per',
 ]);
 /** By stem, so that "afternoons" goes with "afternoon". */
 const FILLER_STEMS = new Set([...FILLER].map((word) => stemmer(word)));
@@ -41,17 +41,23 @@ export function queryTerms(text: string): Set<string> {
   return terms;
 }
 
+/** After "what" or "which", words that name the kind of answer wanted ("what time do you open"). */
+const ANSWER_KINDS = new Set(['time', 'times', 'day', 'days', 'date', 'dates', 'hour', 'hours', 'year', 'month']);
+
 /**
- * The terms a question asks about: as queryTerms, without the word after "how" ("how long", "how
- * far", "how soon"), which names the kind of answer wanted and is seldom in the answer itself.
+ * The terms a question asks about: as queryTerms, without the words that name the kind of answer
+ * wanted, which are seldom in the answer itself: the word after "how" ("how long", "how far") and
+ * "time", "day" and the like after "what" or "which".
  */
 export function questionTerms(text: string): Set<string> {
   const terms = new Set<string>();
-  let afterHow = false;
+  let previous = '';
   for (const word of words(text.slice(0, MAX_TEXT_CHARS))) {
-    const term = afterHow ? null : termOf(word);
+    const lower = word.toLowerCase();
+    const frame = previous === 'how' || ((previous === 'what' || previous === 'which') && ANSWER_KINDS.has(lower));
+    const term = frame ? null : termOf(word);
     if (term) terms.add(term);
-    afterHow = word.toLowerCase() === 'how';
+    previous = lower;
   }
   return terms;
 }

@@ -2,17 +2,17 @@
 // how long does it take? and do you take Bancontact?"), wrapped in greetings and context ("my son
 // is 14 and hurt his ankle. Do you treat children?"). A question is a sentence that ends with a
 // question mark or starts like one, cut again where "and" (or "also", "or") starts a new question.
-// A short question that points back ("can you repair it?", "how much?") takes the sentence before
+// A question that points back ("can you repair it?", "how much?") takes the sentence before
 // it along, which says what "it" is. Without any question, the whole message is the one question.
 import { isAbbreviation } from '../knowledge/sentences.ts';
 import { MAX_TEXT_CHARS, queryTerms } from '../knowledge/terms.ts';
 
 /** A message is answered as at most this many questions; the rest join the last. */
 const MAX_PARTS = 6;
-/** A question this short that says "it" or "they" is about what the sentence before it names. */
-const MAX_TERMS_POINTING_BACK = 2;
+/** A question that says "it" or "they" is about what the sentence before it names. */
 const POINTERS = new Set(['it', 'its', 'they', 'them', 'their', 'this', 'that', 'these', 'those', 'one', 'ones']);
 const JOINERS = new Set(['and', 'also', 'or', 'plus', 'but', 'so']);
+const GREETINGS = new Set(['hi', 'hello', 'hey', 'hallo', 'dear', 'ok', 'okay', 'well', 'please', 'thanks', 'sorry', 'yes', 'no']);
 /** Words that open a new question in the middle of a sentence ("…, and how long does it take?"). */
 const ASKING = new Set(['how', 'what', 'whats', 'why', 'which']);
 /** These ask only before a verb ("when do you open"); else they start a clause ("when I arrive"). */
@@ -63,7 +63,7 @@ function clausesOf(sentence: { text: string; asks: boolean }): Clause[] {
   for (let i = 1; i < words.length; i += 1) {
     const before = sentence.text.slice(words[i - 1]!.start + words[i - 1]!.word.length, words[i]!.start);
     const joined = JOINERS.has(words[i - 1]!.word) && i >= 2;
-    if (startsQuestion(words, i) && (joined || before.includes(";"))) cuts.push(joined ? words[i - 1]!.start : words[i]!.start);
+    if (startsQuestion(words, i) && (joined || before.includes(';') || before.includes(':'))) cuts.push(joined ? words[i - 1]!.start : words[i]!.start);
   }
   const pieces: string[] = [];
   let start = 0;
@@ -75,7 +75,7 @@ function clausesOf(sentence: { text: string; asks: boolean }): Clause[] {
   const texts = pieces.map((p) => p.trim().replace(/^[,;:]\s*/, '')).filter((p) => p.length > 0);
   return texts.map((text, i) => {
     const words = wordsAt(text);
-    const first = words.findIndex((w) => !JOINERS.has(w.word));
+    const first = words.findIndex((w) => !JOINERS.has(w.word) && !GREETINGS.has(w.word));
     // "Two questions:" announces questions and asks none; "I'm a teacher, are you hiring?" asks in its last clause.
     return { text, question: !text.endsWith(':') && ((first >= 0 && startsQuestion(words, first)) || (sentence.asks && i === texts.length - 1)) };
   });
@@ -92,7 +92,7 @@ export function questionParts(message: string): string[] {
       // "… or can I just come by?": says nothing new, it belongs to the question before.
       parts[parts.length - 1] = `${parts.at(-1)} ${clause.text}`;
     } else if (clause.question && (terms > 0 || previous)) {
-      const pointsBack = terms === 0 || (terms <= MAX_TERMS_POINTING_BACK && wordsAt(clause.text).some((w) => POINTERS.has(w.word)));
+      const pointsBack = terms === 0 || wordsAt(clause.text).some((w) => POINTERS.has(w.word));
       // A question about what the question before it asked about is part of that question.
       if (pointsBack && previous !== null && previous === parts.at(-1)) parts[parts.length - 1] = `${previous} ${clause.text}`;
       else parts.push(pointsBack && previous ? `${previous} ${clause.text}` : clause.text);
