@@ -14,6 +14,9 @@ const FILLER = new Set([
 ]);
 /** By stem, so that "afternoons" goes with "afternoon". */
 const FILLER_STEMS = new Set([...FILLER].map((word) => stemmer(word)));
+const stems = new Map<string, string | null>();
+const MAX_CACHED_STEMS = 50_000;
+const MAX_CACHED_WORD = 40;
 /** A word's characters: letters, marks and digits; anything else separates words. */
 const SEPARATOR = /[^\p{L}\p{M}\p{N}]+/u;
 /** Texts are cut to this many characters before they are split: a long text must not make a search slow. */
@@ -25,10 +28,15 @@ export function words(text: string): string[] {
 
 /** The stem a word is compared by, or null for a stop word, a filler word or a single character. */
 export function termOf(word: string): string | null {
+  const known = stems.get(word);
+  if (known !== undefined) return known;
   const lower = word.toLowerCase();
-  if (lower.length < 2 || STOP_WORDS.has(lower)) return null;
-  const stem = stemmer(lower);
-  return FILLER_STEMS.has(stem) ? null : stem;
+  const stem = lower.length < 2 || STOP_WORDS.has(lower) ? null : stemmer(lower);
+  const term = stem === null || FILLER_STEMS.has(stem) ? null : stem;
+  // Knowledge bases repeat their words: an index of a large one stems each word once.
+  if (stems.size >= MAX_CACHED_STEMS) stems.clear();
+  if (word.length <= MAX_CACHED_WORD) stems.set(word, term);
+  return term;
 }
 
 /** The distinct terms of a text (its first MAX_TEXT_CHARS characters). */

@@ -4,6 +4,8 @@
 const MAX_ENDING = 3;
 const MIN_RELATED_CHARS = 4;
 const MIN_TYPO_CHARS = 5;
+/** Longer terms are not looked for among one-letter slips: the candidates grow with the square of the length. */
+const MAX_TYPO_CHARS = 24;
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 
 /** Candidate words one edit away (deletion, transposition, substitution, insertion of a-z). */
@@ -52,7 +54,7 @@ export function vocabulary(frequency: ReadonlyMap<string, number>) {
       const related = mostUsed([...shorter, ...longer(term)]);
       if (related) return related;
     }
-    if (term.length >= MIN_TYPO_CHARS && /^[a-z]+$/.test(term)) return mostUsed(oneEditAway(term)) ?? term;
+    if (term.length >= MIN_TYPO_CHARS && term.length <= MAX_TYPO_CHARS && /^[a-z]+$/.test(term)) return mostUsed(oneEditAway(term)) ?? term;
     return term;
   };
 }
