@@ -8,6 +8,9 @@ import { parseFieldsSchema } from '../src/forms/field-schema.ts';
 import { isEmailAddress } from '../src/forms/email-address.ts';
 import { PATTERN_INPUT_LIMIT } from '../src/forms/pattern-dialect.ts';
 import { splitPassages } from '../src/knowledge/passages.ts';
+import { buildIndex } from '../src/knowledge/retrieval.ts';
+import { answerParts } from '../src/replies/offline.ts';
+import { questionParts } from '../src/replies/question-parts.ts';
 import { detectSubmissionLanguage } from '../src/pipeline/language.ts';
 import { compileValidator } from '../src/submissions/validator.ts';
 
@@ -107,6 +110,39 @@ describe('knowledge-base text is split in linear time', () => {
     it(`answers at once on hostile content #${index + 1}`, () => {
       const { ms } = timed(() => splitPassages(attack));
       assert.ok(ms < GENEROUS_BOUND_MS, `took ${ms.toFixed(0)} ms`);
+    });
+  }
+});
+
+describe('smart replies read hostile knowledge bases and messages in linear time', () => {
+  const kbAttacks = [
+    `${'. '.repeat(100_000)}`,
+    `${'."'.repeat(100_000)} X`,
+    `${'a.'.repeat(100_000)}`,
+    `${'- x\n'.repeat(50_000)}`,
+    `${'Title\nText.\n\n'.repeat(20_000)}`,
+    `${'x'.repeat(200_000)}`,
+  ];
+  for (const [n, attack] of kbAttacks.entries()) {
+    it(`indexes hostile knowledge-base content #${n + 1} at once`, () => {
+      const { ms } = timed(() => buildIndex(splitPassages(attack)));
+      assert.ok(ms < 3 * GENEROUS_BOUND_MS, `took ${ms.toFixed(0)} ms`);
+    });
+  }
+
+  const index = buildIndex(splitPassages('## Rentals\n\nAn electric bike costs €35 per day. We rent city bikes too.\n\n## Hours\n\nWe open at 9.'));
+  const messages = [
+    'a? '.repeat(30_000),
+    'and how do you? '.repeat(10_000),
+    `${'abcdefghijklmnopqrstuvwxyz'.repeat(2_000)}?`,
+    'St. '.repeat(30_000),
+    `${'x'.repeat(100_000)} electric bike?`,
+  ];
+  for (const [n, message] of messages.entries()) {
+    it(`answers hostile message #${n + 1} at once, as at most six questions`, () => {
+      const { value, ms } = timed(() => answerParts(index, message));
+      assert.ok(ms < GENEROUS_BOUND_MS, `took ${ms.toFixed(0)} ms`);
+      assert.ok(value.parts.length <= 6 && questionParts(message).length <= 6);
     });
   }
 });

@@ -21,12 +21,18 @@ describe('offline reply template', () => {
 
   it('copies passages verbatim between template lines; every sentence is grounded', () => {
     const passage = 'Yes. Orders to Canada arrive within 5 to 8 working days.\nCustoms fees are paid on delivery.';
-    const reply = composeReply({ name: 'Ada', passages: [passage], signature: 'The Shop team', formName: 'Contact' });
+    const reply = composeReply({ name: 'Ada', quotes: [passage], signature: 'The Shop team', formName: 'Contact' });
     assert.equal(reply.subject, 'Re: Contact');
     assert.ok(reply.body.startsWith('Hello Ada,\n\n'));
     assert.ok(reply.body.includes(passage));
     assert.ok(reply.body.endsWith('Best regards,\nThe Shop team'));
     assert.deepEqual(ungroundedSentences(reply.body, `${FAQ}\nThe Shop team`, reply.templateLines), []);
+  });
+
+  it('names the questions left unanswered in template text of its own', () => {
+    const reply = composeReply({ name: null, quotes: ['Customs fees are paid on delivery.'], unanswered: [2, 3], signature: null, formName: 'Contact' });
+    assert.match(reply.body, /your second and third questions in our information; someone from our team will get back to you about them\./);
+    assert.deepEqual(ungroundedSentences(reply.body, FAQ, reply.templateLines), []);
   });
 
   it('finds a sentence that the sources do not hold', () => {

@@ -1,71 +1,117 @@
-// Ranked full-text retrieval over a knowledge base's passages: BM25 (MiniSearch) over English
-// stems without stop words, the heading (a Q&A pair's question) weighted well above the body. An
-// index is built from the stored passages and cached per knowledge base version, so every worker
-// ranks the same way and an edited knowledge base is never answered from a stale index.
+// Retrieval over a knowledge base: BM25 (MiniSearch) ranks its passages, the heading weighted 3×
+// the body, and within a passage its sentences (list items and table rows too) are ranked by how
+// much of the question they cover: the question's terms found in the sentence or in the heading
+// over it (a heading is part of every sentence under it), each weighted by how rare it is in the
+// knowledge base (inverse document frequency over passages), over the weight of all the
+// question's terms. A term the knowledge base never uses weighs most, so a question about
+// something it does not mention is not covered. The question of a Q&A pair is also matched on its
+// own. Terms are English stems without stop words (terms.ts); a misspelt or inflected term counts
+// as the knowledge base's word (vocabulary.ts). An index is built from the stored passages and
+// cached per knowledge base version, so every worker ranks the same way and an edited knowledge
+// base is never answered from a stale index.
 import MiniSearch from 'minisearch';
-import { stemmer } from 'stemmer';
-import { eng } from 'stopword';
 import type { Passage } from './passages.ts';
+import { splitUnits } from './sentences.ts';
+import { MAX_TEXT_CHARS, questionTerms, termOf, textTerms, words } from './terms.ts';
+import { vocabulary } from './vocabulary.ts';
+
+export { queryTerms } from './terms.ts';
+
+/** A quotable piece of a passage: a sentence, a list item or a table row. */
+export interface Sentence {
+  passage: Passage;
+  /** Its place among its passage's sentences, from 0; -1 for the question of a Q&A pair, matched but never quoted. */
+  index: number;
+  text: string;
+  /** Where it is in the passage's body. */
+  start: number;
+  end: number;
+  /** A list item or a table row. */
+  row: boolean;
+}
+
+export interface SentenceMatch {
+  sentence: Sentence;
+  /** Weighted share of the question's terms the sentence and its heading cover, 0 to 1. */
+  coverage: number;
+  /** The part of that share found in the sentence itself. */
+  own: number;
+}
 
 export interface Match {
   passage: Passage;
+  /** BM25. */
   score: number;
-  /**
-   * Share of the query's distinct terms found in the passage's heading (its question), or in its
-   * body when it has none: a question is answered by a passage about the same things.
-   */
-  coverage: number;
-}
-
-const STOP_WORDS = new Set(eng);
-const CACHE_LIMIT = 200;
-const HEADING_BOOST = 10;
-/** Queries are cut to this many characters: a long submission must not make a search slow. */
-const MAX_QUERY_CHARS = 4000;
-const tokenize = MiniSearch.getDefault('tokenize') as (text: string) => string[];
-
-function processTerm(term: string): string | null {
-  const lower = term.toLowerCase();
-  if (lower.length < 2 || STOP_WORDS.has(lower)) return null;
-  return stemmer(lower);
-}
-
-export function queryTerms(text: string): Set<string> {
-  const terms = new Set<string>();
-  for (const token of tokenize(text.slice(0, MAX_QUERY_CHARS))) {
-    const term = processTerm(token);
-    if (term) terms.add(term);
-  }
-  return terms;
 }
 
 export interface PassageIndex {
   readonly passages: readonly Passage[];
-  search(query: string, limit?: number): Match[];
+  /** The quotable sentences of a passage, in order. */
+  sentencesOf(passage: Passage): readonly Sentence[];
+  /** Passages by BM25, best first. */
+  search(question: string, limit?: number): Match[];
+  /** The sentences of one passage (and its question) by how much of the question they cover, best first. */
+  rankSentences(question: string, passage: Passage): SentenceMatch[];
 }
 
+const CACHE_LIMIT = 200;
+const HEADING_BOOST = 3;
+/** A question's terms beyond this many are not weighed: a long submission must not make a search slow. */
+const MAX_QUERY_TERMS = 48;
+
+interface Unit { sentence: Sentence; own: Set<string>; heading: Set<string> }
+
+// Ties go to the sentence that covers more by itself, then to the earlier (an answer comes first).
+const byCoverage = (a: SentenceMatch, b: SentenceMatch) => b.coverage - a.coverage || b.own - a.own || a.sentence.index - b.sentence.index;
+
 export function buildIndex(passages: Passage[]): PassageIndex {
-  const search = new MiniSearch<{ id: number; heading: string; body: string }>({
+  const sentencesByPassage = new Map<number, Sentence[]>();
+  const unitsByPassage = new Map<number, Unit[]>();
+  const frequency = new Map<string, number>();
+  for (const passage of passages) {
+    const heading = passage.heading ? textTerms(passage.heading) : new Set<string>();
+    const sentences = splitUnits(passage.body).map((unit, index): Sentence => ({ passage, index, text: passage.body.slice(unit.start, unit.end), ...unit }));
+    sentencesByPassage.set(passage.position, sentences);
+    const asks = passage.heading?.trimEnd().endsWith('?') ?? false;
+    const matched = asks ? [{ passage, index: -1, text: passage.heading!, start: 0, end: 0, row: false }, ...sentences] : sentences;
+    const units = matched.map((sentence) => ({ sentence, own: textTerms(sentence.text), heading }));
+    unitsByPassage.set(passage.position, units);
+    const inPassage = new Set([...heading, ...units.flatMap((u) => [...u.own])]);
+    for (const term of inPassage) frequency.set(term, (frequency.get(term) ?? 0) + 1);
+  }
+  const total = passages.length;
+  const weight = (term: string) => Math.log(1 + (total + 1) / ((frequency.get(term) ?? 0) + 0.5));
+  const resolve = vocabulary(frequency);
+
+  const bm25 = new MiniSearch<{ id: number; heading: string; body: string }>({
     idField: 'id',
     fields: ['heading', 'body'],
-    processTerm,
-    searchOptions: { boost: { heading: HEADING_BOOST }, processTerm },
+    tokenize: words,
+    processTerm: (word) => termOf(word),
+    searchOptions: { boost: { heading: HEADING_BOOST }, tokenize: words, processTerm: (word) => { const term = termOf(word); return term ? resolve(term) : null; } },
   });
-  search.addAll(passages.map((p) => ({ id: p.position, heading: p.heading ?? '', body: p.body })));
+  bm25.addAll(passages.map((p) => ({ id: p.position, heading: p.heading ?? '', body: p.body })));
   const byPosition = new Map(passages.map((p) => [p.position, p]));
+
   return {
     passages,
-    search(query, limit = 5) {
-      const text = query.slice(0, MAX_QUERY_CHARS);
-      const terms = queryTerms(text);
-      if (terms.size === 0) return [];
-      return search.search(text).slice(0, limit).flatMap((r) => {
-        const passage = byPosition.get(r.id as number);
-        if (!passage) return [];
-        const fields = Object.values(r.match as Record<string, string[]>);
-        const covered = passage.heading ? fields.filter((f) => f.includes('heading')).length : fields.length;
-        return [{ passage, score: r.score, coverage: covered / terms.size }];
-      });
+    sentencesOf: (passage) => sentencesByPassage.get(passage.position) ?? [],
+    search(question, limit = 5) {
+      return bm25.search(question.slice(0, MAX_TEXT_CHARS)).slice(0, limit).map((r) => ({ passage: byPosition.get(r.id as number)!, score: r.score }));
+    },
+    rankSentences(question, passage) {
+      const terms = [...new Set([...questionTerms(question)].slice(0, MAX_QUERY_TERMS).map(resolve))];
+      const sum = terms.reduce((s, t) => s + weight(t), 0);
+      if (sum === 0) return [];
+      return (unitsByPassage.get(passage.position) ?? []).map((unit) => {
+        let covered = 0;
+        let own = 0;
+        for (const t of terms) {
+          if (unit.own.has(t)) own += weight(t);
+          if (unit.own.has(t) || unit.heading.has(t)) covered += weight(t);
+        }
+        return { sentence: unit.sentence, coverage: covered / sum, own: own / sum };
+      }).sort(byCoverage);
     },
   };
 }

@@ -56,7 +56,7 @@ export async function replyStep(work: Work, soFar: StepResult, deps: ReplyStepDe
   let result: StepResult;
   if (draft.kind === 'no_answer') {
     await deps.credits.refund(submission.id, 'smart_reply');
-    result = { reply_status: 'failed', reply_reason: 'no_answer_in_knowledge_base' };
+    result = { reply_status: 'failed', reply_reason: draft.reason };
   } else {
     result = { reply_status: 'completed', reply_subject: draft.subject, reply_content: draft.body, reply_reason: draft.reason, reply_passages: draft.passages };
   }

@@ -8,7 +8,14 @@ export const TEMPLATE = {
   greeting: (name: string | null) => (name ? `Hello ${name},` : 'Hello,'),
   intro: 'Thank you for your message. Here is what we can tell you:',
   closing: 'Best regards,',
+  /** Names, by their place in the message, the questions the knowledge base does not answer. */
+  unanswered: (ordinals: number[]) =>
+    `We could not find the answer to your ${listOf(ordinals.map(ordinal))} question${ordinals.length > 1 ? 's' : ''} in our information; someone from our team will get back to you about ${ordinals.length > 1 ? 'them' : 'it'}.`,
 } as const;
+
+const ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth'];
+const ordinal = (n: number) => ORDINALS[n - 1] ?? `${n}th`;
+const listOf = (words: string[]) => (words.length <= 1 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`);
 
 export interface ComposedReply {
   subject: string;
@@ -43,9 +50,14 @@ export function defaultSubject(formName: string): string {
   return `Re: ${formName}`.replace(/\s+/g, ' ').slice(0, 200);
 }
 
-export function composeReply(input: { name: string | null; passages: string[]; signature: string | null; formName: string }): ComposedReply {
+/**
+ * `quotes`: the text copied from the knowledge base, a paragraph each; `unanswered`: the places
+ * (from 1) of the message's questions that it does not answer.
+ */
+export function composeReply(input: { name: string | null; quotes: string[]; unanswered?: number[]; signature: string | null; formName: string }): ComposedReply {
   const greeting = TEMPLATE.greeting(input.name);
   const closing = [TEMPLATE.closing, ...(input.signature ? [input.signature.trim()] : [])].join('\n');
-  const body = [greeting, TEMPLATE.intro, ...input.passages.map((p) => p.trim()), closing].join('\n\n');
-  return { subject: defaultSubject(input.formName), body, templateLines: [greeting, TEMPLATE.intro, TEMPLATE.closing] };
+  const unanswered = input.unanswered?.length ? [TEMPLATE.unanswered(input.unanswered)] : [];
+  const body = [greeting, TEMPLATE.intro, ...input.quotes.map((p) => p.trim()), ...unanswered, closing].join('\n\n');
+  return { subject: defaultSubject(input.formName), body, templateLines: [greeting, TEMPLATE.intro, ...unanswered, TEMPLATE.closing] };
 }

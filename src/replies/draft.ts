@@ -1,15 +1,16 @@
-// Drafting a smart reply for one submission: retrieval over the form's knowledge base, then the
-// model's reply when one is configured (falling back to the offline template when it fails), and
-// the reply in the submitter's language when a translator can make it so.
+// Drafting a smart reply for one submission: each question of it answered from the form's
+// knowledge base (offline.ts), then the model's reply from the same passages when one is configured
+// (falling back to the offline reply when it fails), and the reply in the submitter's language when
+// a translator can make it so.
 import type { ChatModel } from '../ai/chat-model.ts';
 import type { FieldDefinition } from '../forms/field-schema.ts';
-import type { Passage } from '../knowledge/passages.ts';
 import type { PassageIndex } from '../knowledge/retrieval.ts';
 import { submissionText } from '../pipeline/language.ts';
 import type { Translator } from '../pipeline/translation/index.ts';
 import { composeReply, defaultSubject, isNameField, submitterName } from './compose.ts';
 import { modelReply } from './model-draft.ts';
-import { answerFromMatches, CANDIDATES } from './offline.ts';
+import { answered, answerParts, modelPassages, replyPieces, type Answer } from './offline.ts';
+import { declineReason, partialReason } from './reasons.ts';
 
 export interface DraftInput {
   formName: string;
@@ -30,7 +31,8 @@ export interface DraftDeps {
 
 export type Draft =
   | { kind: 'reply'; subject: string; body: string; passages: number[]; reason: string | null; remote: boolean }
-  | { kind: 'no_answer'; remote: boolean };
+  /** `reason`: why, with the passage that came closest, for the owner to improve the knowledge base. */
+  | { kind: 'no_answer'; reason: string; remote: boolean };
 
 /**
  * The text a reply answers: the prose fields but the submitter's name, in the knowledge base's
@@ -47,34 +49,36 @@ function differentLanguage(a: string | null, b: string | null): boolean {
   return a !== null && b !== null && a.toLowerCase() !== b.toLowerCase();
 }
 
-async function offline(input: DraftInput, candidates: Passage[] | null, name: string | null, deps: DraftDeps): Promise<Draft> {
-  if (!candidates) return { kind: 'no_answer', remote: false };
-  const reply = composeReply({ name, passages: candidates.map((p) => p.body), signature: input.knowledge.signature, formName: input.formName });
-  const passages = candidates.map((p) => p.position);
+async function offline(input: DraftInput, answer: Answer, name: string | null, deps: DraftDeps): Promise<Draft> {
+  if (!answered(answer)) return { kind: 'no_answer', reason: declineReason(answer), remote: false };
+  const { quotes, unanswered } = replyPieces(answer);
+  const reply = composeReply({ name, quotes, unanswered, signature: input.knowledge.signature, formName: input.formName });
+  const passages = answer.passages.map((p) => p.position);
+  const partial = unanswered.length > 0 ? partialReason(answer) : null;
   if (!differentLanguage(input.language, input.knowledge.language)) {
-    return { kind: 'reply', subject: reply.subject, body: reply.body, passages, reason: null, remote: false };
+    return { kind: 'reply', subject: reply.subject, body: reply.body, passages, reason: partial, remote: false };
   }
   if (!deps.translator) {
-    const reason = `reply_not_translated: written in the knowledge base's language (${input.knowledge.language}); no translation provider is configured`;
+    const reason = partial ?? `reply_not_translated: written in the knowledge base's language (${input.knowledge.language}); no translation provider is configured`;
     return { kind: 'reply', subject: reply.subject, body: reply.body, passages, reason, remote: false };
   }
   const [body] = await deps.translator.translate([reply.body], input.language!, input.knowledge.language);
-  return { kind: 'reply', subject: reply.subject, body: body ?? reply.body, passages, reason: null, remote: true };
+  return { kind: 'reply', subject: reply.subject, body: body ?? reply.body, passages, reason: partial, remote: true };
 }
 
 /** Throws what the translator throws (ProviderError): the caller retries the step. */
 export async function draftReply(input: DraftInput, deps: DraftDeps): Promise<Draft> {
   const question = questionOf(input);
-  if (question.trim() === '') return { kind: 'no_answer', remote: false };
+  if (question.trim() === '') return { kind: 'no_answer', reason: 'no_answer_in_knowledge_base: the submission has no text to answer', remote: false };
   const name = submitterName(input.data, input.fields);
-  const matches = input.knowledge.index.search(question, CANDIDATES);
-  const answer = answerFromMatches(matches);
-  if (!deps.model || matches.length === 0) return offline(input, answer, name, deps);
+  const answer = answerParts(input.knowledge.index, question);
+  const passages = modelPassages(input.knowledge.index, answer, question);
+  if (!deps.model || passages.length === 0) return offline(input, answer, name, deps);
 
   const written = await modelReply(deps.model, {
-    formName: input.formName, language: input.language ?? input.knowledge.language, question, name, passages: matches.map((m) => m.passage),
+    formName: input.formName, language: input.language ?? input.knowledge.language, question, name, passages,
   });
-  if (written.kind === 'refused') return { kind: 'no_answer', remote: true };
+  if (written.kind === 'refused') return { kind: 'no_answer', reason: declineReason(answer, written.why), remote: true };
   if (written.kind === 'failed') {
     deps.log?.info({ why: written.why }, 'model reply unusable; replying offline');
     const fallback = await offline(input, answer, name, deps);

@@ -1,19 +1,136 @@
-// What an offline reply answers with: the best passage when the answer rule accepts it, joined by
-// the other matching passages of the same Markdown section (a long section is split by paragraph).
-import { ANSWER_RULE, answeringPassage, type AnswerRule } from '../knowledge/answerability.ts';
+// What an offline reply answers with: for each question of the message, the sentence of the
+// knowledge base that covers it best when the answer rule accepts it, with the text that sentence
+// needs to make sense (the sentence before one that starts "It …" or "This …", the sentence after
+// a bare "Yes." or an introduction ending in a colon, the title over a list item or a table row).
+import { ANSWER_RULE, answers, confidence, type AnswerRule } from '../knowledge/answerability.ts';
 import type { Passage } from '../knowledge/passages.ts';
-import type { Match, PassageIndex } from '../knowledge/retrieval.ts';
+import type { PassageIndex, Sentence, SentenceMatch } from '../knowledge/retrieval.ts';
+import { MAX_TEXT_CHARS } from '../knowledge/terms.ts';
+import { questionParts } from './question-parts.ts';
 
+/** Passages offered to a model, and candidates looked at per question. */
 export const CANDIDATES = 5;
 
-export function answerFromMatches(matches: Match[], rule: AnswerRule = ANSWER_RULE): Passage[] | null {
-  const best = answeringPassage(matches, rule);
-  if (!best) return null;
-  const heading = best.passage.heading;
-  const sameSection = heading === null ? [] : matches.filter((m) => m !== best && m.passage.heading === heading).map((m) => m.passage);
-  return [best.passage, ...sameSection].sort((a, b) => a.position - b.position);
+export interface PartAnswer {
+  question: string;
+  /** The best sentence found, answered or not: it says why a question was declined. */
+  best: SentenceMatch | null;
+  /** How far the best passage is ahead of the second, (best − second) / best, by BM25. */
+  margin: number;
+  /** coverage² × margin: what the answer rule judges. */
+  confidence: number;
+  answered: boolean;
+  /** The lines quoted, verbatim from the knowledge base; empty when not answered. */
+  quote: string[];
 }
 
-export function findAnswer(index: PassageIndex, question: string, rule: AnswerRule = ANSWER_RULE): Passage[] | null {
-  return answerFromMatches(index.search(question, CANDIDATES), rule);
+export interface Answer {
+  parts: PartAnswer[];
+  /** The passages quoted from, in order of the knowledge base. */
+  passages: Passage[];
+}
+
+const POINTS_BACK = /^["'(]*(?:it|its|this|that|these|those|they|their|there|then|so|but|however|otherwise|also|such|he|she|his|her|both|each|either|neither|which|in that case|if so)\b/i;
+/** A sentence this short ("Yes.", "No, sorry.") needs the one after it. */
+const MIN_ANSWER_WORDS = 4;
+
+/** A Q&A pair's answer this short is quoted whole when its question is what matched. */
+const SHORT_ANSWER_SENTENCES = 3;
+/** At most this many sentences that cover the question equally well are quoted. */
+const MAX_TIED = 3;
+
+/** A sentence with what it needs to make sense: the title over a row, the sentence before "It …", the one after "Yes." or a colon. */
+function withContext(all: readonly Sentence[], sentence: Sentence): Sentence[] {
+  const before = all[sentence.index - 1];
+  const after = all[sentence.index + 1];
+  const out: Sentence[] = [];
+  if (!sentence.row && before && POINTS_BACK.test(sentence.text)) out.push(before);
+  out.push(sentence);
+  const short = sentence.text.split(/\s+/).length < MIN_ANSWER_WORDS;
+  if (after && (short || sentence.text.endsWith(':'))) out.push(after);
+  return out;
+}
+
+function quoteOf(index: PassageIndex, ranked: SentenceMatch[]): string[] {
+  const best = ranked[0]!;
+  const passage = best.sentence.passage;
+  const all = index.sentencesOf(passage);
+  let chosen: Sentence[];
+  if (best.sentence.index < 0) {
+    // The question of a Q&A pair matched: its answer answers, whole when short, else its opening.
+    chosen = all.length <= SHORT_ANSWER_SENTENCES ? [...all] : all[0] ? withContext(all, all[0]) : [];
+  } else {
+    const tied = ranked.filter((m) => m.sentence.index >= 0 && m.coverage >= best.coverage - 1e-9).slice(0, MAX_TIED);
+    chosen = tied.flatMap((m) => withContext(all, m.sentence));
+  }
+  const unique = [...new Map(chosen.map((s) => [s.index, s])).values()].sort((a, b) => a.index - b.index);
+  const lines: string[] = [];
+  // A list item or a table row is read under its title (the line before that ends in a colon, or the heading).
+  const firstRow = unique.find((s) => s.row);
+  if (firstRow) {
+    const intro = all[firstRow.index - 1];
+    if (intro && !intro.row && intro.text.endsWith(':')) {
+      if (!unique.includes(intro)) lines.push(intro.text);
+    } else if (passage.heading) {
+      lines.push(passage.heading);
+    }
+  }
+  // Sentences next to each other are quoted as they stand in the knowledge base, line breaks and all.
+  for (let i = 0; i < unique.length; i += 1) {
+    let j = i;
+    while (j + 1 < unique.length && unique[j + 1]!.index === unique[j]!.index + 1) j += 1;
+    lines.push(passage.body.slice(unique[i]!.start, unique[j]!.end));
+    i = j;
+  }
+  return lines;
+}
+
+export function answerParts(index: PassageIndex, message: string, rule: AnswerRule = ANSWER_RULE): Answer {
+  const asked = questionParts(message);
+  const whole = message.slice(0, MAX_TEXT_CHARS);
+  // A single question's passage is found from the whole message (what comes around a question says
+  // what it is about); its sentence is judged by how much of the question itself it covers.
+  const parts = (asked.length > 0 ? asked : [whole]).map((question): PartAnswer => {
+    const passages = index.search(asked.length === 1 ? whole : question, 2);
+    const top = passages[0];
+    const margin = top && top.score > 0 ? (top.score - (passages[1]?.score ?? 0)) / top.score : 0;
+    const ranked = top ? index.rankSentences(question, top.passage) : [];
+    const best = ranked[0] ?? null;
+    const value = best ? confidence(best.coverage, margin) : 0;
+    const accepted = best !== null && answers(value, rule);
+    return { question, best, margin, confidence: value, answered: accepted, quote: accepted ? quoteOf(index, ranked) : [] };
+  });
+  const quoted = new Map<number, Passage>();
+  for (const part of parts) if (part.answered) quoted.set(part.best!.sentence.passage.position, part.best!.sentence.passage);
+  return { parts, passages: [...quoted.values()].sort((a, b) => a.position - b.position) };
+}
+
+export const answered = (answer: Answer) => answer.parts.some((p) => p.answered);
+
+/** The unanswered question that came closest (any, when all were answered and a model declined): what a decline reports. */
+export function closestUnanswered(answer: Answer): PartAnswer | null {
+  const unanswered = answer.parts.filter((p) => !p.answered && p.best);
+  const open = unanswered.length > 0 ? unanswered : answer.parts.filter((p) => p.best);
+  return open.reduce<PartAnswer | null>((best, p) => (!best || p.confidence > best.confidence ? p : best), null);
+}
+
+/** What an offline reply quotes (each line once) and which questions it names as unanswered. */
+export function replyPieces(answer: Answer): { quotes: string[]; unanswered: number[] } {
+  const seen = new Set<string>();
+  const quotes: string[] = [];
+  for (const part of answer.parts) {
+    const lines = part.quote.filter((line) => !seen.has(line));
+    lines.forEach((line) => seen.add(line));
+    if (lines.length > 0) quotes.push(lines.join('\n'));
+  }
+  const unanswered = answered(answer) && answer.parts.length > 1 ? answer.parts.flatMap((p, i) => (p.answered ? [] : [i + 1])) : [];
+  return { quotes, unanswered };
+}
+
+/** The passages a model is given: each question's passage, then the message's next best, at most CANDIDATES. */
+export function modelPassages(index: PassageIndex, answer: Answer, message: string): Passage[] {
+  const chosen = new Map<number, Passage>();
+  for (const part of answer.parts) if (part.best) chosen.set(part.best.sentence.passage.position, part.best.sentence.passage);
+  for (const match of index.search(message, CANDIDATES)) if (chosen.size < CANDIDATES) chosen.set(match.passage.position, match.passage);
+  return [...chosen.values()].slice(0, CANDIDATES);
 }

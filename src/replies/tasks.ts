@@ -4,6 +4,7 @@ import type { Transaction } from 'kysely';
 import type { Tables } from '../db/tables.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import type { Work } from '../pipeline/store.ts';
+import { PARTLY_ANSWERED } from './reasons.ts';
 
 export const SEND_REPLY = 'send_reply';
 
@@ -15,8 +16,10 @@ export interface SendReplyPayload {
 export async function enqueueAutoReplies(queue: JobQueue, tx: Transaction<Tables>, works: Array<Pick<Work, 'form' | 'submission'>>): Promise<void> {
   const ids = works.filter((work) => work.form.smartReply && work.form.repliesMode === 'auto').map((work) => work.submission.id);
   if (ids.length === 0) return;
-  const rows = await tx.selectFrom('submissions').select(['id', 'reply_status']).where('id', 'in', ids).execute();
-  const drafted = new Set(rows.filter((row) => row.reply_status === 'completed').map((row) => row.id));
+  const rows = await tx.selectFrom('submissions').select(['id', 'reply_status', 'reply_reason']).where('id', 'in', ids).execute();
+  // A reply that answers only part of a message waits for a person, who answers the rest in one reply.
+  const held = (reason: string | null) => reason?.startsWith(`${PARTLY_ANSWERED}:`) ?? false;
+  const drafted = new Set(rows.filter((row) => row.reply_status === 'completed' && !held(row.reply_reason)).map((row) => row.id));
   const jobs = ids.filter((id) => drafted.has(id)).map((submissionId) => {
     const payload: SendReplyPayload = { submissionId };
     return { task: SEND_REPLY, payload: { ...payload } };

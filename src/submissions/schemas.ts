@@ -60,7 +60,11 @@ export const SubmissionOutput = Type.Object({
   reply_status: Type.Enum(['pending', 'completed', 'sent', 'failed']),
   reply_subject: nullable({ type: 'string' }),
   reply_content: nullable({ type: 'string' }),
-  reply_reason: nullable({ type: 'string' }),
+  reply_reason: nullable({
+    type: 'string',
+    description: 'Why the reply is as it is: a code, then details. `no_answer_in_knowledge_base: best passage N ("heading"), score S, needs T (coverage C, margin M): "closest sentence"`; '
+      + '`partly_answered: question 2 of 2 not answered, held for a person; …`; `smart_replies_disabled`, `spam`, `ai_credits_exhausted`, `reply_not_translated: …`, `no_recipient: …`, `send_failed: …`',
+  }),
   replied_at: nullable({ type: 'string', format: 'date-time' }),
   processed_at: nullable({ type: 'string', format: 'date-time' }),
   spam_corrected_at: nullable({ type: 'string', format: 'date-time' }),

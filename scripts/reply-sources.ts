@@ -1,0 +1,97 @@
+// The evaluation sources of smart replies, each split into a validation and a held-out part by a
+// hash (the same split every run): the small-business knowledge bases written for Intake
+// (scripts/data/knowledge), StackFAQ (Q&A pairs; ../shared/data/faq) and a SQuAD 2.0 subset (prose;
+// ../shared/data/qa). A trial is one submission to one knowledge base with the test of a right reply.
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { splitPassages } from '../src/knowledge/passages.ts';
+import { buildIndex, type PassageIndex } from '../src/knowledge/retrieval.ts';
+
+export type Part = 'validation' | 'held-out';
+export type SourceName = 'small business' | 'StackFAQ' | 'SQuAD 2.0';
+
+export interface Trial {
+  source: SourceName;
+  /** The knowledge base's own name within its source (a business, a fold, an article). */
+  kb: string;
+  part: Part;
+  index: PassageIndex;
+  content: string;
+  message: string;
+  /** Null for a question the knowledge base does not answer; else whether a reply's quotes answer it. */
+  right: ((quotes: string[], passages: number[]) => boolean) | null;
+  /** Questions of the message the knowledge base does not answer, when it answers others. */
+  unanswered: number;
+}
+
+const hash = (text: string, salt: string) => createHash('sha256').update(salt + text).digest().readUInt32BE(0);
+export const partOf = (key: string): Part => (hash(key, 'part') % 2 === 0 ? 'validation' : 'held-out');
+const DATA = path.resolve(import.meta.dirname, 'data/knowledge');
+const SHARED = path.resolve(import.meta.dirname, '../../shared/data');
+
+interface Business { name: string; trade: string; shape: string; file: string; submissions: Array<{ text: string; expect: string[]; unanswered?: number }> }
+
+export function businessSources(): Business[] {
+  return (JSON.parse(fs.readFileSync(path.join(DATA, 'submissions.json'), 'utf8')) as { sources: Business[] }).sources;
+}
+
+export function smallBusinessTrials(): Trial[] {
+  return businessSources().flatMap((business) => {
+    const content = fs.readFileSync(path.join(DATA, business.file), 'utf8');
+    const index = buildIndex(splitPassages(content));
+    return business.submissions.map((s): Trial => ({
+      source: 'small business', kb: business.name, part: partOf(`${business.name}:${s.text}`), index, content, message: s.text,
+      right: s.expect.length === 0 ? null : (quotes) => s.expect.every((e) => quotes.some((q) => q.includes(e))),
+      unanswered: s.unanswered ?? 0,
+    }));
+  });
+}
+
+interface Thread { question: string; answer: string | string[]; rephr: Array<string | null> }
+const FOLDS = 5;
+/** An answer line that looks like a question or answer marker would start a new pair. */
+const safe = (text: string) => text.replace(/^(\s*)(Q|A|Question|Answer)(\s*[:.)])/gim, '$1- $2$3');
+const usable = (text: string | null): text is string => typeof text === 'string' && text.trim().length >= 4;
+
+/**
+ * Five folds: each holds a fifth of the threads out and makes a knowledge base of the rest (one Q&A
+ * pair per thread). Paraphrases of knowledge-base threads are answerable; the questions and
+ * paraphrases of held-out threads are not. A thread's trials all fall in one part.
+ */
+export function stackFaqTrials(file = path.join(SHARED, 'faq/stackexchange-faq.json')): Trial[] {
+  const threads = (JSON.parse(fs.readFileSync(file, 'utf8')) as { root: { qapair: Thread[] } }).root.qapair;
+  const foldOf = (t: Thread) => hash(t.question, 'fold') % FOLDS;
+  const trials: Trial[] = [];
+  for (let fold = 0; fold < FOLDS; fold += 1) {
+    const kbThreads = threads.filter((t) => foldOf(t) !== fold);
+    const content = kbThreads.map((t) => `Q: ${safe(t.question)}\nA: ${safe([t.answer].flat().join('\n\n'))}`).join('\n\n');
+    const passages = splitPassages(content);
+    if (passages.length !== kbThreads.length) throw new Error(`fold ${fold}: expected ${kbThreads.length} passages, got ${passages.length}`);
+    const index = buildIndex(passages);
+    const base = { source: 'StackFAQ' as const, kb: `fold ${fold}`, index, content, unanswered: 0 };
+    kbThreads.forEach((t, position) => {
+      const right = (_quotes: string[], quoted: number[]) => quoted.length > 0 && quoted.every((p) => p === position);
+      for (const text of t.rephr.filter(usable)) trials.push({ ...base, part: partOf(t.question), message: text, right });
+    });
+    for (const t of threads.filter((t) => foldOf(t) === fold)) {
+      for (const text of [t.question, ...t.rephr].filter(usable)) trials.push({ ...base, part: partOf(t.question), message: text, right: null });
+    }
+  }
+  return trials;
+}
+
+interface Squad { data: Array<{ title: string; paragraphs: Array<{ context: string; qas: Array<{ id: string; question: string; is_impossible: boolean; answers: Array<{ text: string }> }> }> }> }
+
+/** One knowledge base per article, its paragraphs as plain prose; a reply is right when it quotes one of the answers. */
+export function squadTrials(file = path.join(SHARED, 'qa/squad2-subset.json')): Trial[] {
+  const squad = JSON.parse(fs.readFileSync(file, 'utf8')) as Squad;
+  return squad.data.flatMap((article) => {
+    const content = article.paragraphs.map((p) => p.context.trim()).join('\n\n');
+    const index = buildIndex(splitPassages(content));
+    return article.paragraphs.flatMap((p) => p.qas.map((qa): Trial => ({
+      source: 'SQuAD 2.0', kb: article.title, part: partOf(qa.id), index, content, message: qa.question, unanswered: 0,
+      right: qa.is_impossible ? null : (quotes) => qa.answers.some((a) => quotes.some((q) => q.includes(a.text))),
+    })));
+  });
+}

@@ -1,0 +1,60 @@
+// The knowledge base's own word for a term of a question: the term itself, an inflection ("rent"
+// for "rental", both ways, when one is the other plus at most three letters), or a one-letter slip
+// ("apointment"). A term with several candidates takes the one most passages use.
+const MAX_ENDING = 3;
+const MIN_RELATED_CHARS = 4;
+const MIN_TYPO_CHARS = 5;
+/** Longer terms are not looked for among one-letter slips: the candidates grow with the square of the length. */
+const MAX_TYPO_CHARS = 24;
+const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+
+/** Candidate words one edit away (deletion, transposition, substitution, insertion of a-z). */
+function oneEditAway(term: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i <= term.length; i += 1) {
+    const head = term.slice(0, i);
+    const tail = term.slice(i);
+    if (i < term.length) out.push(head + tail.slice(1));
+    if (i < term.length - 1) out.push(head + tail[1] + tail[0] + tail.slice(2));
+    for (const c of LETTERS) {
+      if (i < term.length) out.push(head + c + tail.slice(1));
+      out.push(head + c + tail);
+    }
+  }
+  return out;
+}
+
+/** `frequency`: in how many passages each term of the knowledge base occurs. */
+export function vocabulary(frequency: ReadonlyMap<string, number>) {
+  const sorted = [...frequency.keys()].sort();
+  const mostUsed = (candidates: Iterable<string>): string | null => {
+    let best: string | null = null;
+    for (const c of candidates) if (frequency.has(c) && (best === null || frequency.get(c)! > frequency.get(best)!)) best = c;
+    return best;
+  };
+  /** The words of the knowledge base that begin with `term` and are at most MAX_ENDING letters longer. */
+  function longer(term: string): string[] {
+    let lo = 0;
+    let hi = sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (sorted[mid]! < term) lo = mid + 1;
+      else hi = mid;
+    }
+    const out: string[] = [];
+    for (let i = lo; i < sorted.length && sorted[i]!.startsWith(term); i += 1) if (sorted[i]!.length - term.length <= MAX_ENDING) out.push(sorted[i]!);
+    return out;
+  }
+
+  return function resolve(term: string): string {
+    if (frequency.has(term)) return term;
+    if (term.length >= MIN_RELATED_CHARS) {
+      const shorter: string[] = [];
+      for (let k = Math.max(MIN_RELATED_CHARS, term.length - MAX_ENDING); k < term.length; k += 1) shorter.push(term.slice(0, k));
+      const related = mostUsed([...shorter, ...longer(term)]);
+      if (related) return related;
+    }
+    if (term.length >= MIN_TYPO_CHARS && term.length <= MAX_TYPO_CHARS && /^[a-z]+$/.test(term)) return mostUsed(oneEditAway(term)) ?? term;
+    return term;
+  };
+}
