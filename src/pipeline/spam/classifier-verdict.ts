@@ -17,9 +17,11 @@ const READ_BY_CLASSIFIER = new Set(['links', 'all_caps', 'exclamations']);
 /** Signals added to the score in log-odds of their own rather than as heuristic points. */
 const OWN_SCALE = new Set([OWNER_FEEDBACK_SIGNAL]);
 /** What the text says (phrases, promotion, claims, bait): evidence weighed with the classifier's own reading. */
-const PHRASES = new Set(['spam_phrases', 'self_promotion', 'money_claim', 'contact_push', 'link_bait', 'mostly_link', 'off_topic']);
+const PHRASES = new Set([
+  'spam_phrases', 'self_promotion', 'money_claim', 'contact_push', 'prize_claim', 'premium_number', 'sms_keywords', 'link_bait', 'mostly_link', 'mostly_phone', 'off_topic',
+]);
 
-const OVERRIDING_TEXT_SIGNALS = new Set(['self_promotion', 'money_claim', 'contact_push']);
+const OVERRIDING_TEXT_SIGNALS = new Set(['self_promotion', 'money_claim', 'contact_push', 'prize_claim', 'premium_number', 'sms_keywords']);
 const SHORT_TEXT_LENGTH = 600;
 
 export function phraseScore(hits: readonly SignalHit[]): number {

@@ -2,13 +2,15 @@
 // stored sparsely (only kept buckets) and compactly (16-bit weights, varint index gaps, base64),
 // and how common each content feature is in ordinary legitimate text (the owner's adaptive layer's prior).
 
-export const MODEL_FORMAT = 'intake-spam-logistic/3';
+export const MODEL_FORMAT = 'intake-spam-logistic/4';
 
 export interface SpamModelFile {
   format: typeof MODEL_FORMAT;
   hashBits: number;
-  /** How `intelligent` turns the classifier into a verdict; chosen on validation data, never the test split. */
+  /** How both strategies turn scores into verdicts; chosen on the validation parts, never the held-out ones. */
   decision: {
+    /** `standard`: spam when the heuristics' summed weights reach this (also the bar form signals must clear under `intelligent`). */
+    standardThreshold: number;
     /** Log-odds added per point of the text heuristics' weight (phrases, promotion, claims, bait). */
     phraseWeight: number;
     /** Log-odds added per point of the form signals' score (the heuristics the classifier cannot see). */

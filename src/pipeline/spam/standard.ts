@@ -1,7 +1,8 @@
 // Strategy `standard`: explainable weighted heuristics. Each signal that fires adds its
-// weight to a score; the submission is spam when the score reaches SPAM_SCORE_THRESHOLD.
-// Weights are set so that no single weak sign (two links, "guaranteed", a throwaway address)
-// is enough, while bot-typical combinations are.
+// weight to a score; the submission is spam when the score reaches the threshold that
+// scripts/train-spam.ts chose on the validation parts of every labelled set (stored with the
+// classifier in model.json). Weights are set so that no single weak sign (two links,
+// "guaranteed", a throwaway address) is enough, while bot-typical combinations are.
 
 import type { SignalHit, SpamInput, SpamVerdict } from './types.ts';
 import { prepareText, type SubmissionText } from './submission-text.ts';
@@ -14,17 +15,19 @@ import { allCapsSignal, exclamationSignal, repeatedSubmissionSignal, repeatedWor
 import { mixedScriptSignal, scriptMismatchSignal } from './signals/scripts.ts';
 import { contactPushSignal, moneyClaimSignal, selfPromotionSignal } from './signals/promotion.ts';
 import { fieldMismatchSignal, offTopicSignal } from './signals/form-fit.ts';
+import { mostlyPhoneSignal, premiumNumberSignal, prizeClaimSignal, stopReplySignal } from './signals/text-message.ts';
 import { feedbackFeatures, ownerAdjustment, type OwnerAdjustment } from './owner-feedback.ts';
 import { classifierText } from './submission-text.ts';
+import { defaultClassifier } from './classifier.ts';
 
-export const SPAM_SCORE_THRESHOLD = 1;
-/** How steeply confidence rises around the threshold: a score of 0 gives ~0.7%, 1.5 gives ~92%. */
+/** How steeply confidence rises around the threshold: half a point below it gives ~8%, half a point above ~92%. */
 const CONFIDENCE_SLOPE = 5;
 export const NO_SIGNALS_REASON = 'No spam signals';
 
 const TEXT_SIGNALS: ReadonlyArray<(text: SubmissionText) => SignalHit | null> = [
   linkCountSignal, linkShortenerSignal, ipLinkSignal, onlyLinksSignal, linkBaitSignal, linkMarkupSignal, disposableEmailSignal,
-  gibberishSignal, spamPhraseSignal, selfPromotionSignal, moneyClaimSignal, contactPushSignal, fieldMismatchSignal,
+  gibberishSignal, spamPhraseSignal, selfPromotionSignal, moneyClaimSignal, contactPushSignal, prizeClaimSignal, premiumNumberSignal,
+  stopReplySignal, mostlyPhoneSignal, fieldMismatchSignal,
   allCapsSignal, exclamationSignal, repeatedWordsSignal, mixedScriptSignal, scriptMismatchSignal,
 ];
 
@@ -65,11 +68,16 @@ export function scoreOf(hits: readonly SignalHit[]): number {
   return hits.reduce((sum, hit) => sum + hit.weight, 0);
 }
 
-export function standardVerdict(hits: readonly SignalHit[]): SpamVerdict {
+/** The score from which `standard` calls a submission spam, as chosen on validation data. */
+export function spamScoreThreshold(): number {
+  return defaultClassifier().decision.standardThreshold;
+}
+
+export function standardVerdict(hits: readonly SignalHit[], threshold = spamScoreThreshold()): SpamVerdict {
   const score = scoreOf(hits);
   return {
-    spam: score >= SPAM_SCORE_THRESHOLD,
-    confidence: roundConfidence(1 / (1 + Math.exp(-CONFIDENCE_SLOPE * (score - SPAM_SCORE_THRESHOLD)))),
+    spam: score >= threshold,
+    confidence: roundConfidence(1 / (1 + Math.exp(-CONFIDENCE_SLOPE * (score - threshold)))),
     reason: describeHits(hits),
     signals: hits.map((hit) => hit.id),
   };

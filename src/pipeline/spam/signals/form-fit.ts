@@ -16,7 +16,9 @@ const MAX_SHORT_VALUE_WORDS = 8;
 const MAX_SHORT_VALUE_LENGTH = 200;
 const WORD = /[\p{L}\p{N}]+/gu;
 /** Signals that mark a message as promotional; off_topic only ever adds to one of them. */
-const PROMOTIONAL = new Set(['spam_phrases', 'self_promotion', 'money_claim', 'contact_push', 'links', 'only_links', 'mostly_link', 'link_shortener']);
+const PROMOTIONAL = new Set([
+  'spam_phrases', 'self_promotion', 'money_claim', 'contact_push', 'prize_claim', 'premium_number', 'sms_keywords', 'links', 'only_links', 'mostly_link', 'link_shortener',
+]);
 const MIN_MESSAGE_WORDS = 8;
 const MIN_INTENT_WORDS = 3;
 /** Words of at least this many letters count, compared by their first STEM_LENGTH letters ("deliver", "delivery"). */

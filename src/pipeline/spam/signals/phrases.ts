@@ -19,7 +19,7 @@ export const SPAM_PHRASES: readonly Phrase[] = [
   phrase('first page of Google', /\b(?:first|1st|top)\s+page\s+(?:of|on|in)\s+(?:google|search)/u, STRONG),
   phrase('backlinks', /\bback-?links?\b|\bdomain authority\b|\bguest posts?\b/u, STRONG),
   phrase('more traffic/leads', /\b(?:increase|boost|drive|grow|skyrocket)\s+(?:your\s+)?(?:website\s+)?(?:traffic|leads|sales|rankings?)\b/u, WEAK),
-  phrase('casino', /\b(?:casinos?|online betting|sports betting|slot machines?|jackpot|poker online)\b/u, STRONG),
+  phrase('casino', /\b(?:casinos?|online betting|sports betting|slot machines?|jackpot|poker online|free (?:spins|bets?))\b/u, STRONG),
   phrase('pharma', /\b(?:viagra|cialis|levitra|tramadol|xanax|valium|phentermine|pharmacy online|online pharmacy|weight loss pills?)\b/u, STRONG),
   phrase('adult content', /\b(?:porn\w*|xxx|sexy (?:girls|singles)|adult dating|hot singles|escort services?)\b/u, STRONG),
   phrase('loans', /\b(?:payday loans?|instant loans?|loan offer|credit repair)\b/u, STRONG),
@@ -27,7 +27,8 @@ export const SPAM_PHRASES: readonly Phrase[] = [
   phrase('guaranteed', /\bguarantee[ds]?\b/u, WEAK),
   phrase('click here', /\bclick\s+(?:here|(?:on\s+)?the\s+link|below)\b/u, WEAK),
   phrase('limited-time offer', /\b(?:limited time|act now|order now|buy now|special promotion|exclusive (?:deal|offer)|don'?t miss (?:out|this))\b/u, WEAK),
-  phrase('free offer', /\b100%\s*free\b|\brisk[- ]free\b|\bno obligation\b|\bfree (?:trial|quote|consultation)\b/u, WEAK),
+  // A free trial or quote offered ("get your free quote"), not asked about ("is there a free trial?").
+  phrase('free offer', /\b100%\s*free\b|\brisk[- ]free\b|\bno obligation\b|\b(?:get|claim|request|book|start|grab|try)\s(?:a\s|an\s|your\s|my\s)?free\s(?:trial|quote|consultation)\b|\bfree\s(?:trial|quote|consultation)\s(?:offer|today|now)\b/u, WEAK),
   phrase('web design pitch', /\b(?:web(?:site)? (?:design|development) (?:services?|company|agency)|redesign your website|mobile[- ]friendly website)\b/u, WEAK),
   phrase('cheap prices', /\b(?:cheap(?:est)?|lowest price|best prices?|discount(?:ed)?)\b/u, WEAK),
 ];

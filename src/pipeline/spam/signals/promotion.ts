@@ -14,35 +14,32 @@ import type { SubmissionText } from '../submission-text.ts';
 interface Pattern { label: string; pattern: RegExp; weight: number }
 const pattern = (label: string, regex: RegExp, weight: number): Pattern => ({ label, pattern: regex, weight });
 
-const CHANNEL = String.raw`(?:youtube\s|yt\s|new\s|latest\s)?(?:channel|videos?|vids?|music|songs?|tracks?|profile|page|playlist|covers?|instagram|insta|tiktok|twitch|stream|vlog|mixtape|album|account|feed)`;
+const CHANNEL = String.raw`(?:youtube\s|yt\s|new\s|latest\s)?(?:channel|videos?|vids?|music|songs?|tracks?|profile|page|playlist|covers?|instagram|insta|tiktok|twitch|stream|vlog|mixtape|album|feed)`;
 const SITE = String.raw`(?:web\s?site|site|blog|shop|store)`;
 
 /** Invitations to follow, subscribe or visit the sender's channel or profile. */
 const SELF_PROMOTION: readonly Pattern[] = [
-  pattern('asks you to subscribe', /\bsu(?:b?s|bs?)cribe\s(?:to\s|on\s)?(?:my|our)\b|\bsubscribe\sto\s(?:me|us)\b|\bcome\ssubscribe\b|^(?:please\s)?subscribe[!.]?$|\bsubscribe\s(?:me|us)\b(?!\s(?:to|for|on)\b)|\bsub\s?(?:4|for)\s?sub\b|\b(?:please|pls|plz)\ssu(?:b?s|bs?)cribe\b(?!\s(?:me|us)\b)|\bsubscribe\s(?:please|pls|plz|guys|and\s(?:i|u|you|enjoy|like|share))\b|\b(?:hit|click\s(?:on\s)?(?:the\s)?)subscribe\b|\bsubscri(?:be|ble)\s(?:now|back|u\sback)\b|\blike\s?(?:&|and)\s?subscri(?:be|ble)\b|\bwatch\sand\ssubscri(?:be|ble)\b|\bsub\s(?:me|back)\b/u, 1),
+  pattern('asks you to subscribe', /\bsu(?:b?s|bs?)cribe\s(?:to\s|on\s)?(?:my|our)\b(?!\s(?:mum|mom|mother|dad|father|parents|son|daughter|kids|children|wife|husband|partner|friend|sister|brother|team|staff|company|office|school|colleagues?)\b)|\bsubscribe\sto\s(?:me|us)\b|\bcome\ssubscribe\b|^(?:please\s)?subscribe[!.]?$|\bsubscribe\s(?:me|us)\b(?!\s(?:to|for|on)\b)|\bsub\s?(?:4|for)\s?sub\b|\b(?:please|pls|plz)\ssu(?:b?s|bs?)cribe\b(?!\s(?:me|us)\b)|\bsubscribe\s(?:please|pls|plz|guys|and\s(?:i|u|you|enjoy|like|share))\b|\b(?:hit|click\s(?:on\s)?(?:the\s)?)subscribe\b|(?<!\b(?:i|we|if|to|can|should|would|could|will)\s)\bsubscri(?:be|ble)\s(?:now|back|u\sback)\b|\blike\s?(?:&|and)\s?subscri(?:be|ble)\b|\bwatch\sand\ssubscri(?:be|ble)\b|\bsub\s(?:me|back)\b/u, 1),
   pattern('asks you to follow', /\bfollow\s(?:me|us)\s(?:on|at|back|for|and|please|pls|plz)\b|\bfollow\s(?:4|for)\s?follow\b|\bf4f\b|\bl4l\b|\bfollow\sback\b|\bfollow\s(?:me|us)\s?(?:[@!:-]|$)/u, 1),
-  pattern('invites you to their channel', new RegExp(String.raw`\b(?:check|visit|see|watch|listen\sto|view|go\sto|look\sat)\s(?:out\s)?(?:my|our)\s${CHANNEL}\b|\bcheck\s(?:it\s)?out\s(?:my|our)\s(?:\w{1,20}\s)?(?:channel|videos?|covers?|music|songs?|rapping|beats|stuff)\b|\b(?:check\s(?:out\s)?|take\sa\slook\sat\s|look\sat\s|watch\s)this\s(?:video|playlist|channel|song|track)\b|\bsubscribe\sand\swin\b|\bcheck\s(?:it\s)?out\s(?:my|our)\s(?!(?:web\s?)?site|blog|shop|store|order|account|invoice|basket|cart|question)`, 'u'), 1),
+  pattern('invites you to their channel', new RegExp(String.raw`\b(?:check|visit|see|watch|listen\sto|view|go\sto|look\sat)\s(?:out\s)?(?:my|our)\s${CHANNEL}\b|\bcheck\s(?:it\s)?out\s(?:my|our)\s(?:\w{1,20}\s)?(?:channel|videos?|covers?|music|songs?|rapping|beats|stuff)\b|\b(?:check\s(?:out\s)?|take\sa\slook\sat\s|look\sat\s|watch\s)this\s(?:video|playlist|channel|song|track)\b|\bsubscribe\sand\swin\b`, 'u'), 1),
   pattern('asks for likes or votes', /\b(?:like|share|thumbs\sup)\s(?:this|my|our)\s(?:comment|page|video|post|pic|picture|photo)\b|\b(?:please\svote|vote\s(?:for\s)?(?:me|us|daily|please))\b|\blike\s(?:this\s)?(?:page|comment)\s(?:please|pls|plz|yo)\b|\blike\sif\s(?:you|u|ur)\b|\bgive\s(?:it|this|me)\sa\s(?:like|thumbs\sup)\b/u, 1),
   pattern('invites you to subscribe', /suscr[ií]b(?:ete|anse|irse)|inscreva-se|abonn(?:iert|ez-vous|ieren\ssie)|подпиш(?:ись|итесь)|チャンネル登録|订阅我的|구독\s?부탁/u, 1),
-  pattern('advertises their channel', new RegExp(String.raw`\b(?:check|visit|see)\s(?:out\s)?(?:my|our)\s${SITE}\b|\bmy\s(?:new\s|youtube\s|yt\s)?channel\b|\bhelp\sme\s(?:get|reach)\b|\b\d{2,7}\ssub(?:scriber)?s\b|\bsubscribers\s(?:this|by)\b`, 'u'), 0.5),
+  pattern('advertises their channel', new RegExp(String.raw`\b(?:check|visit|see)\s(?:out\s)?(?:my|our)\s${SITE}\b|\bmy\s(?:new\s|youtube\s|yt\s)?channel\b|\bhelp\sme\s(?:get|reach)\s(?:to\s)?(?:\d|more\s(?:subs|views|likes|followers))|\b\d{2,7}\ssub(?:scriber)?s\b|\bsubscribers\s(?:this|by)\b`, 'u'), 0.5),
 ];
 
-/** Prize, money and crypto claims made to the reader. */
+/** Money and crypto claims made to the reader (prizes: signals/text-message.ts). */
 const CLAIMS: readonly Pattern[] = [
-  pattern('prize claim', /\byou(?:'ve|\shave)?\s(?:just\s)?(?:won|been\s(?:selected|chosen))\b|\bclaim\s(?:your|the|a)\s(?:free\s)?(?:prize|reward|gift|bonus|cash|money)\b|\b(?:cash|guaranteed)\s(?:prize|award)\b/u, 1),
   pattern('free goods offer', /\b(?:win|get|grab)\s(?:a\s|an\s|your\s)?free\s(?:iphone|ipad|gift\s?cards?|itunes|robux|v-?bucks|psn|xbox|money|cash|bitcoin|crypto|followers|subscribers|likes|views)\b|\bfree\s(?:itunes|robux|v-?bucks|psn|amazon|steam|xbox)\b[^.]{0,12}\b(?:codes?|cards?|gift\s?cards?)\b/u, 1),
-  pattern('easy money', /\b(?:earn|make|making|get\spaid)\s(?:up\sto\s)?(?:\$|£|€)\s?\d|\b(?:get\spaid|paid)\sto\s(?:mess\saround|surf|watch|click|like)\b|\b(?:easiest|easy|fast|free|quick|extra)\s(?:money|cash|income)\b|\bmak(?:e|ing)\s(?:some\s|a\slot\sof\s)?(?:extra\s)?money\s(?:today|now|online|fast|easily|from\shome)\b|\bpassive\sincome\b|\bfinancial\sfreedom\b/u, 0.8),
+  pattern('easy money', /\b(?:earn|make|making|get\spaid)\s(?:up\sto\s)?(?:\$|£|€)\s?\d|\b(?:get\spaid|paid)\sto\s(?:mess\saround|surf|watch|click|like)\b|\b(?:easiest|easy|free|quick)\s(?:money|cash|income)\b|\bmak(?:e|ing)\s(?:some\s|a\slot\sof\s)?(?:extra\s)?money\s(?:today|now|online|fast|easily|from\shome)\b|\bpassive\sincome\b|\bfinancial\sfreedom\b/u, 0.8),
   pattern('work from home', /\b(?:work|working)\sfrom\s(?:the\scomfort\sof\s)?(?:your\s)?home\b/u, 0.4),
-  pattern('asks for donations', /\bgofundme\b|\bindiegogo\b|\bdonate\s(?:please|now|here|to\s(?:me|us|my|our))\b|\bsponsor\s(?:me|my)\b|\bplease\s(?:help|support)\s(?:me|us)\b/u, 0.5),
+  pattern('asks for donations', /\bgofundme\b|\bindiegogo\b|\bdonate\s(?:please|now|here|to\s(?:me|us|my|our))\b|\bsponsor\s(?:me|my)\b|\bplease\ssupport\s(?:me|us)\b/u, 0.5),
   pattern('pay rate pitch', /(?:\$|£|€)\s?\d{1,5}(?:[.,]\d{1,3})?\s?(?:\/|per\s|an\s|a\s)(?:hour|hr|day)\b/u, 0.6),
-  pattern('crypto scheme', /\b(?:crypto(?:currency)?|bitcoin|btc|eth|usdt|forex|binary\soptions?)\b[^.\n]{0,40}\b(?:invest\w{0,6}|trading|profits?|returns?|earn\w{0,4}|giveaway|airdrop|doubl\w{0,3}|signals?|mining)\b|\bairdrop\b|\bdouble\syour\s(?:money|bitcoin|btc|crypto|investment)\b/u, 1),
+  pattern('crypto scheme', /\b(?:crypto(?:currency)?|bitcoin|btc|eth|usdt|forex|binary\soptions?)\b[^.\n]{0,40}\b(?:invest\w{0,6}|trading\s(?:bots?|signals|platform)|profits?|returns?|earn\w{0,4}|giveaway|airdrop|doubl\w{0,3}|signals?|mining)\b|\bairdrop\b|\bdouble\syour\s(?:money|bitcoin|btc|crypto|investment)\b/u, 1),
 ];
 
-/** Messaging handles, premium numbers and keywords pushed as the way to reply. */
+/** Messaging handles pushed as the way to reply (premium numbers and shortcodes: signals/text-message.ts). */
 const CONTACT_PUSH: readonly Pattern[] = [
-  pattern('messaging handle', /\b(?:whats\s?app|telegram|wechat|viber|kik|snapchat|icq)\b[^.]{0,20}?(?:\+?\d[\d\s().-]{5,18}\d|(?:\s|:)@[a-z0-9_]{3,32}(?![\w.@-]))|\b(?:add|dm|message|contact|text|reach)\s(?:me|us)\s(?:on|via|at)\s(?:whats\s?app|telegram|wechat|kik|snapchat|instagram|insta|ig)\b|\bdm\s(?:me|us)\sfor\b|\bt\.me\//u, 0.5),
-  pattern('text-a-keyword number', /\b(?:text|txt|sms|send|reply)\s[a-z0-9]{2,12}\sto\s\d{4,6}\b/u, 0.8),
-  pattern('premium-rate number', /\b(?:call|ring|dial)\s(?:now\s|free\s|us\s)?(?:on\s)?(?:09\d{2}|087\d|1-?900)[\d\s-]{5,12}\d/u, 0.8),
+  pattern('messaging handle', /\b(?:whats\s?app|telegram|wechat|viber|kik|snapchat)\b[^.]{0,20}?(?:\+?\d[\d\s().-]{5,18}\d|(?:\s|:)@[a-z0-9_]{3,32}(?![\w.@-]))|\b(?:add|dm|message|contact|text|reach)\s(?:me|us)\s(?:on|via|at)\s(?:whats\s?app|telegram|wechat|kik|snapchat|instagram|insta|ig)\b|\bdm\s(?:me|us)\sfor\b|\bt\.me\//u, 0.5),
 ];
 
 export function selfPromotionSignal(text: SubmissionText): SignalHit | null {
