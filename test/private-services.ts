@@ -1,6 +1,7 @@
 // A PostgreSQL cluster and a Redis server of a test's own, on free loopback ports, for chaos tests
 // that stop, kill and restart them. Both use the machine's binaries (Debian's postgresql and
-// redis-server packages); `missing` says what is absent so a test can skip saying so.
+// redis-server packages); `missing` says what is absent so a test can skip saying so. The benchmark
+// uses the Redis server too (bench/redis-outage.ts), so this module imports nothing of the tests'.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -8,9 +9,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
-import { exited, freePort } from './processes.ts';
 
 const run = promisify(execFile);
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
 
 function onPath(name: string): string | null {
   for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
@@ -122,7 +130,7 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
   const kill = async () => {
     const server = child;
     if (!server || server.exitCode !== null || server.signalCode !== null) return;
-    const gone = exited(server);
+    const gone = new Promise((resolve) => server.once('exit', resolve));
     server.kill('SIGKILL');
     await gone;
   };

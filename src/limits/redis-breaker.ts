@@ -73,7 +73,8 @@ export class RedisBreaker {
     // ioredis reconnects by itself; without a listener it would print every failed attempt.
     this.redis.on('error', () => {});
     this.#probeMs = options.probeMs;
-    this.#breaker = circuitBreaker(handleAll, { halfOpenAfter: options.probeMs, breaker: new ConsecutiveBreaker(options.breakAfter) });
+    // Half-open before the next ping is due, so that every ping after the first is a trial.
+    this.#breaker = circuitBreaker(handleAll, { halfOpenAfter: Math.ceil(options.probeMs / 2), breaker: new ConsecutiveBreaker(options.breakAfter) });
     this.#breaker.onBreak(() => this.#opened());
     this.#breaker.onReset(() => this.#closed());
   }
@@ -88,6 +89,9 @@ export class RedisBreaker {
    * command fails or has not answered within `timeoutMs` (by default the request path's short one).
    */
   async run<T>(command: (redis: Redis) => Promise<T>, timeoutMs = this.#timeoutMs): Promise<T | typeof FALLBACK> {
+    // Only the background ping tries Redis again: in cockatiel's half-open state every other caller
+    // would wait for the trial's outcome (up to a timeout, with Redis hung), twice a second.
+    if (this.#breaker.state !== CircuitState.Closed) return FALLBACK;
     try {
       return await this.#breaker.execute(() => withDeadline(command(this.redis), timeoutMs));
     } catch {
@@ -136,9 +140,10 @@ export class RedisBreaker {
   }
 
   async #tryRedis(): Promise<void> {
-    // Until halfOpenAfter has passed the breaker refuses at once; after it, this ping is the trial.
+    // Until halfOpenAfter has passed the breaker refuses at once; after it, this ping is the trial
+    // (with the request path's deadline: a Redis that answers slower than that is not back).
     if (this.#breaker.state === CircuitState.Closed) return this.#stopProbe();
-    await this.#breaker.execute(() => this.redis.ping()).catch(() => {});
+    await this.#breaker.execute(() => withDeadline(this.redis.ping(), this.#timeoutMs)).catch(() => {});
   }
 
   #stopProbe(): void {
