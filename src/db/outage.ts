@@ -1,7 +1,8 @@
 // Which failures mean "the database cannot be reached right now" (an outage a client should wait
-// out: 503 with Retry-After) rather than a fault of ours (500). Only errors that are known to leave
-// nothing written qualify: the statement never reached the server, or its transaction was cut off
-// and rolled back with its connection.
+// out: 503 with Retry-After) rather than a fault of ours (500). Each leaves nothing written: the
+// statement never reached the server, or its transaction was cut off and rolled back with its
+// connection. The one exception cannot be told apart: a connection lost while the server commits
+// (an Idempotency-Key makes the client's retry safe; docs/operations.md).
 
 export type OutageReason = 'unreachable' | 'connection_lost' | 'pool_timeout' | 'shutting_down' | 'starting_up' | 'busy' | 'disk_full';
 
