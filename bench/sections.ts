@@ -3,6 +3,7 @@
 import { dashboardSection } from './dashboard.ts';
 import { listingSection } from './listing.ts';
 import { pipelineSection } from './pipeline.ts';
+import { redisOutageSection } from './redis-outage.ts';
 import type { Section } from './section.ts';
 import { submitSection } from './submit.ts';
 
@@ -11,4 +12,5 @@ export const SECTIONS: Section[] = [
   pipelineSection, // item 3
   listingSection, // item 4
   dashboardSection,
+  redisOutageSection, // issue 26
 ];

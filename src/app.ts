@@ -13,6 +13,7 @@ import { formRoutes } from './forms/routes.ts';
 import { protectedResourceRoutes } from './mcp/protected-resource.ts';
 import { mcpRoutes } from './mcp/routes.ts';
 import { knowledgeRoutes } from './knowledge/routes.ts';
+import { healthRoutes } from './health/routes.ts';
 import { errorHandlerFor } from './http/error-replies.ts';
 import { fail } from './http/errors.ts';
 import { registerJsonParser } from './http/json-body.ts';
@@ -43,6 +44,7 @@ export async function buildApp({ config, database, logger, services: given }: Ap
   // Services built here are closed here; given ones belong to the caller, who may still use them.
   if (!given) app.addHook('onClose', () => services.limits.close());
   useRateLimitBackend(app, services.limits.rateLimits);
+  services.limits.useLog(app.log);
 
   app.setValidatorCompiler(routeValidatorCompiler);
   app.setErrorHandler(errorHandlerFor('public', config.maxBodyBytes));
@@ -74,7 +76,7 @@ export async function buildApp({ config, database, logger, services: given }: Ap
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  await app.register(healthRoutes, { checks: services.dependencies });
 
   await app.register(async (zone) => {
     await rateLimitZone(zone, { name: 'submit', perMinute: config.rateLimits.submitPerMinute, key: byClientIp });

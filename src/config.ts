@@ -16,6 +16,10 @@ export interface Config {
   databaseUrl: string | null;
   /** PostgreSQL connections per process (its API, its workers and their queue share them). */
   poolSize: number;
+  /** PostgreSQL: longest wait for a connection, in ms; past it a request is answered 503. */
+  connectTimeoutMs: number;
+  /** SQLite: longest wait for another connection's write lock, in ms; past it a request is answered 503. */
+  sqliteBusyTimeoutMs: number;
   maxBodyBytes: number;
   trustProxy: boolean;
   rateLimits: { submitPerMinute: number; apiPerMinute: number; mcpPerMinute: number; loginPerMinute: number; loginPerAccountPerHour: number };
@@ -25,7 +29,16 @@ export interface Config {
    * Where counters that several processes share live (rate limits, in-flight caps per destination):
    * Redis when a URL is set, else PostgreSQL when that is the database, else this process's memory.
    */
-  redis: { url: string; prefix: string } | null;
+  redis: {
+    url: string;
+    prefix: string;
+    /** Longest wait for one command, in ms: past it the request goes on with this process's memory. */
+    commandTimeoutMs: number;
+    /** Consecutive failures or timeouts after which every request uses this process's memory at once. */
+    breakAfter: number;
+    /** How often Redis is tried again while the fallback is in force, in ms. */
+    probeMs: number;
+  } | null;
   freeSubmissionLimit: number;
   freeAiCredits: number;
   proMonthlyAiCredits: number;
@@ -203,7 +216,14 @@ function redisConfig(env: Env): Config['redis'] {
   const redisUrl = url(env, 'REDIS_URL', ['redis:', 'rediss:']);
   const prefix = read(env, 'INTAKE_REDIS_PREFIX') ?? 'intake:';
   if (!/^[\w:.-]{1,64}$/.test(prefix)) throw new ConfigError('INTAKE_REDIS_PREFIX', 'expected up to 64 letters, digits, ":", ".", "_" or "-"');
-  return redisUrl ? { url: redisUrl, prefix } : null;
+  if (!redisUrl) return null;
+  return {
+    url: redisUrl,
+    prefix,
+    commandTimeoutMs: integer(env, 'INTAKE_REDIS_TIMEOUT_MS', 50, 5, 10_000),
+    breakAfter: integer(env, 'INTAKE_REDIS_BREAK_AFTER', 3, 1, 1_000),
+    probeMs: integer(env, 'INTAKE_REDIS_PROBE_MS', 500, 50, 60_000),
+  };
 }
 
 function smtpConfig(env: Env): Config['delivery']['smtp'] {
@@ -224,6 +244,8 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: path.resolve(read(env, 'INTAKE_DATA_DIR') ?? './data'),
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']) ?? null,
     poolSize: integer(env, 'INTAKE_DATABASE_POOL_SIZE', 10, 1, 200),
+    connectTimeoutMs: integer(env, 'INTAKE_DATABASE_CONNECT_TIMEOUT_MS', 5_000, 100, 600_000),
+    sqliteBusyTimeoutMs: integer(env, 'INTAKE_SQLITE_BUSY_TIMEOUT_MS', 10_000, 10, 600_000),
     maxBodyBytes: integer(env, 'INTAKE_MAX_BODY_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),
     trustProxy: boolean(env, 'INTAKE_TRUST_PROXY', false),
     redis: redisConfig(env),

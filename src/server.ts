@@ -40,6 +40,8 @@ export async function serve(config: Config): Promise<void> {
     await database.close();
   });
 
+  // A few hundred ms for Redis to answer, so the first requests count in the shared store.
+  await services.limits.ready(2_000);
   await app.listen({ port: config.port, host: config.host });
   if (config.pipeline.embeddedWorker) {
     worker = (async () => {
@@ -67,6 +69,8 @@ export async function work(config: Config): Promise<void> {
   await migrateToLatest(database);
   const { startWorkers } = await import('./workers.ts');
   const services = buildServices(config, database);
+  services.limits.useLog(log);
+  await services.limits.ready(2_000);
   const worker = await startWorkers(config, database, services, log);
   onSignal(async (signal) => {
     log.info({ signal }, 'worker shutting down');

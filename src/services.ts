@@ -34,6 +34,7 @@ import { replySender } from './replies/sender.ts';
 import { replyService } from './replies/service.ts';
 import { replyStore } from './replies/store.ts';
 import { sharedLimitsFor } from './limits/index.ts';
+import { dependencyChecks } from './health/dependencies.ts';
 import { submissionService } from './submissions/service.ts';
 import { batchStatementsFor, submissionStore } from './submissions/store.ts';
 import { submissionWriter } from './submissions/writer.ts';
@@ -101,7 +102,8 @@ export function buildServices(config: Config, database: Database, options: Servi
     store: replyStore(database.db), sender: replySending, forms, submissions: submissionRows, pipeline: pipelineStore(database.db, database.engine), knowledge,
     credits: creditCharger(creditStore(database.db), config), config,
   });
-  return { queue, limits, accounts, setup, dashboard, forms, knowledge, submissions, replies, replySending, destinations, deliveries, delivery, audit, analysis };
+  const dependencies = dependencyChecks(database, limits);
+  return { queue, limits, dependencies, accounts, setup, dashboard, forms, knowledge, submissions, replies, replySending, destinations, deliveries, delivery, audit, analysis };
 }
 
 export type Services = ReturnType<typeof buildServices>;

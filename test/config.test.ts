@@ -21,8 +21,8 @@ describe('configuration', () => {
     assert.equal(config.proMonthlyAiCredits, 500);
     assert.equal(config.logLevel, 'info');
     assert.equal(config.redis, null, 'no Redis unless REDIS_URL is set');
-    assert.deepEqual(loadConfig({ REDIS_URL: 'redis://cache:6379/0' }).redis, { url: 'redis://cache:6379/0', prefix: 'intake:' });
-    assert.deepEqual(loadConfig({ REDIS_URL: 'rediss://cache', INTAKE_REDIS_PREFIX: 'forms-eu:' }).redis, { url: 'rediss://cache', prefix: 'forms-eu:' });
+    assert.deepEqual(loadConfig({ REDIS_URL: 'redis://cache:6379/0' }).redis, { url: 'redis://cache:6379/0', prefix: 'intake:', commandTimeoutMs: 50, breakAfter: 3, probeMs: 500 });
+    assert.deepEqual(loadConfig({ REDIS_URL: 'rediss://cache', INTAKE_REDIS_PREFIX: 'forms-eu:' }).redis, { url: 'rediss://cache', prefix: 'forms-eu:', commandTimeoutMs: 50, breakAfter: 3, probeMs: 500 });
   });
 
   it('takes every variable from the environment', () => {

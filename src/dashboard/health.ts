@@ -1,14 +1,21 @@
 // What a self-hoster needs to see when notifications silently do not arrive: is a worker running,
-// how deep is the queue, how old is its oldest due job, how many deliveries failed today, is SMTP set.
+// how deep is the queue, how old is its oldest due job, how many deliveries failed today, is SMTP set,
+// does Redis answer, which outside service is failing.
 import { sql } from 'kysely';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { toIsoOrNull } from '../db/values.ts';
+import type { Dependencies, DependencyChecks } from '../health/dependencies.ts';
+import { providerStates, type ProviderState } from '../health/providers.ts';
 
 export interface Health {
   engine: string;
   /** Queue and worker figures are the whole server's: shown to its operator only. */
   serverWide: boolean;
+  /** Whether the database and Redis answer (src/health/dependencies.ts). */
+  dependencies: Dependencies;
+  /** The outside services this process called, failing ones first. */
+  providers: ProviderState[];
   embeddedWorker: boolean;
   /** PostgreSQL: worker processes whose lease was renewed lately; SQLite: null (workers hold no lease while idle). */
   workersSeen: number | null;
@@ -20,10 +27,14 @@ export interface Health {
 
 /**
  * Failed deliveries are those of the account's own forms; the queue and the workers are the whole
- * server's, read only for its operator (`serverWide`): other tenants learn nothing of each other's load.
+ * server's, read only for its operator (`serverWide`): other tenants learn nothing of each other's
+ * load. The database, Redis and the outside services are the same for every tenant.
  */
-export async function readHealth(database: Database, config: Config, accountId: string, serverWide: boolean, now = new Date()): Promise<Health> {
+export async function readHealth(
+  database: Database, config: Config, checks: DependencyChecks, accountId: string, serverWide: boolean, now = new Date(),
+): Promise<Health> {
   const { db } = database;
+  const dependencies = await checks.check();
   const nowIso = now.toISOString();
   const dayAgo = new Date(now.getTime() - 86_400_000).toISOString();
   let queueDepth = 0;
@@ -63,6 +74,8 @@ export async function readHealth(database: Database, config: Config, accountId: 
   return {
     engine: database.engine,
     serverWide,
+    dependencies,
+    providers: providerStates(),
     embeddedWorker: config.pipeline.embeddedWorker,
     workersSeen,
     queueDepth,

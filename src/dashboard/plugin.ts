@@ -9,7 +9,8 @@ import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError, outageError } from '../http/errors.ts';
+import { logOutage } from '../http/error-replies.ts';
 import { hashSecret } from '../accounts/secrets.ts';
 import { bodyKeyedLimit, byClientIp, rateLimitZone } from '../http/rate-limit.ts';
 import type { Services } from '../services.ts';
@@ -183,6 +184,12 @@ export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps)
     if (status < 500) {
       const details = error instanceof AppError ? error.details : undefined;
       return sendPage(reply, errorPage(request, 'That did not work', error.message, details), status);
+    }
+    const outage = error instanceof AppError ? null : outageError(error);
+    if (outage) {
+      logOutage(request, error);
+      reply.header('retry-after', String(outage.extra.retry_after));
+      return sendPage(reply, errorPage(request, 'Temporarily unavailable', 'The database cannot be reached right now. Please try again in a moment.'), 503);
     }
     request.log.error({ err: error }, 'dashboard request failed');
     return sendPage(reply, errorPage(request, 'Something went wrong', 'Please try again in a moment.'), 500);

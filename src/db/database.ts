@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { DatabaseSync } from 'node:sqlite';
-import { openSqliteConnection, sqliteDialect } from './sqlite-dialect.ts';
+import { DEFAULT_BUSY_TIMEOUT_MS, openSqliteConnection, sqliteDialect } from './sqlite-dialect.ts';
 import { preparedName } from './statement.ts';
 import type { Tables } from './tables.ts';
 import type { Engine } from './migrations/column-types.ts';
@@ -22,6 +22,8 @@ export interface Database {
   sqliteFile: string | null;
   /** The connection behind `db` on SQLite, for statements prepared once on a hot path; null on PostgreSQL. */
   sqliteConnection: DatabaseSync | null;
+  /** SQLite: how long a write waits for the lock (other connections to the file use the same). */
+  sqliteBusyTimeoutMs: number;
   /** Runs before the connection closes: what holds connections of its own (a writer thread) ends first. */
   onClose(hook: () => Promise<void>): void;
   close(): Promise<void>;
@@ -42,12 +44,16 @@ export interface DatabaseOptions {
   databaseUrl: string | null;
   dataDir: string;
   poolSize?: number;
+  /** PostgreSQL: longest wait for a connection of the pool, in ms. */
+  connectTimeoutMs?: number;
   /**
    * SQLite: false lets commits return before their fsync (synchronous=NORMAL). Only for connections
    * whose writes can be redone: `intake worker`, whose work lost to a power cut runs again, since
    * the deletion of its job is lost with it. Whatever answers a submitter keeps true.
    */
   durableCommits?: boolean;
+  /** SQLite: longest wait for another connection's write lock, in ms. */
+  sqliteBusyTimeoutMs?: number;
   pipeline?: { jobsSchema: string };
 }
 
@@ -70,16 +76,30 @@ export function sqliteFile(dataDir: string): string {
 
 export function openDatabase(options: DatabaseOptions): Database {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10, Client: PreparingClient });
+    // A request waits at most connectTimeoutMs for a connection (the server is down, or every
+    // connection is busy), then fails as an outage (503), instead of waiting for ever.
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolSize ?? 10,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+      Client: PreparingClient,
+    });
     // An idle client that loses its server must not crash the process; the next query reconnects.
     pool.on('error', () => {});
     pool.on('connect', (client) => client.on('error', () => {}));
     const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
-    return { db, engine: 'postgres', pgPool: pool, jobsSchema: options.pipeline?.jobsSchema ?? 'graphile_worker', sqliteFile: null, sqliteConnection: null, ...closing(() => db.destroy()) };
+    return {
+      db, engine: 'postgres', pgPool: pool, jobsSchema: options.pipeline?.jobsSchema ?? 'graphile_worker', sqliteFile: null, sqliteConnection: null,
+      sqliteBusyTimeoutMs: 0, ...closing(() => db.destroy()),
+    };
   }
   fs.mkdirSync(options.dataDir, { recursive: true });
   const file = sqliteFile(options.dataDir);
-  const connection = openSqliteConnection(file, { durable: options.durableCommits });
+  const busyTimeoutMs = options.sqliteBusyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
+  const connection = openSqliteConnection(file, { durable: options.durableCommits, busyTimeoutMs });
   const db = new Kysely<Tables>({ dialect: sqliteDialect(connection) });
-  return { db, engine: 'sqlite', pgPool: null, jobsSchema: '', sqliteFile: file, sqliteConnection: connection, ...closing(() => db.destroy()) };
+  return {
+    db, engine: 'sqlite', pgPool: null, jobsSchema: '', sqliteFile: file, sqliteConnection: connection, sqliteBusyTimeoutMs: busyTimeoutMs,
+    ...closing(() => db.destroy()),
+  };
 }

@@ -98,13 +98,16 @@ class NodeSqliteDialect extends SqliteDialect {
   }
 }
 
+export const DEFAULT_BUSY_TIMEOUT_MS = 10_000;
+
 /**
  * WAL lets readers run beside the writer; synchronous=FULL makes every commit durable before it
  * returns. `durable: false` (synchronous=NORMAL) leaves the fsync to the next checkpoint: a crash of
  * the process loses nothing, a power cut the latest commits, in order (see `intake worker`).
  */
-export function openSqliteConnection(file: string, options: { durable?: boolean } = {}): DatabaseSync {
-  const db = new DatabaseSync(file, { timeout: 10_000 });
+export function openSqliteConnection(file: string, options: { durable?: boolean; busyTimeoutMs?: number } = {}): DatabaseSync {
+  // A write waits this long for another connection's write lock; past it SQLITE_BUSY is an outage (503).
+  const db = new DatabaseSync(file, { timeout: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS });
   db.exec('pragma journal_mode = wal');
   db.exec(`pragma synchronous = ${options.durable === false ? 'normal' : 'full'}`);
   db.exec('pragma foreign_keys = on');

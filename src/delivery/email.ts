@@ -5,6 +5,7 @@ import type { Transporter } from 'nodemailer';
 import escapeHtml from 'escape-html';
 import type { FieldDefinition } from '../forms/field-schema.ts';
 import type { SubmissionEvent } from './event.ts';
+import { providerFailed, providerSucceeded } from '../health/providers.ts';
 import { contextLine, submissionContent, translationHeading, type ContentEntry } from './formats/content.ts';
 
 export interface OutgoingMail {
@@ -53,6 +54,8 @@ const CONNECTION_CODES = new Set(['ECONNECTION', 'ESOCKET', 'ETIMEDOUT', 'EDNS',
 const CONNECTION_TIMEOUT_MS = 15_000;
 const GREETING_TIMEOUT_MS = 15_000;
 const SOCKET_TIMEOUT_MS = 60_000;
+/** One message, from connecting to the server's last answer. */
+const DEFAULT_SEND_TIMEOUT_MS = 60_000;
 
 interface SmtpFailure { code?: string; responseCode?: number; permanent?: boolean; response?: string; message?: string }
 
@@ -73,7 +76,13 @@ export function senderAddress(from: string): string {
   return /<([^<>\s]+)>\s*$/.exec(from)?.[1] ?? from.trim();
 }
 
-export function createMailer(smtp: { url: string; from: string }): Mailer {
+/**
+ * `sendTimeoutMs`: the longest one message may take, whatever the server does (nodemailer's own
+ * timeouts restart with every byte, so a server that trickles its answers could hold a worker's
+ * slot for ever). Past it the send fails for now (transient) and the slot is free again; the
+ * connection is left to nodemailer's socket timeout.
+ */
+export function createMailer(smtp: { url: string; from: string }, sendTimeoutMs = DEFAULT_SEND_TIMEOUT_MS): Mailer {
   // nodemailer (about 30 MB once loaded) comes with the first message: an API process that sends
   // none, or sends them from its workers only, never holds it.
   let transport: Promise<Transporter> | null = null;
@@ -90,27 +99,46 @@ export function createMailer(smtp: { url: string; from: string }): Mailer {
       })));
   return {
     async send(message) {
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new MailError(`SMTP: no answer within ${sendTimeoutMs} ms`, { transient: true })), sendTimeoutMs);
+      });
       try {
-        const info = await (await transportFor()).sendMail({
-          from: message.fromName ? { name: headerText(message.fromName, 100), address: senderAddress(smtp.from) } : smtp.from,
-          to: message.to,
-          subject: message.subject,
-          text: message.text,
-          html: message.html,
-          ...(message.replyTo ? { replyTo: message.replyTo } : {}),
-          ...(message.messageId ? { messageId: message.messageId } : {}),
-          // RFC 3834: tells auto-responders (vacation replies) not to answer these.
-          headers: { 'Auto-Submitted': message.autoSubmitted ?? 'auto-generated' },
-        });
-        return { messageId: info.messageId, accepted: addresses(info.accepted), rejected: addresses(info.rejected) };
+        const sent = await Promise.race([sendNow(message), deadline]);
+        providerSucceeded('smtp');
+        return sent;
       } catch (error) {
-        throw toMailError(error);
+        // A refusal for good (a 550 for an unknown mailbox) is an answer: the server works.
+        if (error instanceof MailError && !error.transient) providerSucceeded('smtp');
+        else providerFailed('smtp', error instanceof Error ? error.message : String(error));
+        throw error;
+      } finally {
+        clearTimeout(timer);
       }
     },
     close() {
       void transport?.then((t) => t.close());
     },
   };
+
+  async function sendNow(message: OutgoingMail): Promise<SentMail> {
+    try {
+      const info = await (await transportFor()).sendMail({
+        from: message.fromName ? { name: headerText(message.fromName, 100), address: senderAddress(smtp.from) } : smtp.from,
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+        html: message.html,
+        ...(message.replyTo ? { replyTo: message.replyTo } : {}),
+        ...(message.messageId ? { messageId: message.messageId } : {}),
+        // RFC 3834: tells auto-responders (vacation replies) not to answer these.
+        headers: { 'Auto-Submitted': message.autoSubmitted ?? 'auto-generated' },
+      });
+      return { messageId: info.messageId, accepted: addresses(info.accepted), rejected: addresses(info.rejected) };
+    } catch (error) {
+      throw toMailError(error);
+    }
+  }
 }
 
 function addresses(list: unknown): string[] {

@@ -44,7 +44,8 @@ const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Every error status the route can answer, from what it declares: auth, parameters, a body. */
 function errorStatuses(route: RouteOptions, family: Family): number[] {
   const schema = (route.schema ?? {}) as Record<string, unknown>;
-  const statuses = new Set([429, 500]);
+  // Any route can meet a storage outage (503, with Retry-After) or an unexpected fault (500).
+  const statuses = new Set([429, 500, 503]);
   const methods = [route.method].flat();
   if (schema.security) {
     statuses.add(401);

@@ -1,7 +1,7 @@
 // The one place that turns errors into response bodies. The spec gives each endpoint family its
 // own error format; a route plugin picks its family with errorHandlerFor().
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, fail } from './errors.ts';
+import { AppError, fail, outageError } from './errors.ts';
 import { toFieldErrors } from './route-validation.ts';
 import { documentErrors, validationStatus } from './error-docs.ts';
 
@@ -39,6 +39,8 @@ function publicBody(error: AppError) {
 }
 
 function send(reply: FastifyReply, family: Family, error: AppError): FastifyReply {
+  // A 503 says when to come back, in the header every HTTP client knows as well as in the body.
+  if (error.status === 503 && typeof error.extra.retry_after === 'number') reply.header('retry-after', String(error.extra.retry_after));
   // No family of the spec has a 403; every one answers a read key's write the same way.
   if (error.code === 'insufficient_scope') return reply.code(403).send(publicBody(error));
   if (family === 'forms') {
@@ -57,10 +59,28 @@ function send(reply: FastifyReply, family: Family, error: AppError): FastifyRepl
   return reply.code(status).send(publicBody(error));
 }
 
+let lastOutageLog = 0;
+let outagesSinceLog = 0;
+
+/** An outage fails every request at once: the log says so once a second, with how many it refused. */
+export function logOutage(request: FastifyRequest, error: unknown): void {
+  outagesSinceLog++;
+  const now = Date.now();
+  if (now - lastOutageLog < 1_000) return;
+  request.log.warn({ err: error, refused: outagesSinceLog }, 'database unavailable: answering 503');
+  lastOutageLog = now;
+  outagesSinceLog = 0;
+}
+
 export function errorHandlerFor(family: Family, maxBodyBytes: number) {
   return function handleError(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) {
     const known = error instanceof AppError ? error : fromFastify(error, maxBodyBytes);
     if (known && known.status < 500) return send(reply, family, known);
+    const outage = known ? null : outageError(error);
+    if (outage) {
+      logOutage(request, error);
+      return send(reply, family, outage);
+    }
     // Anything unexpected is logged in full and answered without internals.
     request.log.error({ err: error }, 'request failed');
     return send(reply, family, known ?? fail.internal());

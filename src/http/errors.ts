@@ -1,5 +1,6 @@
 // Typed errors with stable codes. Services throw these; error-replies.ts turns them into each
 // endpoint family's body, so no route or service ever shapes an error body itself.
+import { retryAfterSeconds, storageOutage } from '../db/outage.ts';
 
 export type ErrorCode =
   | 'validation_error'
@@ -22,6 +23,7 @@ export type ErrorCode =
   | 'ai_credits_exhausted'
   | 'provider_unavailable'
   | 'reply_failed'
+  | 'service_unavailable'
   | 'internal_error';
 
 /** Field name → messages, the shape every validation failure reports. */
@@ -92,5 +94,20 @@ export const fail = {
   providerUnavailable: (message: string) => new AppError('provider_unavailable', 503, message),
   /** An outside service a reply needs (the mail server, a translator) refused or could not be reached. */
   replyFailed: (message: string) => new AppError('reply_failed', 502, message),
+  /** The database cannot be reached for now (src/db/outage.ts): nothing was stored; come back after retry_after. */
+  serviceUnavailable: (retryAfterSeconds: number) =>
+    new AppError(
+      'service_unavailable',
+      503,
+      `The service is temporarily unavailable. Try again in ${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}.`,
+      undefined,
+      { retry_after: retryAfterSeconds },
+    ),
   internal: () => new AppError('internal_error', 500, 'Something went wrong on our side. Please retry later.'),
 };
+
+/** An outage of the database as the 503 a client can wait out; null for any other error. */
+export function outageError(error: unknown): AppError | null {
+  const reason = storageOutage(error);
+  return reason ? fail.serviceUnavailable(retryAfterSeconds(reason)) : null;
+}

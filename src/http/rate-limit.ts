@@ -35,7 +35,7 @@ export const byApiKey = (accounts: AccountService) => async (request: FastifyReq
 function storeOptions(backend: RateLimitBackend, name: string) {
   switch (backend.kind) {
     case 'redis':
-      return { redis: backend.redis, nameSpace: `${backend.prefix}rl:${name}:` };
+      return { store: backend.store(`${backend.prefix}rl:${name}:`) };
     case 'postgres':
       return { store: backend.store(`${name}:`) };
     case 'memory':
@@ -56,7 +56,8 @@ export async function rateLimitZone(
     timeWindow: 60_000,
     keyGenerator: options.key,
     ...storeOptions(backend, options.name),
-    // A shared store that cannot be reached lets requests through rather than failing them.
+    // A shared store that cannot be reached lets requests through rather than failing them (Redis's
+    // store counts in memory instead, behind its breaker).
     skipOnError: true,
     // The spec: no rate-limit headers on successful responses; a 429 says when to come back.
     addHeadersOnExceeding: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false },

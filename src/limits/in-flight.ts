@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Redis } from 'ioredis';
 import type { Db } from '../db/database.ts';
+import { FALLBACK, PATIENT_TIMEOUT_MS, type RedisBreaker } from './redis-breaker.ts';
 
 export type Release = () => Promise<void>;
 
@@ -73,6 +74,23 @@ export function postgresSlots(db: Db): InFlightSlots {
       return async () => {
         await db.deleteFrom('in_flight_slots').where('key', '=', key).where('token', '=', token).execute();
       };
+    },
+  };
+}
+
+/**
+ * Slots in Redis while the breaker lets commands through; in this process's memory for a take
+ * whose Redis command failed or was never sent. A slot is released where it was taken; a Redis
+ * release that fails leaves the slot to expire after its hold time.
+ */
+export function breakerSlots(breaker: RedisBreaker, prefix: string): InFlightSlots {
+  const shared = redisSlots(breaker.redis, prefix);
+  const local = memorySlots();
+  return {
+    async take(key, max, holdMs) {
+      const release = await breaker.run(() => shared.take(key, max, holdMs), PATIENT_TIMEOUT_MS);
+      if (release !== FALLBACK) return release && (() => breaker.run(release, PATIENT_TIMEOUT_MS).then(() => {}));
+      return local.take(key, max, holdMs);
     },
   };
 }

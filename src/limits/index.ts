@@ -1,40 +1,44 @@
 // Counters that several processes share, on the backend the configuration allows: Redis when
 // REDIS_URL is set, else PostgreSQL when that is the database, else this process's memory (the
 // embedded SQLite default, usually one process).
-import { Redis } from 'ioredis';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
-import { memorySlots, postgresSlots, redisSlots, type InFlightSlots } from './in-flight.ts';
-import { postgresRateLimitStore, type RateLimitBackend } from './rate-limit-stores.ts';
+import { breakerSlots, memorySlots, postgresSlots, type InFlightSlots } from './in-flight.ts';
+import { breakerRateLimitStore, postgresRateLimitStore, type RateLimitBackend } from './rate-limit-stores.ts';
+import { RedisBreaker, type BreakerLog, type FallbackStatus } from './redis-breaker.ts';
 
 export interface SharedLimits {
   backend: 'redis' | 'postgres' | 'memory';
   rateLimits: RateLimitBackend;
   slots: InFlightSlots;
+  /** Redis: whether this process's memory stands in for it now; null for the other backends. */
+  fallback(): FallbackStatus | null;
+  /** Where the Redis breaker logs the fallback's start and end. */
+  useLog(log: BreakerLog): void;
+  /** Redis: resolves once it answers or after `timeoutMs`, so a process starts with the shared counters. */
+  ready(timeoutMs: number): Promise<void>;
   close(): Promise<void>;
 }
 
+const NOTHING_TO_WAIT_FOR = { fallback: () => null, useLog: () => {}, ready: async () => {}, close: async () => {} };
+
 export function sharedLimitsFor(config: Config, database: Database): SharedLimits {
   if (config.redis) {
-    const redis = new Redis(config.redis.url, {
-      // A Redis that is down must not hold requests: commands fail after a second, and rate
-      // limits then let requests through (the plugin's skipOnError) until it is back.
-      commandTimeout: 1_000,
-      maxRetriesPerRequest: 1,
-    });
-    // ioredis reconnects by itself; without a listener it would print every failed attempt.
-    redis.on('error', () => {});
+    // Short command timeouts and a breaker (redis-breaker.ts): a Redis that is down or slow costs a
+    // request tens of milliseconds, and after a few failures in a row nothing at all.
+    const breaker = new RedisBreaker(config.redis);
     return {
       backend: 'redis',
-      rateLimits: { kind: 'redis', redis, prefix: config.redis.prefix },
-      slots: redisSlots(redis, config.redis.prefix),
-      close: async () => {
-        await redis.quit().catch(() => redis.disconnect());
-      },
+      rateLimits: { kind: 'redis', store: breakerRateLimitStore(breaker), prefix: config.redis.prefix },
+      slots: breakerSlots(breaker, config.redis.prefix),
+      fallback: () => breaker.status(),
+      useLog: (log) => breaker.useLog(log),
+      ready: (timeoutMs) => breaker.ready(timeoutMs),
+      close: () => breaker.close(),
     };
   }
   if (database.engine === 'postgres') {
-    return { backend: 'postgres', rateLimits: { kind: 'postgres', store: postgresRateLimitStore(database.db) }, slots: postgresSlots(database.db), close: async () => {} };
+    return { backend: 'postgres', rateLimits: { kind: 'postgres', store: postgresRateLimitStore(database.db) }, slots: postgresSlots(database.db), ...NOTHING_TO_WAIT_FOR };
   }
-  return { backend: 'memory', rateLimits: { kind: 'memory' }, slots: memorySlots(), close: async () => {} };
+  return { backend: 'memory', rateLimits: { kind: 'memory' }, slots: memorySlots(), ...NOTHING_TO_WAIT_FOR };
 }

@@ -1,15 +1,18 @@
 // Where @fastify/rate-limit keeps its counters. In memory they hold for one process; in Redis or
-// PostgreSQL every API process behind a proxy counts against the same window.
+// PostgreSQL every API process behind a proxy counts against the same window. Redis sits behind a
+// circuit breaker: while it does not answer, each process counts in its own memory.
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import { sql } from 'kysely';
-import type { Redis } from 'ioredis';
+import LocalStore from '@fastify/rate-limit/store/LocalStore.js';
+import RedisStore from '@fastify/rate-limit/store/RedisStore.js';
 import type { Db } from '../db/database.ts';
 import { GroupCommit } from '../db/group-commit.ts';
+import { FALLBACK, type RedisBreaker } from './redis-breaker.ts';
 
 /** What a rate-limit zone registers with: the plugin's Redis option or its custom store option; neither for memory. */
 export type RateLimitBackend =
   | { kind: 'memory' }
-  | { kind: 'redis'; redis: Redis; prefix: string }
+  | { kind: 'redis'; store: (nameSpace: string) => FastifyRateLimitStoreCtor; prefix: string }
   | { kind: 'postgres'; store: (nameSpace: string) => FastifyRateLimitStoreCtor };
 
 interface Hit {
@@ -83,6 +86,36 @@ export function postgresRateLimitStore(db: Db): (nameSpace: string) => FastifyRa
       child(routeOptions: object): FastifyRateLimitStore {
         const { routeInfo } = routeOptions as ChildOptions;
         return new PostgresRateLimitStore(undefined, `${this.prefix}${routeInfo?.method}${routeInfo?.url}-`);
+      }
+    };
+}
+
+interface PluginParams {
+  continueExceeding?: boolean;
+  exponentialBackoff?: boolean;
+}
+
+/**
+ * The plugin's Redis store while the breaker lets commands through, its memory store for a request
+ * whose Redis command failed or was never sent. Counts made in memory stay there: while the
+ * fallback is in force, each process holds each client to the limit on its own.
+ */
+export function breakerRateLimitStore(breaker: RedisBreaker): (nameSpace: string) => FastifyRateLimitStoreCtor {
+  return (nameSpace) =>
+    class BreakerRateLimitStore implements FastifyRateLimitStore {
+      readonly shared: FastifyRateLimitStore;
+      readonly local: FastifyRateLimitStore;
+      constructor(params?: PluginParams, pair?: { shared: FastifyRateLimitStore; local: FastifyRateLimitStore }) {
+        this.shared = pair?.shared ?? new RedisStore(params?.continueExceeding ?? false, params?.exponentialBackoff ?? false, breaker.redis, nameSpace);
+        this.local = pair?.local ?? new LocalStore(params?.continueExceeding ?? false, params?.exponentialBackoff ?? false);
+      }
+      incr(key: string, callback: Callback, timeWindow: number, max: number): void {
+        const inRedis = () =>
+          new Promise<Hit>((resolve, reject) => this.shared.incr(key, (error, hit) => (error || !hit ? reject(error) : resolve(hit)), timeWindow, max));
+        void breaker.run(inRedis).then((hit) => (hit === FALLBACK ? this.local.incr(key, callback, timeWindow, max) : callback(null, hit)));
+      }
+      child(routeOptions: Parameters<FastifyRateLimitStore['child']>[0]): FastifyRateLimitStore {
+        return new BreakerRateLimitStore(undefined, { shared: this.shared.child(routeOptions), local: this.local.child(routeOptions) });
       }
     };
 }

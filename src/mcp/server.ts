@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool as ListedTool } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyBaseLogger } from 'fastify';
-import { AppError } from '../http/errors.ts';
+import { AppError, outageError } from '../http/errors.ts';
 import { routeValidatorCompiler, toFieldErrors } from '../http/route-validation.ts';
 import type { Tool, ToolContext } from './tool.ts';
 
@@ -100,6 +100,8 @@ export function mcpServer({ context, tools, log, onWrite }: McpServerOptions): S
       return { structuredContent: structured, content: [{ type: 'text', text: JSON.stringify(structured) }] };
     } catch (error) {
       if (error instanceof AppError && error.code !== 'internal_error') return errorResult(error.code, error.message, error.details);
+      const outage = error instanceof AppError ? null : outageError(error);
+      if (outage) return errorResult(outage.code, outage.message);
       log.error({ err: error, tool: name }, 'tool failed');
       return errorResult('internal_error', 'Something went wrong on our side. Please retry later.');
     } finally {

@@ -1,5 +1,6 @@
 // One JSON request to an outside service (language model, translation server), with every way it
 // can fail turned into a ProviderError: whether it is worth retrying is decided here, once.
+import { providerFailed, providerSucceeded } from '../health/providers.ts';
 import { ProviderError } from './provider-error.ts';
 
 export interface ProviderRequest {
@@ -32,8 +33,19 @@ export function retryAfterSeconds(header: string | null, now = Date.now()): numb
 
 const MAX_DETAIL_LENGTH = 200;
 
-/** POSTs `body` as JSON and returns the parsed JSON answer of a 2xx response. */
+/** POSTs `body` as JSON and returns the parsed JSON answer of a 2xx response; the health page learns how it went. */
 export async function postJson(request: ProviderRequest): Promise<unknown> {
+  try {
+    const answer = await postJsonOnce(request);
+    providerSucceeded(request.provider);
+    return answer;
+  } catch (error) {
+    if (error instanceof ProviderError) providerFailed(request.provider, error.message);
+    throw error;
+  }
+}
+
+async function postJsonOnce(request: ProviderRequest): Promise<unknown> {
   const { provider, timeoutMs } = request;
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = request.signal ? AbortSignal.any([timeout, request.signal]) : timeout;

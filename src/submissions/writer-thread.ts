@@ -4,6 +4,7 @@
 import { flushCompileCache } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
 import { Kysely } from 'kysely';
+import { storageOutage } from '../db/outage.ts';
 import { openSqliteConnection, sqliteDialect } from '../db/sqlite-dialect.ts';
 import type { Tables } from '../db/tables.ts';
 import { preparedJobInsert } from '../jobs/sqlite-queue.ts';
@@ -13,7 +14,7 @@ import { processingJobs, type ThreadOptions, type ThreadReply, type ThreadReques
 const port = parentPort;
 if (!port) throw new Error('writer-thread.ts runs only as a worker thread');
 const options = workerData as ThreadOptions;
-const connection = openSqliteConnection(options.file);
+const connection = openSqliteConnection(options.file, { busyTimeoutMs: options.busyTimeoutMs });
 const db = new Kysely<Tables>({ dialect: sqliteDialect(connection) });
 const store = submissionStore(db, batchStatementsFor(connection));
 const addJobs = preparedJobInsert(connection, options.maxAttempts);
@@ -27,7 +28,7 @@ async function storeBatch(request: ThreadRequest): Promise<ThreadReply> {
     const outcomes = await store.insertBatch(JSON.parse(request.items) as NewSubmission[], async (_tx, created) => addJobs(processingJobs(created)));
     return { id: request.id, outcomes: JSON.stringify(outcomes) };
   } catch (error) {
-    return { id: request.id, error };
+    return { id: request.id, error, outage: storageOutage(error) };
   }
 }
 

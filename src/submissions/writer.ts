@@ -6,6 +6,7 @@
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import type { Database } from '../db/database.ts';
+import { StorageUnavailableError, type OutageReason } from '../db/outage.ts';
 import type { JobQueue, JobSpec } from '../jobs/queue.ts';
 import { processingJobsFor } from '../pipeline/tasks.ts';
 import type { InsertOutcome, NewSubmission, SubmissionStore } from './store.ts';
@@ -24,12 +25,16 @@ export interface ThreadRequest {
   items: string;
 }
 
-/** outcomes: JSON of InsertOutcome[]. */
-export type ThreadReply = { id: number; outcomes: string } | { id: number; error: unknown };
+/**
+ * outcomes: JSON of InsertOutcome[]. An error loses its own fields crossing threads (SQLite's
+ * errcode among them), so the thread says whether it was an outage (src/db/outage.ts).
+ */
+export type ThreadReply = { id: number; outcomes: string } | { id: number; error: unknown; outage: OutageReason | null };
 
 export interface ThreadOptions {
   file: string;
   maxAttempts: number;
+  busyTimeoutMs: number;
 }
 
 interface Pending {
@@ -84,7 +89,7 @@ class WriterThread {
       const pending = this.#pending.get(reply.id);
       this.#pending.delete(reply.id);
       if (this.#pending.size === 0) worker.unref();
-      if ('error' in reply) pending?.reject(reply.error);
+      if ('error' in reply) pending?.reject(reply.outage ? new StorageUnavailableError(reply.outage, reply.error) : reply.error);
       else pending?.resolve(JSON.parse(reply.outcomes) as InsertOutcome[]);
     });
     const stopped = (error: unknown) => {
@@ -102,7 +107,7 @@ class WriterThread {
 
 export function submissionWriter(database: Database, store: SubmissionStore, queue: JobQueue, maxAttempts: number): WriteBatch {
   if (database.sqliteFile) {
-    const thread = new WriterThread({ file: database.sqliteFile, maxAttempts });
+    const thread = new WriterThread({ file: database.sqliteFile, maxAttempts, busyTimeoutMs: database.sqliteBusyTimeoutMs });
     database.onClose(() => thread.close());
     return async (items) => {
       const outcomes = await thread.write(items);

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { LANGUAGE } from '../../accounts/service.ts';
 import { isEmailAddress } from '../../forms/email-address.ts';
 import { readHealth, type Health } from '../health.ts';
+import type { ProviderState } from '../../health/providers.ts';
 import { text } from '../form-input.ts';
 import { html, when, type Html } from '../html.ts';
 import { input, notice, page, postForm, sendPage, type Errors } from '../layout.ts';
@@ -80,14 +81,32 @@ function healthPage(session: Session, h: Health): Html {
 <section class="panel"><div class="table-wrap"><table class="health">
   <caption class="visually-hidden">Server health</caption>
   <tbody>
-    ${healthRow('Database', h.engine === 'postgres' ? 'PostgreSQL' : 'SQLite', null)}
+    ${healthRow('Database', `${h.engine === 'postgres' ? 'PostgreSQL' : 'SQLite'}: ${h.dependencies.database.up ? 'answering' : `not answering (${h.dependencies.database.reason})`}`, h.dependencies.database.up)}
+    ${redisRow(h)}
     ${h.serverWide ? html`${healthRow('Worker', worker, workerOk)}
     ${healthRow('Queue depth', `${h.queueDepth} job${h.queueDepth === 1 ? '' : 's'}`, null)}
     ${healthRow('Oldest due job', h.oldestDueJob ? `${when(h.oldestDueJob)} (${Math.round(staleMs / 1000)} s waiting)` : 'None waiting', staleMs < 60_000)}` : ''}
     ${healthRow('Failed deliveries, last 24 h', String(h.failedDeliveriesLastDay), h.failedDeliveriesLastDay === 0)}
     ${healthRow('Email (SMTP)', h.smtpConfigured ? 'Configured' : 'Not configured: email notifications cannot be sent (set INTAKE_SMTP_URL and INTAKE_MAIL_FROM)', h.smtpConfigured)}
+    ${h.providers.map(providerRow)}
   </tbody></table></div></section>`,
   });
+}
+
+function redisRow(h: Health): Html {
+  const redis = h.dependencies.redis;
+  if (!redis) return healthRow('Shared limits', h.engine === 'postgres' ? 'In PostgreSQL (REDIS_URL is not set)' : "In this process's memory (REDIS_URL is not set)", null);
+  if (redis.up) return healthRow('Shared limits', 'Redis: answering', true);
+  return healthRow('Shared limits', `Redis: not answering since ${when(redis.fallbackSince)}. Rate limits and in-flight caps are counted in each process's memory until it answers.`, false);
+}
+
+const PROVIDER_NAMES: Record<string, string> = { model: 'Language model', libretranslate: 'Translation (LibreTranslate)', deepl: 'Translation (DeepL)', smtp: 'Email (SMTP server)' };
+
+function providerRow(p: ProviderState): Html {
+  const name = PROVIDER_NAMES[p.provider] ?? p.provider;
+  if (p.ok) return healthRow(name, `Answered at ${when(p.lastCallAt)}`, true);
+  const times = `${p.failuresInARow} failure${p.failuresInARow === 1 ? '' : 's'} in a row`;
+  return healthRow(name, `Failing since ${when(p.failingSince)} (${times}): ${p.lastError ?? ''}`, false);
 }
 
 export async function accountPages(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
@@ -130,6 +149,6 @@ export async function accountPages(app: FastifyInstance, deps: DashboardDeps): P
   app.get('/health', async (request, reply) => {
     const session = sessionOf(request);
     const serverWide = await deps.services.setup.isOperator(session.account.id);
-    return sendPage(reply, healthPage(session, await readHealth(deps.database, deps.config, session.account.id, serverWide)));
+    return sendPage(reply, healthPage(session, await readHealth(deps.database, deps.config, deps.services.dependencies, session.account.id, serverWide)));
   });
 }
