@@ -23,6 +23,7 @@ import { routeValidatorCompiler } from './http/route-validation.ts';
 import { buildServices, type Services } from './services.ts';
 import { publicSubmissionRoutes } from './submissions/public-routes.ts';
 import { submissionRoutes } from './submissions/routes.ts';
+import { exportRoutes } from './exports/routes.ts';
 
 export interface AppOptions {
   config: Config;
@@ -85,6 +86,7 @@ export async function buildApp({ config, database, logger, services: given }: Ap
     await rateLimitZone(zone, { name: 'api', perMinute: config.rateLimits.apiPerMinute, key: byApiKey(services.accounts) });
     auditRestWrites(zone, services.audit);
     await zone.register(formRoutes, { config, accounts: services.accounts, forms: services.forms });
+    await zone.register(exportRoutes, { config, accounts: services.accounts, exports: services.exports, audit: services.audit });
     await zone.register(submissionRoutes, { config, accounts: services.accounts, submissions: services.submissions, replies: services.replies });
     await zone.register(knowledgeRoutes, { config, accounts: services.accounts, knowledge: services.knowledge });
     await zone.register(accountRoutes, { config, accounts: services.accounts });

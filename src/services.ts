@@ -37,6 +37,8 @@ import { sharedLimitsFor } from './limits/index.ts';
 import { submissionService } from './submissions/service.ts';
 import { batchStatementsFor, submissionStore } from './submissions/store.ts';
 import { submissionWriter } from './submissions/writer.ts';
+import { exportService } from './exports/service.ts';
+import { exportStore } from './exports/store.ts';
 
 /** A send that has held a reply this long died with its process; another may take it over. */
 const REPLY_CLAIM_TIMEOUT_MS = 5 * 60_000;
@@ -95,13 +97,14 @@ export function buildServices(config: Config, database: Database, options: Servi
     onBatchFinished: enqueueDeliveries({ destinations: destinationRows, deliveries: deliveryRows, queue, baseUrl }),
   };
   const audit = auditService(auditStore(database.db));
+  const exports = exportService({ store: exportStore(database.db), forms });
   const analysis = analysisService({ store: analysisStore(database.db), forms, submissions, ai: aiServices(config, database) });
   const replySending = replySender({ store: replyStore(database.db), mailer, mailFrom: config.delivery.smtp?.from ?? null, claimTimeoutMs: REPLY_CLAIM_TIMEOUT_MS });
   const replies = replyService({
     store: replyStore(database.db), sender: replySending, forms, submissions: submissionRows, pipeline: pipelineStore(database.db, database.engine), knowledge,
     credits: creditCharger(creditStore(database.db), config), config,
   });
-  return { queue, limits, accounts, setup, dashboard, forms, knowledge, submissions, replies, replySending, destinations, deliveries, delivery, audit, analysis };
+  return { queue, limits, accounts, setup, dashboard, forms, knowledge, submissions, replies, replySending, destinations, deliveries, delivery, audit, analysis, exports };
 }
 
 export type Services = ReturnType<typeof buildServices>;
