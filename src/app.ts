@@ -24,6 +24,7 @@ import { buildServices, type Services } from './services.ts';
 import { publicSubmissionRoutes } from './submissions/public-routes.ts';
 import { submissionRoutes } from './submissions/routes.ts';
 import { exportRoutes } from './exports/routes.ts';
+import { dataSubjectRoutes } from './data-subjects/routes.ts';
 
 export interface AppOptions {
   config: Config;
@@ -91,6 +92,7 @@ export async function buildApp({ config, database, logger, services: given }: Ap
     await zone.register(knowledgeRoutes, { config, accounts: services.accounts, knowledge: services.knowledge });
     await zone.register(accountRoutes, { config, accounts: services.accounts });
     await zone.register(destinationRoutes, { config, accounts: services.accounts, destinations: services.destinations, deliveries: services.deliveries });
+    await zone.register(dataSubjectRoutes, { config, accounts: services.accounts, subjects: services.subjects });
     await zone.register(auditRoutes, { config, accounts: services.accounts, audit: services.audit });
   });
 
