@@ -14,6 +14,7 @@ import { setupService } from './setup/service.ts';
 import { setupStore } from './setup/store.ts';
 import { readPassword } from './cli-password.ts';
 import { subjectsCommand } from './data-subjects/cli.ts';
+import { backupCommand } from './backup/cli.ts';
 
 const USAGE = `Usage: intake <command>
   serve                                   run the API server with its workers (migrates first)
@@ -35,7 +36,9 @@ const USAGE = `Usage: intake <command>
   subjects search|export|erase --owner E --email P
                                           a person's access or erasure request: their submissions
                                           across the owner's forms (search), all of it as JSON
-                                          (export), or deleted for good (erase)`;
+                                          (export), or deleted for good (erase)
+  backup --out FILE                       SQLite: a consistent copy of the database while it serves
+  restore --from FILE                     SQLite: put a backup back (stop every server and worker first)`;
 
 class UsageError extends Error {}
 
@@ -179,6 +182,9 @@ async function main(argv: string[]): Promise<void> {
       return keysCommand(config, sub, rest);
     case 'users':
       return usersCommand(config, sub, rest);
+    case 'backup':
+    case 'restore':
+      return backupCommand(config, command, [sub, ...rest].filter((a): a is string => a !== undefined), (message) => new UsageError(message));
     case 'subjects':
       return subjectsCommand(config, sub, rest, (message) => new UsageError(message));
     default:
