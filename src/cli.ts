@@ -15,6 +15,7 @@ import { setupStore } from './setup/store.ts';
 import { readPassword } from './cli-password.ts';
 import { subjectsCommand } from './data-subjects/cli.ts';
 import { backupCommand } from './backup/cli.ts';
+import { purgeCommand } from './retention/cli.ts';
 
 const USAGE = `Usage: intake <command>
   serve                                   run the API server with its workers (migrates first)
@@ -38,7 +39,9 @@ const USAGE = `Usage: intake <command>
                                           across the owner's forms (search), all of it as JSON
                                           (export), or deleted for good (erase)
   backup --out FILE                       SQLite: a consistent copy of the database while it serves
-  restore --from FILE                     SQLite: put a backup back (stop every server and worker first)`;
+  restore --from FILE                     SQLite: put a backup back (stop every server and worker first)
+  purge [--dry-run]                       delete what is past its form's retention now (the workers
+                                          do it every hour); --dry-run shows what it would delete`;
 
 class UsageError extends Error {}
 
@@ -185,6 +188,8 @@ async function main(argv: string[]): Promise<void> {
     case 'backup':
     case 'restore':
       return backupCommand(config, command, [sub, ...rest].filter((a): a is string => a !== undefined), (message) => new UsageError(message));
+    case 'purge':
+      return purgeCommand(config, [sub, ...rest].filter((a): a is string => a !== undefined));
     case 'subjects':
       return subjectsCommand(config, sub, rest, (message) => new UsageError(message));
     default:

@@ -41,6 +41,8 @@ import { exportService } from './exports/service.ts';
 import { exportStore } from './exports/store.ts';
 import { dataSubjectService } from './data-subjects/service.ts';
 import { dataSubjectStore } from './data-subjects/store.ts';
+import { retentionService } from './retention/service.ts';
+import { retentionStore } from './retention/store.ts';
 
 /** A send that has held a reply this long died with its process; another may take it over. */
 const REPLY_CLAIM_TIMEOUT_MS = 5 * 60_000;
@@ -101,13 +103,14 @@ export function buildServices(config: Config, database: Database, options: Servi
   const audit = auditService(auditStore(database.db));
   const exports = exportService({ store: exportStore(database.db), forms });
   const subjects = dataSubjectService({ store: dataSubjectStore(database.db) });
+  const retention = retentionService({ store: retentionStore(database.db), audit });
   const analysis = analysisService({ store: analysisStore(database.db), forms, submissions, ai: aiServices(config, database) });
   const replySending = replySender({ store: replyStore(database.db), mailer, mailFrom: config.delivery.smtp?.from ?? null, claimTimeoutMs: REPLY_CLAIM_TIMEOUT_MS });
   const replies = replyService({
     store: replyStore(database.db), sender: replySending, forms, submissions: submissionRows, pipeline: pipelineStore(database.db, database.engine), knowledge,
     credits: creditCharger(creditStore(database.db), config), config,
   });
-  return { queue, limits, accounts, setup, dashboard, forms, knowledge, submissions, replies, replySending, destinations, deliveries, delivery, audit, analysis, exports, subjects };
+  return { queue, limits, accounts, setup, dashboard, forms, knowledge, submissions, replies, replySending, destinations, deliveries, delivery, audit, analysis, exports, subjects, retention };
 }
 
 export type Services = ReturnType<typeof buildServices>;
