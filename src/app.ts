@@ -24,6 +24,8 @@ import { routeValidatorCompiler } from './http/route-validation.ts';
 import { buildServices, type Services } from './services.ts';
 import { publicSubmissionRoutes } from './submissions/public-routes.ts';
 import { submissionRoutes } from './submissions/routes.ts';
+import { exportRoutes } from './exports/routes.ts';
+import { dataSubjectRoutes } from './data-subjects/routes.ts';
 
 export interface AppOptions {
   config: Config;
@@ -87,10 +89,12 @@ export async function buildApp({ config, database, logger, services: given }: Ap
     await rateLimitZone(zone, { name: 'api', perMinute: config.rateLimits.apiPerMinute, key: byApiKey(services.accounts) });
     auditRestWrites(zone, services.audit);
     await zone.register(formRoutes, { config, accounts: services.accounts, forms: services.forms });
+    await zone.register(exportRoutes, { config, accounts: services.accounts, exports: services.exports, audit: services.audit });
     await zone.register(submissionRoutes, { config, accounts: services.accounts, submissions: services.submissions, replies: services.replies });
     await zone.register(knowledgeRoutes, { config, accounts: services.accounts, knowledge: services.knowledge });
     await zone.register(accountRoutes, { config, accounts: services.accounts });
     await zone.register(destinationRoutes, { config, accounts: services.accounts, destinations: services.destinations, deliveries: services.deliveries });
+    await zone.register(dataSubjectRoutes, { config, accounts: services.accounts, subjects: services.subjects });
     await zone.register(auditRoutes, { config, accounts: services.accounts, audit: services.audit });
   });
 

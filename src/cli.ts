@@ -13,6 +13,9 @@ import { setupUrl } from './setup/link.ts';
 import { setupService } from './setup/service.ts';
 import { setupStore } from './setup/store.ts';
 import { readPassword } from './cli-password.ts';
+import { subjectsCommand } from './data-subjects/cli.ts';
+import { backupCommand } from './backup/cli.ts';
+import { purgeCommand } from './retention/cli.ts';
 
 const USAGE = `Usage: intake <command>
   serve                                   run the API server with its workers (migrates first)
@@ -30,7 +33,15 @@ const USAGE = `Usage: intake <command>
   users set-language --email E --language LL   translate submissions into LL (ISO 639-1)
   users show --email E                    plan, language and AI credits
   users create --email E                  create a dashboard account; prints a one-time set-password link
-  users password-link --email E           print a one-time set-password link for an existing account`;
+  users password-link --email E           print a one-time set-password link for an existing account
+  subjects search|export|erase --owner E --email P
+                                          a person's access or erasure request: their submissions
+                                          across the owner's forms (search), all of it as JSON
+                                          (export), or deleted for good (erase)
+  backup --out FILE                       SQLite: a consistent copy of the database while it serves
+  restore --from FILE                     SQLite: put a backup back (stop every server and worker first)
+  purge [--dry-run]                       delete what is past its form's retention now (the workers
+                                          do it every hour); --dry-run shows what it would delete`;
 
 class UsageError extends Error {}
 
@@ -174,6 +185,13 @@ async function main(argv: string[]): Promise<void> {
       return keysCommand(config, sub, rest);
     case 'users':
       return usersCommand(config, sub, rest);
+    case 'backup':
+    case 'restore':
+      return backupCommand(config, command, [sub, ...rest].filter((a): a is string => a !== undefined), (message) => new UsageError(message));
+    case 'purge':
+      return purgeCommand(config, [sub, ...rest].filter((a): a is string => a !== undefined));
+    case 'subjects':
+      return subjectsCommand(config, sub, rest, (message) => new UsageError(message));
     default:
       throw new UsageError(command ? `unknown command "${command}"` : 'no command given');
   }

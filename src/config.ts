@@ -65,6 +65,8 @@ export interface Config {
     pollMs: number;
     /** PostgreSQL schema of graphile-worker's job tables. */
     jobsSchema: string;
+    /** How often the retention purge runs, across all processes together. */
+    retentionIntervalMs: number;
   };
   delivery: {
     /** Hosts and CIDR ranges that outbound requests may reach although they are private or local. */
@@ -275,6 +277,7 @@ export function loadConfig(env: Env = process.env): Config {
       leaseMs: integer(env, 'INTAKE_WORKER_LEASE_MS', 30_000, 500, 3_600_000),
       pollMs: integer(env, 'INTAKE_WORKER_POLL_MS', 50, 5, 60_000),
       jobsSchema: identifier(env, 'INTAKE_PG_JOBS_SCHEMA', 'graphile_worker'),
+      retentionIntervalMs: integer(env, 'INTAKE_RETENTION_INTERVAL_MS', 3_600_000, 1_000, 7 * 86_400_000),
     },
     delivery: {
       outboundAllow: outboundAllow(env),

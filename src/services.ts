@@ -38,6 +38,12 @@ import { dependencyChecks } from './health/dependencies.ts';
 import { submissionService } from './submissions/service.ts';
 import { batchStatementsFor, submissionStore } from './submissions/store.ts';
 import { submissionWriter } from './submissions/writer.ts';
+import { exportService } from './exports/service.ts';
+import { exportStore } from './exports/store.ts';
+import { dataSubjectService } from './data-subjects/service.ts';
+import { dataSubjectStore } from './data-subjects/store.ts';
+import { retentionService } from './retention/service.ts';
+import { retentionStore } from './retention/store.ts';
 
 /** A send that has held a reply this long died with its process; another may take it over. */
 const REPLY_CLAIM_TIMEOUT_MS = 5 * 60_000;
@@ -96,6 +102,9 @@ export function buildServices(config: Config, database: Database, options: Servi
     onBatchFinished: enqueueDeliveries({ destinations: destinationRows, deliveries: deliveryRows, queue, baseUrl }),
   };
   const audit = auditService(auditStore(database.db));
+  const exports = exportService({ store: exportStore(database.db), forms });
+  const subjects = dataSubjectService({ store: dataSubjectStore(database.db) });
+  const retention = retentionService({ store: retentionStore(database.db), audit });
   const analysis = analysisService({ store: analysisStore(database.db), forms, submissions, ai: aiServices(config, database) });
   const replySending = replySender({ store: replyStore(database.db), mailer, mailFrom: config.delivery.smtp?.from ?? null, claimTimeoutMs: REPLY_CLAIM_TIMEOUT_MS });
   const replies = replyService({
@@ -103,7 +112,7 @@ export function buildServices(config: Config, database: Database, options: Servi
     credits: creditCharger(creditStore(database.db), config), config,
   });
   const dependencies = dependencyChecks(database, limits);
-  return { queue, limits, dependencies, accounts, setup, dashboard, forms, knowledge, submissions, replies, replySending, destinations, deliveries, delivery, audit, analysis };
+  return { queue, limits, dependencies, accounts, setup, dashboard, forms, knowledge, submissions, replies, replySending, destinations, deliveries, delivery, audit, analysis, exports, subjects, retention };
 }
 
 export type Services = ReturnType<typeof buildServices>;

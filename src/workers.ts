@@ -8,6 +8,7 @@ import type { JobLog, RunningWorker } from './jobs/queue.ts';
 import { startPipelineWorker } from './pipeline/worker.ts';
 import { enqueueAutoReplies } from './replies/tasks.ts';
 import { startReplyWorker } from './replies/worker.ts';
+import { startRetentionWorker } from './retention/worker.ts';
 
 export async function startWorkers(config: Config, database: Database, services: Services, log: JobLog): Promise<RunningWorker> {
   const { queue, delivery } = services;
@@ -21,9 +22,10 @@ export async function startWorkers(config: Config, database: Database, services:
   });
   const replies = await startReplyWorker({ config, queue, sender: services.replySending, log });
   const deliveries = await startDeliveryWorker({ config, queue, store: delivery.store, sender: delivery.sender, mailer: delivery.mailer, baseUrl: delivery.baseUrl, slots: delivery.slots, log });
+  const retention = await startRetentionWorker({ db: database.db, queue, retention: services.retention, intervalMs: config.pipeline.retentionIntervalMs, log });
   return {
     async stop() {
-      await Promise.all([pipeline.stop(), deliveries.stop(), replies.stop()]);
+      await Promise.all([pipeline.stop(), deliveries.stop(), replies.stop(), retention.stop()]);
       delivery.mailer?.close();
     },
   };

@@ -6,6 +6,8 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { knowledgeBaseTools } from '../src/mcp/tools/knowledge-bases.ts';
 import { replyTools } from '../src/mcp/tools/replies.ts';
+import { exportTools } from '../src/mcp/tools/exports.ts';
+import { dataSubjectTools } from '../src/mcp/tools/data-subjects.ts';
 import { startFakeProvider, type FakeProvider, type ReceivedRequest } from './fake-provider.ts';
 import { bearer, pathOf } from './helpers.ts';
 import { callError, callOk, startMcpApp, type McpApp } from './mcp-helpers.ts';
@@ -308,7 +310,8 @@ describe('MCP tools', () => {
 
   it('called every tool successfully', async () => {
     const { tools } = await client.listTools();
-    const elsewhere = new Set([...knowledgeBaseTools, ...replyTools].map((tool) => tool.name)); // in mcp-replies.test.ts
+    // in mcp-replies.test.ts, exports-surfaces.test.ts, data-subjects.test.ts
+    const elsewhere = new Set([...knowledgeBaseTools, ...replyTools, ...exportTools, ...dataSubjectTools].map((tool) => tool.name));
     assert.deepEqual(tools.map((tool) => tool.name).filter((name) => !called.has(name) && !elsewhere.has(name)), []);
   });
 });

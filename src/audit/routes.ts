@@ -57,6 +57,7 @@ export function auditRestWrites(zone: FastifyInstance, audit: AuditService): voi
         operation: `${request.method} ${request.routeOptions.url ?? request.url.split('?')[0]}`,
         targetId: targetOf(request, payload),
         outcome: reply.statusCode < 400 ? 'succeeded' : 'failed',
+        ...(request.auditDetail !== undefined && { detail: request.auditDetail }),
       });
     } catch (error) {
       // The write itself has happened; losing its audit row is logged loudly rather than turned into an error.

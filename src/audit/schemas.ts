@@ -6,10 +6,13 @@ export const AuditEntryOutput = Type.Object({
   created_at: Type.String({ format: 'date-time' }),
   key_id: Type.String({ description: 'The API key that made the change' }),
   key_name: Type.String({ description: 'Its name when the change was made' }),
-  surface: Type.Enum(['api', 'mcp'], { description: 'api: the REST API; mcp: an agent through /mcp' }),
+  surface: Type.Enum(['api', 'mcp', 'dashboard', 'cli', 'system'], {
+    description: 'api: the REST API; mcp: an agent through /mcp; dashboard and cli: an owner without a key; system: the retention purge',
+  }),
   operation: Type.String({ description: 'The route (METHOD /path) or the MCP tool' }),
   target_id: Type.Unsafe<string | null>({ type: ['string', 'null'], description: 'The id of what was changed, when there is one' }),
   outcome: Type.Enum(['succeeded', 'failed']),
+  detail: Type.Unsafe<string | null>({ type: ['string', 'null'], description: 'What it counted: rows exported, submissions erased or purged (never who)' }),
 });
 
 export const AuditQuery = Type.Object(

@@ -14,12 +14,26 @@ export interface WriteEvent {
   operation: string;
   targetId: string | null;
   outcome: 'succeeded' | 'failed';
+  /** Counts only (rows exported, submissions erased): the audit log never holds a data subject's data. */
+  detail?: string;
+}
+
+/** An entry made without an API key: the dashboard, the CLI, or the server itself (the retention purge). */
+export interface KeylessEvent {
+  accountId: string;
+  surface: 'dashboard' | 'cli' | 'system';
+  /** Who acted, as key_id and key_name show it: the session's account, `cli`, `retention`. */
+  actor: string;
+  operation: string;
+  targetId: string | null;
+  detail?: string;
 }
 
 export function auditService(store: AuditStore, clock: () => Date = () => new Date()) {
   return {
-    record({ owner, surface, operation, targetId, outcome }: WriteEvent): Promise<void> {
+    record({ owner, surface, operation, targetId, outcome, detail }: WriteEvent): Promise<void> {
       return store.insert({
+        detail: detail ?? null,
         account_id: owner.account.id,
         key_id: owner.keyId,
         key_name: owner.keyName,
@@ -28,6 +42,20 @@ export function auditService(store: AuditStore, clock: () => Date = () => new Da
         target_id: targetId?.slice(0, 200) ?? null,
         outcome,
         created_at: clock().toISOString(),
+      });
+    },
+
+    recordKeyless({ accountId, surface, actor, operation, targetId, detail }: KeylessEvent): Promise<void> {
+      return store.insert({
+        account_id: accountId,
+        key_id: actor,
+        key_name: actor,
+        surface,
+        operation: operation.slice(0, 200),
+        target_id: targetId?.slice(0, 200) ?? null,
+        outcome: 'succeeded',
+        created_at: clock().toISOString(),
+        detail: detail ?? null,
       });
     },
 

@@ -12,6 +12,7 @@ export interface AuditEntry {
   operation: string;
   target_id: string | null;
   outcome: AuditLogTable['outcome'];
+  detail: string | null;
 }
 
 export type NewAuditEntry = Omit<AuditEntry, 'id'> & { account_id: string };
@@ -27,7 +28,7 @@ export function auditStore(db: Db) {
       const [rows, count] = await Promise.all([
         db
           .selectFrom('audit_log')
-          .select(['id', 'created_at', 'key_id', 'key_name', 'surface', 'operation', 'target_id', 'outcome'])
+          .select(['id', 'created_at', 'key_id', 'key_name', 'surface', 'operation', 'target_id', 'outcome', 'detail'])
           .where('account_id', '=', accountId)
           .orderBy('id', 'desc')
           .limit(limit)

@@ -23,6 +23,7 @@ import { inboxPages } from './pages/inbox.ts';
 import { notificationPages } from './pages/notifications.ts';
 import { integrationPages } from './pages/integrations.ts';
 import { accountPages } from './pages/account.ts';
+import { dataRequestPages } from './pages/data-requests.ts';
 import { knowledgePages } from './pages/knowledge.ts';
 import { knowledgeBodyLimit } from '../knowledge/routes.ts';
 
@@ -220,4 +221,5 @@ export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps)
   await knowledgePages(app, deps);
   await integrationPages(app, deps);
   await accountPages(app, deps);
+  await dataRequestPages(app, deps);
 }

@@ -62,6 +62,10 @@ export interface FormsTable {
   webhook_url: string | null;
   webhook_secret: string | null;
   intent: string | null;
+  /** Days a submission is kept (1 to 3,650); null: for ever. */
+  retention_days: number | null;
+  /** Days a spam submission is kept; null: as long as any other. */
+  spam_retention_days: number | null;
   submission_count: Count;
   spam_count: Count;
   created_at: Timestamp;
@@ -236,11 +240,14 @@ export interface AuditLogTable {
   account_id: string;
   key_id: string;
   key_name: string;
-  surface: 'api' | 'mcp';
+  /** dashboard, cli and system (the retention purge) record reads and erasures made without a key. */
+  surface: 'api' | 'mcp' | 'dashboard' | 'cli' | 'system';
   operation: string;
   target_id: string | null;
   outcome: 'succeeded' | 'failed';
   created_at: Timestamp;
+  /** What the entry counted (an export's rows, an erasure's submissions); never personal data. */
+  detail: string | null;
 }
 
 export interface SubmissionAnalysesTable {
@@ -301,6 +308,19 @@ export interface SetupTokensTable {
   expires_at: Timestamp;
 }
 
+/** The data-subject index: a stored submission's normalised email addresses, hashed (0014). */
+export interface SubjectEmailsTable {
+  email_hash: string;
+  submission_id: string;
+  form_id: string;
+}
+
+/** When a periodic job is next due; the process that moves it forward enqueues the run. */
+export interface ScheduledRunsTable {
+  name: string;
+  next_run_at: Timestamp;
+}
+
 export interface Tables {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -328,4 +348,6 @@ export interface Tables {
   fingerprint_marks: FingerprintMarksTable;
   server_settings: ServerSettingsTable;
   setup_tokens: SetupTokensTable;
+  subject_emails: SubjectEmailsTable;
+  scheduled_runs: ScheduledRunsTable;
 }

@@ -4,6 +4,8 @@ import { Type } from 'typebox';
 
 export const SLUG_PATTERN = '^[a-z0-9]+(?:-[a-z0-9]+)*$';
 const NULLABLE_UUID = Type.Unsafe<string | null>({ type: ['string', 'null'], format: 'uuid' });
+const RETENTION_DAYS = (description: string) =>
+  Type.Unsafe<number | null>({ type: ['integer', 'null'], minimum: 1, maximum: 3650, description, 'x-message': 'must be a whole number of days from 1 to 3650, or null' });
 const NULLABLE_STRING = (options: object) => Type.Unsafe<string | null>({ type: ['string', 'null'], ...options });
 
 const rule = Type.Object(
@@ -43,6 +45,8 @@ const settings = {
   webhook_enabled: Type.Boolean({ default: false }),
   webhook_url: NULLABLE_STRING({ maxLength: 2048, description: 'HTTPS URL; required when webhook_enabled is true' }),
   intent: NULLABLE_STRING({ maxLength: 1000, description: "Plain-text purpose of the form; intelligent spam detection judges submissions against it" }),
+  retention_days: RETENTION_DAYS('Days a submission is kept before the retention purge deletes it; null (the default): for ever'),
+  spam_retention_days: RETENTION_DAYS('Days a spam submission is kept; null: as long as the others. 30 for a new form'),
 };
 
 const writable = {

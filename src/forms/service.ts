@@ -26,6 +26,8 @@ const DEFAULT_SETTINGS: FormSettings = {
   webhook_url: null,
   webhook_secret: null,
   intent: null,
+  retention_days: null,
+  spam_retention_days: 30,
 };
 
 const SETTING_KEYS = Object.keys(DEFAULT_SETTINGS) as Array<keyof FormSettings>;

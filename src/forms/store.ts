@@ -19,6 +19,10 @@ export interface FormSettings {
   webhook_secret: string | null;
   /** Plain-text purpose of the form; intelligent spam detection judges submissions against it. */
   intent: string | null;
+  /** Days a submission is kept, 1 to 3,650; null: for ever. */
+  retention_days: number | null;
+  /** Days a spam submission is kept; null: as long as the others. */
+  spam_retention_days: number | null;
 }
 
 export interface FormVersion {
@@ -96,6 +100,8 @@ function toForm(row: FormRow): FormRecord {
       webhook_url: row.webhook_url,
       webhook_secret: row.webhook_secret,
       intent: row.intent,
+      retention_days: row.retention_days,
+      spam_retention_days: row.spam_retention_days,
     },
     submissionCount: toCount(row.submission_count),
     spamCount: toCount(row.spam_count),

@@ -97,9 +97,9 @@ export const mcpRoutes: FastifyPluginAsync<McpRouteDeps> = async (app, { config,
         error: { code: -32600, message: 'Batches are not accepted: send one JSON-RPC message per POST (each counts against the rate limit).' },
       });
     }
-    const recordWrite = async ({ tool, target, outcome }: WriteRecord) => {
+    const recordWrite = async ({ tool, target, outcome, detail }: WriteRecord) => {
       try {
-        await services.audit.record({ owner, surface: 'mcp', operation: tool.name, targetId: target, outcome });
+        await services.audit.record({ owner, surface: 'mcp', operation: tool.name, targetId: target, outcome, ...(detail !== undefined && { detail }) });
       } catch (error) {
         // As for the REST API: the write has happened; a lost audit row is logged, not turned into an error.
         request.log.error({ err: error }, 'could not record an audit entry');

@@ -55,6 +55,7 @@ export interface WriteRecord {
   tool: Tool;
   target: string | null;
   outcome: 'succeeded' | 'failed';
+  detail?: string;
 }
 
 export interface McpServerOptions {
@@ -105,7 +106,10 @@ export function mcpServer({ context, tools, log, onWrite }: McpServerOptions): S
       log.error({ err: error, tool: name }, 'tool failed');
       return errorResult('internal_error', 'Something went wrong on our side. Please retry later.');
     } finally {
-      if (!tool.annotations.readOnlyHint) await onWrite({ tool, target: targetOf(tool, args, result), outcome });
+      if (!tool.annotations.readOnlyHint) {
+        const detail = outcome === 'succeeded' && tool.detail ? tool.detail(result as never) : undefined;
+        await onWrite({ tool, target: targetOf(tool, args, result), outcome, ...(detail !== undefined && { detail }) });
+      }
     }
   });
   return server;

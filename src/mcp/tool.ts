@@ -38,6 +38,8 @@ export interface Tool<I extends TSchema = TSchema, O extends TSchema = TSchema> 
   run(args: Static<I>, context: ToolContext): Promise<Static<O>>;
   /** The id a write acted on, for the audit log; by default the result's or the arguments' id. */
   target?(args: Static<I>, result: Static<O> | null): string | null;
+  /** Counts the audit entry records of a write that succeeded (an erasure's: how many, never whose). */
+  detail?(result: Static<O>): string;
 }
 
 /** Keeps each tool's types tied to its own schemas, and erases them for the registry. */

@@ -14,9 +14,15 @@
 // jobs after it find theirs recorded (the mark comes with the rows they load) and write nothing: a
 // backlog costs one write transaction per RECORD_AHEAD submissions, not one per job, and none holds
 // SQLite's write lock for long.
+//
+// The same pass fills the data-subject index (subject_emails, migration 0014) for the same rows, so
+// the mark also says how far a form's email addresses are indexed: a search finds the rest, which
+// the pipeline has not reached yet, by reading them (data-subjects/store.ts). The submit path, whose
+// throughput is the product's first target, writes nothing for it.
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { statement } from '../db/statement.ts';
+import { subjectEmailRows } from '../data-subjects/subject-emails.ts';
 
 export const RECORD_AHEAD = 1024;
 
@@ -45,6 +51,8 @@ export function fingerprintRecorder(db: Db): (needs: Unrecorded[]) => Promise<vo
         // In seq order: two recorders that meet on the same rows wait for each other in one order.
         .orderBy('seq'))
       .onConflict((oc) => oc.doNothing()));
+  const rangeData = statement((qb, p: { formId: string; after: number; through: number }) =>
+    qb.selectFrom('submissions').select(['id', 'form_id', 'data']).where('form_id', '=', p.formId).where('seq', '>', p.after).where('seq', '<=', p.through));
   const setMark = statement((qb, p: { formId: string; through: number }) =>
     qb.updateTable('fingerprint_marks').set({ through_seq: p.through }).where('form_id', '=', p.formId).where('through_seq', '<', p.through));
 
@@ -54,6 +62,11 @@ export function fingerprintRecorder(db: Db): (needs: Unrecorded[]) => Promise<vo
       if (through >= needed) return;
       const target = Math.max(needed, Number((await aheadOfMark(tx, { formId, after: through })).rows[0]?.seq ?? needed));
       await recordRange(tx, { formId, after: through, through: target });
+      const emails = (await rangeData(tx, { formId, after: through, through: target })).rows.flatMap(subjectEmailRows);
+      // 3 values a row: well below SQLite's 32,766 bound values per statement.
+      for (let i = 0; i < emails.length; i += 2000) {
+        await tx.insertInto('subject_emails').values(emails.slice(i, i + 2000)).onConflict((oc) => oc.doNothing()).execute();
+      }
       await setMark(tx, { formId, through: target });
     });
   }

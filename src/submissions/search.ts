@@ -34,7 +34,7 @@ export interface SearchPage {
 export const SEARCH_WINDOW = 20_000;
 
 /** The submitted data is stored as JSON text: the search term is matched in that form, wildcards escaped. */
-function likePattern(text: string): string {
+export function likePattern(text: string): string {
   const asJson = JSON.stringify(text.toLowerCase()).slice(1, -1);
   return `%${asJson.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }

@@ -50,6 +50,10 @@ ${done && DONE[done] ? notice('ok', DONE[done] as string) : ''}
   ${postForm(session, '/account/reply-to', html`<div class="row align-end">${input({ name: 'reply_to_email', label: 'Reply-to email', type: 'email', value: account.replyToEmail, errors, autocomplete: 'email' })}<button type="submit" class="button secondary">Save</button></div>`)}
 </section>
 </div>
+<section class="panel narrow-panel" aria-labelledby="data-requests-title">
+  <h2 id="data-requests-title">Data requests</h2>
+  <p class="muted">Someone asks what you hold about them, or to have it deleted: <a href="/account/data-requests">find, export or erase by email address</a>.</p>
+</section>
 <section class="panel narrow-panel" aria-labelledby="password-title">
   <h2 id="password-title">Change password</h2>
   ${postForm(session, '/account/password', html`

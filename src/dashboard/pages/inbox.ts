@@ -11,6 +11,7 @@ import type { DashboardDeps } from '../plugin.ts';
 import type { Session } from '../service.ts';
 import { formPage, sessionOf } from './forms.ts';
 import { submissionPages } from './submission.ts';
+import { attachment } from '../../exports/routes.ts';
 
 export const PAGE_SIZE = 20;
 const STATUSES: SubmissionsTableStatus[] = ['pending', 'processing', 'completed', 'skipped', 'failed'];
@@ -88,6 +89,14 @@ function inboxUrl(form: FormRecord, params: Record<string, string | number | nul
   return `/forms/${form.id}/inbox${qs ? `?${qs}` : ''}`;
 }
 
+/** The export of what the inbox shows: its tab, search text and status. */
+function exportUrl(form: FormRecord, l: Listing): string {
+  const search = new URLSearchParams({ tab: l.filter });
+  if (l.text) search.set('q', l.text);
+  if (l.status) search.set('status', l.status);
+  return `/forms/${form.id}/export?${search.toString()}`;
+}
+
 function pager(form: FormRecord, l: Listing): Html {
   if (l.page === null) {
     const first = inboxUrl(form, { tab: l.filter, q: l.text, status: l.status });
@@ -132,6 +141,7 @@ function inboxPage(session: Session, form: FormRecord, l: Listing): Html {
     )}</select>
     <button type="submit" class="button secondary">Search</button>
   </form>
+  <a class="button secondary" href="${exportUrl(form, l)}" download>Export CSV</a>
 </div>
 <div class="table-wrap"><table class="inbox">
   <caption class="visually-hidden">Submissions, newest first</caption>
@@ -153,6 +163,19 @@ export async function inboxPages(app: FastifyInstance, deps: DashboardDeps): Pro
   app.get('/forms/:id/inbox', async (request: InboxRequest, reply) => {
     const { session, form, l } = await load(request);
     return sendPage(reply, inboxPage(session, form, l));
+  });
+
+  // The inbox as a CSV file (with a BOM: someone who clicks here most likely opens it in a spreadsheet).
+  app.get('/forms/:id/export', async (request: InboxRequest, reply) => {
+    const session = sessionOf(request);
+    const filter = TABS.some(([t]) => t === request.query.tab) ? (request.query.tab as SpamFilter) : 'inbox';
+    const text = (typeof request.query.q === 'string' ? request.query.q : '').trim().slice(0, MAX_SEARCH);
+    const status = STATUSES.find((s) => s === request.query.status);
+    const opened = await deps.services.exports.open(session.account.id, request.params.id, { filter, ...(text && { text }), ...(status && { processingStatus: status }) }, 'csv', { bom: true });
+    await deps.services.audit.recordKeyless({
+      accountId: session.account.id, surface: 'dashboard', actor: session.account.id, operation: 'export', targetId: opened.form.id, detail: `csv, ${filter}`,
+    });
+    return reply.header('content-type', opened.contentType).header('content-disposition', attachment(opened.filename)).header('cache-control', 'no-store').send(opened.body);
   });
 
   await submissionPages(app, deps);

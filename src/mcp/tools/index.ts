@@ -3,6 +3,8 @@
 import type { Tool } from '../tool.ts';
 import { analysisTools } from './analysis.ts';
 import { auditTools } from './audit.ts';
+import { dataSubjectTools } from './data-subjects.ts';
+import { exportTools } from './exports.ts';
 import { formTools } from './forms.ts';
 import { knowledgeBaseTools } from './knowledge-bases.ts';
 import { notificationTools } from './notifications.ts';
@@ -11,5 +13,5 @@ import { submissionTools } from './submissions.ts';
 import { submitTools } from './submit.ts';
 
 export const ALL_TOOLS: Tool[] = [
-  ...formTools, ...submissionTools, ...submitTools, ...analysisTools, ...knowledgeBaseTools, ...replyTools, ...notificationTools, ...auditTools,
+  ...formTools, ...submissionTools, ...exportTools, ...submitTools, ...analysisTools, ...knowledgeBaseTools, ...replyTools, ...notificationTools, ...dataSubjectTools, ...auditTools,
 ];

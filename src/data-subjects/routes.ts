@@ -1,0 +1,72 @@
+// POST /api/data-subjects/search|export|erase: a person's access and erasure requests, by email.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { AccountService } from '../accounts/service.ts';
+import type { Config } from '../config.ts';
+import { ownerOf, requireApiKey } from '../http/auth.ts';
+import { errorHandlerFor } from '../http/error-replies.ts';
+import { SubmissionOutput } from '../submissions/schemas.ts';
+import { erasureDetail, type DataSubjectService } from './service.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Counts the audit entry of this request records (see audit/routes.ts). */
+    auditDetail?: string;
+  }
+}
+
+const Body = Type.Object({ email: Type.String({ minLength: 3, maxLength: 320, description: "The person's email address (case and surrounding spaces do not matter)" }) }, { additionalProperties: false });
+const complete = Type.Boolean({ description: 'False when more submissions than a search reads were still waiting for the pipeline: ask again in a moment' });
+const Match = Type.Object({ form_id: Type.String(), form_name: Type.String(), id: Type.String(), created_at: Type.String({ format: 'date-time' }) });
+const open = (description: string) => Type.Object({}, { additionalProperties: true, description });
+
+const errorBody = Type.Object({ error: Type.Object({ code: Type.String(), message: Type.String() }, { additionalProperties: true }) });
+const Errors = { 400: errorBody, 401: errorBody, 403: errorBody };
+
+export const dataSubjectRoutes: FastifyPluginAsyncTypebox<{ config: Config; accounts: AccountService; subjects: DataSubjectService }> = async (
+  app,
+  { config, accounts, subjects },
+) => {
+  app.setErrorHandler(errorHandlerFor('account', config.maxBodyBytes));
+  requireApiKey(app, accounts);
+  const tags = ['Data subjects'];
+  const security = [{ apiKey: [] }];
+
+  app.post('/api/data-subjects/search', {
+    schema: {
+      tags, security, summary: "Find a person's submissions across your forms",
+      description: 'By email address: values of email fields and any value that is exactly an address, normalised. Found through an index, not by reading every submission.',
+      body: Body, response: { 200: Type.Object({ email: Type.String(), submissions: Type.Array(Match), complete }), ...Errors },
+    },
+  }, async (request) => subjects.search(ownerOf(request).account.id, request.body.email));
+
+  app.post('/api/data-subjects/export', {
+    schema: {
+      tags, security, summary: 'Everything held about a person, as one JSON document',
+      description: 'Every matching submission in full, and what Intake derived from it: analyses (verdicts, translations) and the deliveries sent about it, with their attempts.',
+      body: Body,
+      response: {
+        200: Type.Object({
+          email: Type.String(), generated_at: Type.String({ format: 'date-time' }), complete,
+          submissions: Type.Array(Type.Object({ form_id: Type.String(), form_name: Type.String(), submission: SubmissionOutput })),
+          derived: Type.Object({ analyses: Type.Array(open('An analysis')), deliveries: Type.Array(open('A delivery with its attempts')) }),
+        }),
+        ...Errors,
+      },
+    },
+  }, async (request) => subjects.export(ownerOf(request).account.id, request.body.email));
+
+  app.post('/api/data-subjects/erase', {
+    schema: {
+      tags, security, summary: 'Delete everything held about a person',
+      description: 'Deletes the matching submissions with their translations, reply drafts and sent replies, deliveries (payloads and logged bodies), analyses and fingerprints. '
+        + 'The audit log keeps only how many submissions were erased, not whose. Answers the counts per form.',
+      body: Body,
+      response: { 200: Type.Object({ erased: Type.Integer(), forms: Type.Array(Type.Object({ form_id: Type.String(), erased: Type.Integer() })), complete }), ...Errors },
+    },
+  }, async (request) => {
+    const erasure = await subjects.erase(ownerOf(request).account.id, request.body.email);
+    request.auditDetail = erasureDetail(erasure);
+    return erasure;
+  });
+};

@@ -1,0 +1,115 @@
+// The rules of exports: what an owner may export, the checks on its parameters, and the stream that
+// writes it chunk by chunk (the next chunk is read only when the client has taken the last one, so
+// memory stays flat whatever the size; a client that goes away stops the reading).
+import { Readable } from 'node:stream';
+import { fail } from '../http/errors.ts';
+import type { FormRecord } from '../forms/store.ts';
+import type { FormService } from '../forms/service.ts';
+import type { SpamFilter } from '../submissions/store.ts';
+import type { SubmissionsTable } from '../db/tables.ts';
+import { exportColumns } from './columns.ts';
+import { encoderFor, type ExportFormat } from './encoders.ts';
+import { countRows, walkRows, type ExportQuery, type ExportRow, type ExportStore } from './store.ts';
+
+/** Rows per chunk: a few hundred kilobytes of text at most, one statement each. */
+export const EXPORT_CHUNK = 1000;
+
+/** As given by a caller (a query string, an MCP tool, a dashboard page): checked here. */
+export interface ExportRequest {
+  filter: SpamFilter;
+  from?: string;
+  to?: string;
+  text?: string;
+  processingStatus?: SubmissionsTable['processing_status'];
+}
+
+export interface ExportStream {
+  form: FormRecord;
+  filename: string;
+  contentType: string;
+  body: Readable;
+}
+
+const MAX_TEXT = 200;
+
+/** An ISO 8601 time between the years 0 and 9999 (stored times compare as text on SQLite), as UTC ISO text. */
+function isoTime(name: 'from' | 'to', value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  const ms = value.length <= 40 && /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(value) ? Date.parse(value) : Number.NaN;
+  if (!Number.isFinite(ms) || ms < Date.UTC(0, 0, 1) || ms > Date.UTC(9999, 11, 31, 23, 59, 59, 999)) {
+    throw fail.invalidParameters(`${name} must be an ISO 8601 date or time between the years 0000 and 9999, such as 2026-01-31 or 2026-01-31T12:00:00Z.`, { [name]: ['must be an ISO 8601 date or time'] });
+  }
+  return new Date(ms).toISOString();
+}
+
+export function checkExportQuery(request: ExportRequest): ExportQuery {
+  const from = isoTime('from', request.from);
+  const to = isoTime('to', request.to);
+  if (from && to && from > to) throw fail.invalidParameters('from must not be later than to.', { from: ['is later than to'] });
+  const text = request.text?.trim();
+  if (text && text.length > MAX_TEXT) throw fail.invalidParameters(`text must be at most ${MAX_TEXT} characters.`, { text: ['is too long'] });
+  return { filter: request.filter, ...(from && { from }), ...(to && { to }), ...(text && { text }), ...(request.processingStatus && { processingStatus: request.processingStatus }) };
+}
+
+/** `contact-submissions-2026-11-25.csv`: the slug is lowercase letters, digits and hyphens already. */
+export function exportFilename(slug: string, extension: string, now: Date): string {
+  return `${slug}-submissions-${now.toISOString().slice(0, 10)}.${extension}`;
+}
+
+export function exportService(deps: { store: ExportStore; forms: FormService; clock?: () => Date }) {
+  const { store, forms } = deps;
+  const clock = deps.clock ?? (() => new Date());
+
+  return {
+    /**
+     * Up to `limit` matching rows for a caller that shows them inline (an agent), and how many match
+     * in all: the form's counters when nothing narrows the filter, else a count window by window.
+     */
+    async preview(accountId: string, formId: string, request: ExportRequest, limit: number): Promise<{ form: FormRecord; rows: ExportRow[]; total: number }> {
+      const form = await forms.get(accountId, formId);
+      const query = checkExportQuery(request);
+      const last = await store.lastSeq(form.id);
+      if (last === 0) return { form, rows: [], total: 0 };
+      const range = { first: await store.firstSeq(form.id), last };
+      const rows: ExportRow[] = [];
+      for await (const chunk of walkRows(store, form.id, query, range, limit + 1)) {
+        rows.push(...chunk);
+        if (rows.length > limit) break;
+      }
+      if (rows.length <= limit) return { form, rows, total: rows.length };
+      const narrowed = query.from || query.to || query.text || query.processingStatus;
+      const counted = query.filter === 'all' ? form.submissionCount : query.filter === 'spam' ? form.spamCount : form.submissionCount - form.spamCount;
+      return { form, rows: rows.slice(0, limit), total: narrowed ? await countRows(store, form.id, query, range) : counted };
+    },
+
+    /** Checks everything before a byte is sent: a bad parameter is a clear 400, not a broken download. */
+    async open(accountId: string, formId: string, request: ExportRequest, format: ExportFormat, options: { bom: boolean }): Promise<ExportStream> {
+      const form = await forms.get(accountId, formId);
+      const query = checkExportQuery(request);
+      const last = await store.lastSeq(form.id);
+      const columns = exportColumns(await store.versions(form.id), form.settings.localisation_enabled || (await store.hasTranslations(form.id, last)));
+      const encoder = encoderFor(format, columns, options);
+      async function* text(): AsyncGenerator<string> {
+        yield encoder.start();
+        let first = true;
+        if (last > 0) {
+          for await (const chunk of walkRows(store, form.id, query, { first: await store.firstSeq(form.id), last }, EXPORT_CHUNK)) {
+            yield encoder.rows(chunk, first);
+            first = false;
+          }
+        }
+        const end = encoder.end();
+        if (end) yield end;
+      }
+      return {
+        form,
+        filename: exportFilename(form.slug, encoder.extension, clock()),
+        contentType: encoder.contentType,
+        // Not object mode: the stream counts bytes, so its buffer (16 KB) is what waits for the client.
+        body: Readable.from(text(), { objectMode: false }),
+      };
+    },
+  };
+}
+
+export type ExportService = ReturnType<typeof exportService>;

@@ -1,0 +1,49 @@
+// The retention purge on the job queues: every worker process looks now and then whether the run
+// is due (scheduled_runs); the one whose update moves the due time forward enqueues the job in the
+// same transaction, so one run per period happens across all processes, and whichever worker takes
+// the job runs it.
+import type { Db } from '../db/database.ts';
+import type { JobLog, JobQueue, RunningWorker } from '../jobs/queue.ts';
+import type { RetentionService } from './service.ts';
+
+export const PURGE_RETENTION = 'purge_retention';
+const RUN_NAME = 'retention_purge';
+/** How often a process looks whether the run is due, at most. */
+const LOOK_MS = 60_000;
+
+/** Enqueues the purge if it is due at `now`, and moves its due time on by `intervalMs`; true when this call did. */
+export async function claimDueRun(db: Db, queue: JobQueue, now: Date, intervalMs: number): Promise<boolean> {
+  const claimed = await db.transaction().execute(async (tx) => {
+    await tx.insertInto('scheduled_runs').values({ name: RUN_NAME, next_run_at: now.toISOString() }).onConflict((oc) => oc.column('name').doNothing()).execute();
+    const moved = await tx.updateTable('scheduled_runs').set({ next_run_at: new Date(now.getTime() + intervalMs).toISOString() })
+      .where('name', '=', RUN_NAME).where('next_run_at', '<=', now.toISOString()).executeTakeFirst();
+    if (moved.numUpdatedRows === 0n) return false;
+    await queue.enqueueInTransaction(tx, [{ task: PURGE_RETENTION, payload: {} }]);
+    return true;
+  });
+  if (claimed) queue.wake();
+  return claimed;
+}
+
+export async function startRetentionWorker(options: {
+  db: Db; queue: JobQueue; retention: RetentionService; intervalMs: number; log: JobLog; clock?: () => Date;
+}): Promise<RunningWorker> {
+  const { db, queue, retention, intervalMs, log } = options;
+  const clock = options.clock ?? (() => new Date());
+  const worker = await queue.startWorker({
+    async [PURGE_RETENTION]() {
+      const purged = await retention.purge();
+      log.info({ forms: purged.length, submissions: purged.reduce((n, p) => n + p.spam + p.expired, 0) }, 'retention purge');
+    },
+  }, { concurrency: 1, log });
+  const look = () => void claimDueRun(db, queue, clock(), intervalMs).catch((error: unknown) => log.error({ err: error }, 'could not schedule the retention purge'));
+  const timer = setInterval(look, Math.min(intervalMs, LOOK_MS));
+  timer.unref();
+  look();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await worker.stop();
+    },
+  };
+}
