@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import type { AccountService } from '../accounts/service.ts';
 import type { Config } from '../config.ts';
 import { ownerOf, requireApiKey } from '../http/auth.ts';
-import { errorHandlerFor } from '../http/error-replies.ts';
+import { useErrorFamily } from '../http/error-replies.ts';
 import { SubmissionOutput } from '../submissions/schemas.ts';
 import { erasureDetail, type DataSubjectService } from './service.ts';
 
@@ -27,7 +27,7 @@ export const dataSubjectRoutes: FastifyPluginAsyncTypebox<{ config: Config; acco
   app,
   { config, accounts, subjects },
 ) => {
-  app.setErrorHandler(errorHandlerFor('account', config.maxBodyBytes));
+  useErrorFamily(app, 'account', config.maxBodyBytes);
   requireApiKey(app, accounts);
   const tags = ['Data subjects'];
   const security = [{ apiKey: [] }];

@@ -5,7 +5,7 @@ import type { AccountService } from '../accounts/service.ts';
 import type { AuditService } from '../audit/service.ts';
 import type { Config } from '../config.ts';
 import { ownerOf, requireApiKey } from '../http/auth.ts';
-import { errorHandlerFor } from '../http/error-replies.ts';
+import { useErrorFamily } from '../http/error-replies.ts';
 import { FormParams, ManagementErrors } from '../submissions/schemas.ts';
 import type { ExportService } from './service.ts';
 
@@ -32,7 +32,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ config: Config; accounts:
   app,
   { config, accounts, exports, audit },
 ) => {
-  app.setErrorHandler(errorHandlerFor('submissions', config.maxBodyBytes));
+  useErrorFamily(app, 'submissions', config.maxBodyBytes);
   requireApiKey(app, accounts);
 
   app.get('/api/forms/:form_id/submissions/export', {
