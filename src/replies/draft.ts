@@ -10,7 +10,7 @@ import type { Translator } from '../pipeline/translation/index.ts';
 import { composeReply, defaultSubject, isNameField, submitterName } from './compose.ts';
 import { modelReply } from './model-draft.ts';
 import { answered, answerParts, modelPassages, replyPieces, type Answer } from './offline.ts';
-import { declineReason, partialReason } from './reasons.ts';
+import { declineReason, NO_ANSWER, partialReason } from './reasons.ts';
 
 export interface DraftInput {
   formName: string;
@@ -69,7 +69,7 @@ async function offline(input: DraftInput, answer: Answer, name: string | null, d
 /** Throws what the translator throws (ProviderError): the caller retries the step. */
 export async function draftReply(input: DraftInput, deps: DraftDeps): Promise<Draft> {
   const question = questionOf(input);
-  if (question.trim() === '') return { kind: 'no_answer', reason: 'no_answer_in_knowledge_base: the submission has no text to answer', remote: false };
+  if (question.trim() === '') return { kind: 'no_answer', reason: `${NO_ANSWER}: the submission has no text to answer`, remote: false };
   const name = submitterName(input.data, input.fields);
   const answer = answerParts(input.knowledge.index, question);
   const passages = modelPassages(input.knowledge.index, answer, question);

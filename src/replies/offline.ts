@@ -8,7 +8,7 @@ import type { PassageIndex, Sentence, SentenceMatch } from '../knowledge/retriev
 import { MAX_TEXT_CHARS } from '../knowledge/terms.ts';
 import { questionParts } from './question-parts.ts';
 
-/** Passages offered to a model, and candidates looked at per question. */
+/** At most this many passages are offered to a model. */
 export const CANDIDATES = 5;
 
 export interface PartAnswer {
