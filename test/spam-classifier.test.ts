@@ -9,7 +9,7 @@ import { featureBuckets } from '../src/pipeline/spam/text.ts';
 import { HELD_OUT_SHARE, htmlToText, loadCorpus, splitCorpus } from '../scripts/spam-corpus.ts';
 import { evaluateStrategies } from '../scripts/spam-evaluation.ts';
 import { chooseDecision, fitCalibration, reliabilityCurve, trainLogistic } from '../scripts/spam-training.ts';
-import { loadSets } from '../scripts/spam-sets.ts';
+import { loadComments, loadIntentQueries, loadSets, threeParts } from '../scripts/spam-sets.ts';
 
 const SUPPORT_QUESTION = 'I have a question about my account: since the last update I cannot log in on my phone, although it works on my laptop. Is this a known problem?';
 const ADVANCE_FEE = 'Dear friend, I am a bank manager and need your assistance to transfer 15 million US dollars to your account. You will receive 30% of the total sum.';
@@ -147,8 +147,9 @@ describe('evaluation on the held-out splits', () => {
     for (const set of ['email', 'comments', 'questions', 'banking', 'clinc', 'enquiries']) {
       assert.ok((['train', 'validation', 'test'] as const).every((part) => sets[part].some((message) => message.set === set)), `${set} has all three parts`);
     }
-    const again = await loadSets();
-    assert.deepEqual(again.validation.map((message) => message.id), sets.validation.map((message) => message.id), 'the parts are deterministic');
+    const again = [threeParts([...loadComments()].reverse()).validation, loadIntentQueries('banking', 'banking77-queries.tsv').validation];
+    const once = (set: string) => sets.validation.filter((message) => message.set === set).map((message) => message.id).sort();
+    assert.deepEqual(again.map((part) => part.map((message) => message.id).sort()), [once('comments'), once('banking')], 'the parts are deterministic, whatever the order read');
   });
 
   it('holds the measured figures on every set (regression guard; docs/spam.md says which targets are missed)', async () => {

@@ -32,7 +32,7 @@ describe('text-message spam signals', () => {
   it('premium_number: premium-rate numbers to call, prices per minute or message, shortcodes to text', async () => {
     await assertSignal('premium_number', [
       'Call 09061 743 210 now to hear your message', 'For your results ring 0871 872 9758', 'Chat now, only 60p/min',
-      'Text WIN to 80086 for your free entry', 'Rufen Sie jetzt 0900 123 456 an',
+      'Text WIN to 80086 for your free entry', 'Rufen Sie jetzt 0900 123 456 an', 'Appelez le 0899 12 34 56',
     ], [
       'Please call me back on +44 20 7946 0958 after 3pm.', 'Please call me back on 0917 555 1234 about the order',
       'Is it £5 per week for the lessons or per month?', 'Order 0906123 never arrived, can you check?', 'I sent the form to 12345 Main Street last week',

@@ -1,7 +1,7 @@
 // What short spam (comment spam, text-message spam) does in a line or two: invites the reader to
-// follow, subscribe or visit a channel; claims a prize, easy money or crypto gains; and pushes a
-// messaging handle or premium number as the way to answer. Each pattern names the sender's own
-// channel or a claim made to the reader, so enquiries that mention subscribing, prices, money or a
+// follow, subscribe or visit a channel; claims easy money or crypto gains; and pushes a messaging
+// handle as the way to answer (prizes and premium numbers: text-message.ts). Each pattern names the
+// sender's own channel or a claim made to the reader, so enquiries that mention subscribing, prices, money or a
 // phone number ("how do I subscribe to your newsletter?", "call me back on +44 …") do not match.
 //
 // Matched against the start of the folded, lower-cased prose, whitespace runs made one space

@@ -14,7 +14,7 @@ import type { SubmissionText } from '../submission-text.ts';
  * UK 09xx and 087x, DE/AT/NL 0900/0906, US/CA 1-900, IT 899, FR 089x: numbers billed at a premium, when the text
  * says to call or text them. A bare 09xx number alone is not enough: it is an ordinary mobile in the Philippines.
  */
-const PREMIUM_AFTER_CALL = /\b(?:call|ring|dial|phone|rufen\ssie(?:\sjetzt)?|bel(?:\snu)?|chiama(?:\ssubito)?|appelez(?:\sle)?|llama\sal|(?:text|txt)\s(?:me|us)(?:\sback)?)\s(?:now\s|free\s|us\s|today\s|direct\s)?(?:on\s|at\s)?(?:l['’])?(?:(?:\+?44\s?0?|0)(?:9\d{2}|87[0-3])[\d\s-]{5,9}\d|1[\s-]?900[\d\s-]{6,9}\d|899[\d\s-]{5,8}\d)/u;
+const PREMIUM_AFTER_CALL = /\b(?:call|ring|dial|phone|rufen\ssie(?:\sjetzt)?|bel(?:\snu)?|chiama(?:\ssubito)?|appelez(?:\sle)?|llama\sal|(?:text|txt)\s(?:me|us)(?:\sback)?)\s(?:now\s|free\s|us\s|today\s|direct\s)?(?:on\s|at\s)?(?:l['’])?(?:(?:\+?44\s?0?|0)(?:9\d{2}|87[0-3])[\d\s-]{5,9}\d|1[\s-]?900[\d\s-]{6,9}\d|0?89\d[\d\s-]{5,8}\d)/u;
 const PREMIUM_LEADING = /^(?:\+?44\s?0?|0)(?:9\d{2}|87[0-3])[\d\s-]{5,9}\d/u;
 const RATE = /\b\d{1,3}p\s?(?:\/|per\s)\s?(?:min|minute|msg|message|txt|text|wk|week|day)\b|(?:£|€|\$)\s?\d{1,2}(?:[.,]\d{1,2})?\s?(?:\/|per\s)\s?(?:min|minute|msg|message|txt|text)\b|\bcalls?\scost\s\d{1,3}p\b/u;
 const SHORTCODE = /\b(?:text|txt|sms|send|reply|env[ií]a|manda|responde)\s(?:the\sword\s)?["'“]?[a-z0-9]{2,12}["'”]?\s(?:to|2|on|al|au)\s\d{4,6}\b(?![\s-]?\d)/u;
