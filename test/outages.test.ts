@@ -72,7 +72,8 @@ describe('which errors are outages', () => {
 
   describe('PostgreSQL server', { skip: ENGINE !== 'postgres' && 'PostgreSQL only' }, () => {
     it('a pool whose connections are all taken past its timeout', async () => {
-      const pool = new pg.Pool({ connectionString: POSTGRES_URL!, max: 1, connectionTimeoutMillis: 100 });
+      // Long enough for the first connection on a loaded host; the second waits it out.
+      const pool = new pg.Pool({ connectionString: POSTGRES_URL!, max: 1, connectionTimeoutMillis: 2_000 });
       const held = await pool.connect();
       try {
         const error = await pool.query('select 1').then(() => null, (e: unknown) => e);
