@@ -1,6 +1,7 @@
 // The benchmark, section by section, in report order. A new section is a module under bench/ that
 // exports a Section (see section.ts) and one line here.
 import { dashboardSection } from './dashboard.ts';
+import { exportSection } from './export.ts';
 import { listingSection } from './listing.ts';
 import { pipelineSection } from './pipeline.ts';
 import type { Section } from './section.ts';
@@ -11,4 +12,5 @@ export const SECTIONS: Section[] = [
   pipelineSection, // item 3
   listingSection, // item 4
   dashboardSection,
+  exportSection,
 ];
