@@ -1,6 +1,7 @@
 // The benchmark, section by section, in report order. A new section is a module under bench/ that
 // exports a Section (see section.ts) and one line here.
 import { dashboardSection } from './dashboard.ts';
+import { exportSection } from './export.ts';
 import { listingSection } from './listing.ts';
 import { pipelineSection } from './pipeline.ts';
 import { redisOutageSection } from './redis-outage.ts';
@@ -13,4 +14,5 @@ export const SECTIONS: Section[] = [
   listingSection, // item 4
   dashboardSection,
   redisOutageSection, // issue 26
+  exportSection, // issue 22
 ];

@@ -45,7 +45,7 @@ export async function freePort(): Promise<number> {
 }
 
 /** Peak and current RSS in bytes from /proc; zeros where /proc is missing or the process is gone. */
-function readRss(pid: number): { peak: number; current: number } {
+export function readRss(pid: number): { peak: number; current: number } {
   try {
     const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
     const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;

@@ -212,3 +212,35 @@ describe('data subjects through MCP and the dashboard', () => {
     assert.deepEqual(await columnsHolding(t.database, 'b@example.com'), []);
   });
 });
+
+describe('migration 0014', () => {
+  it('indexes the addresses of what the fingerprint recorder went past, and leaves the rest to it', async () => {
+    const { openDatabase } = await import('../src/db/database.ts');
+    const { migrateUpTo, migrateToLatest } = await import('../src/db/migrate.ts');
+    const { createTestStore } = await import('./helpers.ts');
+    const store = await createTestStore();
+    const database = openDatabase({ databaseUrl: store.databaseUrl, dataDir: store.dataDir });
+    try {
+      await migrateUpTo(database, '0013_security');
+      const now = new Date().toISOString();
+      const db = database.db as never as import('kysely').Kysely<any>;
+      await db.insertInto('accounts').values({ id: 'a1', email: 'owner@example.com', plan: 'pro', created_at: now, submissions_total: 0 }).execute();
+      await db.insertInto('forms').values({ id: 'f1', account_id: 'a1', name: 'Contact', slug: 'contact', visibility: 'public', current_version_id: 'v1', created_at: now, updated_at: now }).execute();
+      await db.insertInto('form_versions').values({ id: 'v1', form_id: 'f1', version: 1, segment: 'seg1', slug: 'contact', fields_schema: JSON.stringify({ fields: [] }), created_at: now }).execute();
+      for (const [i, data] of [{ email: 'Old@Example.com' }, { note: 'old@example.com', other: 'x@example.org' }, { email: 'new@example.com' }].entries()) {
+        await db.insertInto('submissions').values({ id: `s${i}`, form_id: 'f1', version_id: 'v1', data: JSON.stringify(data), metadata: '{}', created_at: now }).execute();
+      }
+      const second = await db.selectFrom('submissions').select('seq').where('id', '=', 's1').executeTakeFirstOrThrow();
+      await db.insertInto('fingerprint_marks').values({ form_id: 'f1', through_seq: second.seq }).execute();
+
+      assert.deepEqual(await migrateToLatest(database), ['0014_owner_data']);
+      const rows = await database.db.selectFrom('subject_emails').select(['submission_id']).orderBy('submission_id').execute();
+      assert.deepEqual(rows.map((r) => r.submission_id), ['s0', 's1', 's1'], 'the two rows the recorder went past, each address once; s2 is left to it');
+      const form = await database.db.selectFrom('forms').select(['retention_days', 'spam_retention_days']).where('id', '=', 'f1').executeTakeFirstOrThrow();
+      assert.deepEqual({ ...form }, { retention_days: null, spam_retention_days: null }, 'an existing form keeps everything');
+    } finally {
+      await database.close();
+      await store.cleanup();
+    }
+  });
+});
