@@ -2,7 +2,7 @@
 import { Type } from 'typebox';
 
 const name = Type.String({ minLength: 1, maxLength: 100 });
-const content = Type.String({ minLength: 1, pattern: '\\S', 'x-message': 'has no text to answer from', description: 'Plain text, Markdown (sections under headings) or question-and-answer pairs (lines starting `Q:` and `A:`); at most INTAKE_KB_MAX_BYTES bytes (UTF-8)' });
+const content = Type.String({ pattern: '\\S', 'x-message': 'must not be empty', description: 'Plain text, Markdown (sections under headings) or question-and-answer pairs (lines starting `Q:` and `A:`); at most INTAKE_KB_MAX_BYTES bytes (UTF-8)' });
 const signature = Type.Unsafe<string | null>({ type: ['string', 'null'], maxLength: 1000, description: 'Closes every reply made from this knowledge base' });
 
 export const CreateKnowledgeBaseBody = Type.Object(
