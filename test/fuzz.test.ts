@@ -152,6 +152,8 @@ describe('fuzz: hostile input on every route', () => {
     ['POST', `/api/forms/${form.id}/destinations`, { type: 'email', name: 'Team', recipients: ['team@example.com'] }],
     ['PATCH', `/api/forms/${form.id}/destinations/${destinationId}`, { name: 'Team' }],
     ['PATCH', '/api/account', { language: 'de' }],
+    ['POST', '/api/data-subjects/search', { email: 'ada@example.com' }],
+    ['POST', '/api/data-subjects/export', { email: 'ada@example.com' }],
   ] as const;
 
   it('valid bodies with one member made hostile', async () => {
@@ -177,6 +179,7 @@ describe('fuzz: hostile input on every route', () => {
       (a: string) => `/api/forms/${form.id}/destinations/${a}/deliveries`, (a: string) => `/api/${a}/f/${form.slug}`,
       (a: string) => `${pathOf(form.endpoint).replace(form.slug, a)}`, (a: string) => `/${a}`, () => '/api/forms', () => pathOf(form.endpoint),
       () => `/api/forms/${form.id}/submissions`, () => '/api/account', () => '/openapi.json',
+      () => `/api/forms/${form.id}/submissions/export`, (a: string) => `/api/forms/${form.id}/submissions/export?format=csv&from=${a}&to=${a}&text=${a}`,
     ];
     await fc.assert(fc.asyncProperty(
       fc.integer({ min: 0, max: templates.length - 1 }), segment, query, fc.constantFrom('GET', 'DELETE', 'POST', 'HEAD', 'OPTIONS'),
