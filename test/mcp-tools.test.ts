@@ -303,7 +303,12 @@ describe('MCP tools', () => {
         assert.deepEqual(missing.details?.[required], ['is required'], `${tool.name} ${required}`);
       }
     }
-    assert.equal((await callError(client, 'no_such_tool')).code, 'unknown_tool');
+    // An unknown tool is a protocol error (-32602, invalid params), not a tool result.
+    await assert.rejects(client.callTool({ name: 'no_such_tool', arguments: {} }), (error: { code?: number; message: string }) => {
+      assert.equal(error.code, -32602);
+      assert.match(error.message, /Unknown tool: "no_such_tool"/);
+      return true;
+    });
   });
 
   it('called every tool successfully', async () => {

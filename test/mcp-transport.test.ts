@@ -160,3 +160,47 @@ describe('MCP rate limit', () => {
     assert.equal(api.statusCode, 200, 'the management API keeps its own budget');
   });
 });
+
+describe('MCP Origin validation (DNS rebinding)', () => {
+  const originsOf = async (env: Record<string, string>, origins: Array<string | null>) => {
+    const t = await startMcpApp(env);
+    try {
+      const key = await t.createKey();
+      const statuses: Array<number> = [];
+      for (const origin of origins) statuses.push((await t.post(key, INITIALIZE, origin === null ? {} : { origin })).status);
+      return statuses;
+    } finally {
+      await t.close();
+    }
+  };
+
+  it('without a public URL: no Origin, loopback origins and the configured ones pass; any other gets 403 before the key is looked at', async () => {
+    const t = await startMcpApp({ INTAKE_MCP_ALLOWED_ORIGINS: 'https://inspector.example.com, http://tools.example.org:8080' });
+    try {
+      const key = await t.createKey();
+      const cases: Array<[string | null, number]> = [
+        [null, 200], ['http://localhost:6274', 200], ['http://127.0.0.1:3000', 200], ['http://[::1]:3000', 200],
+        ['https://inspector.example.com', 200], ['http://tools.example.org:8080', 200],
+        ['http://evil.example.com', 403], ['https://inspector.example.com.evil.example', 403], ['http://tools.example.org', 403],
+        ['null', 403], ['http://localhost.evil.example', 403], ['http://localhost:6274/path', 403],
+      ];
+      for (const [origin, status] of cases) {
+        const response = await t.post(key, INITIALIZE, origin === null ? {} : { origin });
+        assert.equal(response.status, status, `Origin ${origin}`);
+        if (status === 403) assert.equal(((await response.json()) as { error: { code: number } }).error.code, -32000);
+      }
+      // Refused before authentication: a page elsewhere learns nothing about a key it holds or guesses.
+      const unknownKey = await t.post('ik_nope', INITIALIZE, { origin: 'http://evil.example.com' });
+      assert.equal(unknownKey.status, 403);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("with INTAKE_PUBLIC_URL: its origin passes and loopback origins no longer do", async () => {
+    assert.deepEqual(
+      await originsOf({ INTAKE_PUBLIC_URL: 'https://forms.example.com' }, [null, 'https://forms.example.com', 'http://forms.example.com', 'http://localhost:3000']),
+      [200, 200, 403, 403],
+    );
+  });
+});

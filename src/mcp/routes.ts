@@ -10,6 +10,7 @@ import { fail } from '../http/errors.ts';
 import { unstorableText } from '../http/storable-text.ts';
 import { knowledgeBodyLimit } from '../knowledge/routes.ts';
 import type { Services } from '../services.ts';
+import { originCheck } from './allowed-origins.ts';
 import { protectedResourcePath } from './protected-resource.ts';
 import type { WriteRecord } from './server.ts';
 
@@ -77,7 +78,17 @@ export const mcpRoutes: FastifyPluginAsync<McpRouteDeps> = async (app, { config,
     else done(null, body);
   });
 
-  async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const originAllowed = originCheck(config);
+
+  async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
+    // First of all: a page on another origin learns nothing, not even whether its key is valid.
+    const origin = request.headers.origin;
+    if (!originAllowed(typeof origin === 'string' ? origin : undefined)) {
+      return reply.code(403).send({
+        jsonrpc: '2.0', id: null,
+        error: { code: -32000, message: 'Forbidden: this Origin may not call /mcp (see INTAKE_MCP_ALLOWED_ORIGINS).' },
+      });
+    }
     const owner = await authenticateKey(services.accounts, request);
     if (!owner) {
       reply.header('WWW-Authenticate', challenge(request, config, request.headers.authorization !== undefined));
@@ -85,6 +96,7 @@ export const mcpRoutes: FastifyPluginAsync<McpRouteDeps> = async (app, { config,
     }
     // Stamped now so that a refusal before the call (a bad body) carries them; the call stamps them again after.
     await stampCredits(services.accounts, owner, reply);
+    return undefined;
   }
 
   // Before the body is read: a caller without a key never makes the server take in a large body.

@@ -3,7 +3,7 @@
 // result, or its error, for the agent. Every write passes through here, so here it is audited.
 import { createRequire } from 'node:module';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool as ListedTool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool as ListedTool } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../http/errors.ts';
 import { routeValidatorCompiler, toFieldErrors } from '../http/route-validation.ts';
@@ -83,7 +83,8 @@ export function mcpServer({ context, tools, log, onWrite }: McpServerOptions): S
     const { name } = request.params;
     const args = request.params.arguments ?? {};
     const tool = tools.find((t) => t.name === name);
-    if (!tool) return errorResult('unknown_tool', `There is no tool named "${name}". Call tools/list to see the tools this key may use.`);
+    // A protocol error, not a tool result: the specification answers an unknown tool with -32602.
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: "${name}". Call tools/list to see the tools this key may use.`);
     if (!visible.includes(tool)) {
       return errorResult('insufficient_scope', `${name} changes data, and this API key has the read scope: only read-only tools are available to it.`);
     }
