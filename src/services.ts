@@ -8,6 +8,10 @@ import { accountStore } from './accounts/store.ts';
 import { aiServices } from './analysis/ai.ts';
 import { analysisService } from './analysis/service.ts';
 import { analysisStore } from './analysis/store.ts';
+import { statsStore } from './analysis/stats-store.ts';
+import { providers } from './oauth/provider.ts';
+import { oauthService } from './oauth/service.ts';
+import { oauthStore } from './oauth/store.ts';
 import { auditService } from './audit/service.ts';
 import { auditStore } from './audit/store.ts';
 import type { Config } from './config.ts';
@@ -95,13 +99,15 @@ export function buildServices(config: Config, database: Database, options: Servi
     onBatchFinished: enqueueDeliveries({ destinations: destinationRows, deliveries: deliveryRows, queue, baseUrl }),
   };
   const audit = auditService(auditStore(database.db));
-  const analysis = analysisService({ store: analysisStore(database.db), forms, submissions, ai: aiServices(config, database) });
+  const analysis = analysisService({ store: analysisStore(database.db), stats: statsStore(database.db, database.engine), forms, submissions, ai: aiServices(config, database) });
   const replySending = replySender({ store: replyStore(database.db), mailer, mailFrom: config.delivery.smtp?.from ?? null, claimTimeoutMs: REPLY_CLAIM_TIMEOUT_MS });
   const replies = replyService({
     store: replyStore(database.db), sender: replySending, forms, submissions: submissionRows, pipeline: pipelineStore(database.db, database.engine), knowledge,
     credits: creditCharger(creditStore(database.db), config), config,
   });
-  return { queue, limits, accounts, setup, dashboard, forms, knowledge, submissions, replies, replySending, destinations, deliveries, delivery, audit, analysis };
+  const oauthRows = oauthStore(database.db);
+  const oauth = oauthService({ store: oauthRows, providers: providers({ store: oauthRows, proxy: config.trustProxy }), accounts: accountRows });
+  return { queue, limits, accounts, setup, dashboard, forms, knowledge, submissions, replies, replySending, destinations, deliveries, delivery, audit, analysis, oauth };
 }
 
 export type Services = ReturnType<typeof buildServices>;

@@ -113,25 +113,24 @@ describe('MCP transport and authentication', () => {
     const destination = await t.request({
       method: 'POST', url: `/api/forms/${form.id}/destinations`, headers: bearer(other), payload: { type: 'email', recipients: ['team@example.com'] },
     });
-    const ids: Record<string, string> = { form_id: form.id, destination_id: destination.json().id, delivery_id: submissionId };
+    const ids: Record<string, string> = {
+      form_id: form.id, destination_id: destination.json().id, delivery_id: submissionId, submission_id: submissionId, knowledge_base_id: knowledgeBaseId,
+    };
     const client = await t.connect(await t.createKey());
     assert.deepEqual((await callOk(client, 'list_forms')).forms, []);
     const { tools } = await client.listTools();
     let tried = 0;
     for (const tool of tools) {
-      const properties = Object.keys(tool.inputSchema.properties ?? {});
-      if (!properties.includes('form_id') && !properties.includes('id')) continue;
+      const required = (tool.inputSchema.required as string[] | undefined) ?? [];
+      if (!required.some((name) => name in ids)) continue;
       const args: Record<string, unknown> = {};
-      const ofKnowledgeBase = tool.name.endsWith('_knowledge_base');
-      for (const name of (tool.inputSchema.required as string[] | undefined) ?? []) {
-        const id = ofKnowledgeBase ? knowledgeBaseId : properties.includes('form_id') ? submissionId : form.id;
-        args[name] = name === 'id' ? id : (ids[name] ?? { name: 'Eve', email: 'eve@example.com' });
-      }
+      for (const name of required) args[name] = ids[name] ?? (name === 'type' ? 'email' : { name: 'Eve', email: 'eve@example.com' });
+      const ofKnowledgeBase = !required.includes('form_id');
       const error = await callError(client, tool.name, args);
       assert.equal(error.code, ofKnowledgeBase ? 'not_found' : 'form_not_found', `${tool.name}: ${JSON.stringify(error)}`);
       tried += 1;
     }
-    assert.ok(tried >= 19, `every tool that takes an id was tried (${tried})`);
+    assert.ok(tried >= 31, `every tool that takes an id was tried (${tried})`);
     assert.equal((await t.request({ method: 'GET', url: `/api/knowledge_bases/${knowledgeBaseId}`, headers: bearer(other) })).json().version, 1);
     const still = await t.request({ method: 'GET', url: `/api/forms/${form.id}/submissions/${submissionId}`, headers: bearer(other) });
     assert.equal(still.statusCode, 200);

@@ -301,6 +301,20 @@ export interface SetupTokensTable {
   expires_at: Timestamp;
 }
 
+/** Everything the OAuth authorization server keeps: one row per oidc-provider record (see 0021_oauth). */
+export interface OauthRecordsTable {
+  model: string;
+  id: string;
+  payload: string;
+  grant_id: string | null;
+  uid: string | null;
+  user_code: string | null;
+  account_id: string | null;
+  expires_at: NullableTimestamp;
+  consumed_at: NullableTimestamp;
+  last_used_at: NullableTimestamp;
+}
+
 export interface Tables {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -328,4 +342,5 @@ export interface Tables {
   fingerprint_marks: FingerprintMarksTable;
   server_settings: ServerSettingsTable;
   setup_tokens: SetupTokensTable;
+  oauth_records: OauthRecordsTable;
 }

@@ -7,6 +7,8 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, typ
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../http/errors.ts';
 import { routeValidatorCompiler, toFieldErrors } from '../http/route-validation.ts';
+import { registerPrompts } from './prompts.ts';
+import { registerResources } from './resources.ts';
 import type { Tool, ToolContext } from './tool.ts';
 
 const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
@@ -65,15 +67,25 @@ export interface McpServerOptions {
   onWrite(record: WriteRecord): Promise<void>;
 }
 
+/** Else the most specific id the arguments name: a form's submission before the form, and so on. */
+const TARGET_ARGUMENTS = ['submission_id', 'delivery_id', 'destination_id', 'knowledge_base_id', 'form_id'];
+
 function targetOf(tool: Tool, args: Record<string, unknown>, result: unknown): string | null {
   if (tool.target) return tool.target(args as never, result as never);
+  // What the call made or changed, when its result has an id.
   const fromResult = (result as { id?: unknown } | null)?.id;
-  const id = typeof fromResult === 'string' ? fromResult : args.id;
-  return typeof id === 'string' ? id : null;
+  if (typeof fromResult === 'string') return fromResult;
+  const named = TARGET_ARGUMENTS.map((name) => args[name]).find((value) => typeof value === 'string');
+  return typeof named === 'string' ? named : null;
 }
 
 export function mcpServer({ context, tools, log, onWrite }: McpServerOptions): Server {
-  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+  const server = new Server(SERVER_INFO, {
+    capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } },
+    instructions: INSTRUCTIONS,
+  });
+  registerResources(server, context);
+  registerPrompts(server);
   const fullScope = context.owner.scope === 'full';
   const visible = tools.filter((tool) => fullScope || tool.annotations.readOnlyHint);
 

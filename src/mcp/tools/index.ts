@@ -1,8 +1,11 @@
 // Every tool the MCP server offers, in the order tools/list shows them. A new group of tools is a
 // file exporting a list, added here; nothing else needs to know about it.
 import type { Tool } from '../tool.ts';
+import { accountTools } from './account.ts';
 import { analysisTools } from './analysis.ts';
 import { auditTools } from './audit.ts';
+import { bulkTools } from './bulk.ts';
+import { destinationTools } from './destinations.ts';
 import { formTools } from './forms.ts';
 import { knowledgeBaseTools } from './knowledge-bases.ts';
 import { notificationTools } from './notifications.ts';
@@ -11,5 +14,6 @@ import { submissionTools } from './submissions.ts';
 import { submitTools } from './submit.ts';
 
 export const ALL_TOOLS: Tool[] = [
-  ...formTools, ...submissionTools, ...submitTools, ...analysisTools, ...knowledgeBaseTools, ...replyTools, ...notificationTools, ...auditTools,
+  ...formTools, ...submissionTools, ...bulkTools, ...submitTools, ...analysisTools, ...accountTools, ...knowledgeBaseTools, ...replyTools,
+  ...destinationTools, ...notificationTools, ...auditTools,
 ];
