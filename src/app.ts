@@ -11,7 +11,8 @@ import { dashboardRoutes, sendNotFoundPage, wantsDashboardPage } from './dashboa
 import { destinationRoutes } from './delivery/routes.ts';
 import { formRoutes } from './forms/routes.ts';
 import { protectedResourceRoutes } from './mcp/protected-resource.ts';
-import { mcpRoutes } from './mcp/routes.ts';
+import { mcpRoutes, mcpTokenLookup } from './mcp/routes.ts';
+import { oauthRoutes } from './oauth/routes.ts';
 import { knowledgeRoutes } from './knowledge/routes.ts';
 import { healthRoutes } from './health/routes.ts';
 import { errorHandlerFor } from './http/error-replies.ts';
@@ -99,8 +100,10 @@ export async function buildApp({ config, database, logger, services: given }: Ap
   });
 
   await app.register(protectedResourceRoutes, { config });
+  await app.register(oauthRoutes, { config, oauth: services.oauth });
   await app.register(async (zone) => {
-    await rateLimitZone(zone, { name: 'mcp', perMinute: config.rateLimits.mcpPerMinute, key: byApiKey(services.accounts) });
+    // Per API key or per OAuth grant (an app's refreshed tokens share its budget), 30 a minute by default.
+    await rateLimitZone(zone, { name: 'mcp', perMinute: config.rateLimits.mcpPerMinute, key: byApiKey(services.accounts, mcpTokenLookup(config, services)) });
     await zone.register(mcpRoutes, { config, services });
   });
 

@@ -22,6 +22,11 @@ export interface Config {
   sqliteBusyTimeoutMs: number;
   maxBodyBytes: number;
   trustProxy: boolean;
+  /**
+   * Browser origins allowed to call /mcp beside INTAKE_PUBLIC_URL's (or, without one, loopback
+   * origins): the transport must refuse other Origins, which is what stops DNS rebinding.
+   */
+  mcpAllowedOrigins: string[];
   rateLimits: { submitPerMinute: number; apiPerMinute: number; mcpPerMinute: number; loginPerMinute: number; loginPerAccountPerHour: number };
   /** `open`: anyone may create an account on the dashboard; `closed` (default): the owner adds people with the CLI. */
   signup: 'open' | 'closed';
@@ -214,6 +219,23 @@ function outboundAllow(env: Env): string[] {
   return entries;
 }
 
+/** A comma-separated list of origins (scheme://host[:port], nothing after), each normalised as URL.origin gives it. */
+function origins(env: Env, name: string): string[] {
+  const entries = (read(env, name) ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+  return entries.map((entry) => {
+    let parsed: URL;
+    try {
+      parsed = new URL(entry);
+    } catch {
+      throw new ConfigError(name, `not an origin such as https://app.example.com: "${entry}"`);
+    }
+    if (!['http:', 'https:'].includes(parsed.protocol) || withoutTrailingSlashes(entry).toLowerCase() !== parsed.origin) {
+      throw new ConfigError(name, `not an origin such as https://app.example.com (scheme, host and port only): "${entry}"`);
+    }
+    return parsed.origin;
+  });
+}
+
 function redisConfig(env: Env): Config['redis'] {
   const redisUrl = url(env, 'REDIS_URL', ['redis:', 'rediss:']);
   const prefix = read(env, 'INTAKE_REDIS_PREFIX') ?? 'intake:';
@@ -250,6 +272,7 @@ export function loadConfig(env: Env = process.env): Config {
     sqliteBusyTimeoutMs: integer(env, 'INTAKE_SQLITE_BUSY_TIMEOUT_MS', 10_000, 10, 600_000),
     maxBodyBytes: integer(env, 'INTAKE_MAX_BODY_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),
     trustProxy: boolean(env, 'INTAKE_TRUST_PROXY', false),
+    mcpAllowedOrigins: origins(env, 'INTAKE_MCP_ALLOWED_ORIGINS'),
     redis: redisConfig(env),
     rateLimits: {
       submitPerMinute: perMinute('INTAKE_SUBMIT_RATE_LIMIT', 10),

@@ -8,6 +8,10 @@ import { accountStore } from './accounts/store.ts';
 import { aiServices } from './analysis/ai.ts';
 import { analysisService } from './analysis/service.ts';
 import { analysisStore } from './analysis/store.ts';
+import { statsStore } from './analysis/stats-store.ts';
+import { providers } from './oauth/provider.ts';
+import { oauthService } from './oauth/service.ts';
+import { oauthStore } from './oauth/store.ts';
 import { auditService } from './audit/service.ts';
 import { auditStore } from './audit/store.ts';
 import type { Config } from './config.ts';
@@ -105,14 +109,16 @@ export function buildServices(config: Config, database: Database, options: Servi
   const exports = exportService({ store: exportStore(database.db), forms });
   const subjects = dataSubjectService({ store: dataSubjectStore(database.db) });
   const retention = retentionService({ store: retentionStore(database.db), audit });
-  const analysis = analysisService({ store: analysisStore(database.db), forms, submissions, ai: aiServices(config, database) });
+  const analysis = analysisService({ store: analysisStore(database.db), stats: statsStore(database.db, database.engine), forms, submissions, ai: aiServices(config, database) });
   const replySending = replySender({ store: replyStore(database.db), mailer, mailFrom: config.delivery.smtp?.from ?? null, claimTimeoutMs: REPLY_CLAIM_TIMEOUT_MS });
   const replies = replyService({
     store: replyStore(database.db), sender: replySending, forms, submissions: submissionRows, pipeline: pipelineStore(database.db, database.engine), knowledge,
     credits: creditCharger(creditStore(database.db), config), config,
   });
   const dependencies = dependencyChecks(database, limits);
-  return { queue, limits, dependencies, accounts, setup, dashboard, forms, knowledge, submissions, replies, replySending, destinations, deliveries, delivery, audit, analysis, exports, subjects, retention };
+  const oauthRows = oauthStore(database.db);
+  const oauth = oauthService({ store: oauthRows, providers: providers({ store: oauthRows, proxy: config.trustProxy }), accounts: accountRows });
+  return { queue, limits, dependencies, accounts, setup, dashboard, forms, knowledge, submissions, replies, replySending, destinations, deliveries, delivery, audit, analysis, exports, subjects, retention, oauth };
 }
 
 export type Services = ReturnType<typeof buildServices>;

@@ -16,6 +16,7 @@ describe('configuration', () => {
     assert.equal(config.trustProxy, false);
     assert.deepEqual(config.rateLimits, { submitPerMinute: 10, apiPerMinute: 60, mcpPerMinute: 30, loginPerMinute: 10, loginPerAccountPerHour: 30 });
     assert.equal(config.signup, 'closed');
+    assert.deepEqual(config.mcpAllowedOrigins, []);
     assert.equal(config.freeSubmissionLimit, 5000);
     assert.equal(config.freeAiCredits, 50);
     assert.equal(config.proMonthlyAiCredits, 500);
@@ -23,6 +24,13 @@ describe('configuration', () => {
     assert.equal(config.redis, null, 'no Redis unless REDIS_URL is set');
     assert.deepEqual(loadConfig({ REDIS_URL: 'redis://cache:6379/0' }).redis, { url: 'redis://cache:6379/0', prefix: 'intake:', commandTimeoutMs: 50, breakAfter: 3, probeMs: 500 });
     assert.deepEqual(loadConfig({ REDIS_URL: 'rediss://cache', INTAKE_REDIS_PREFIX: 'forms-eu:' }).redis, { url: 'rediss://cache', prefix: 'forms-eu:', commandTimeoutMs: 50, breakAfter: 3, probeMs: 500 });
+  });
+
+  it('reads INTAKE_MCP_ALLOWED_ORIGINS as origins and refuses anything else', () => {
+    assert.deepEqual(loadConfig({ INTAKE_MCP_ALLOWED_ORIGINS: ' https://App.example.com, http://localhost:6274/ ' }).mcpAllowedOrigins, ['https://app.example.com', 'http://localhost:6274']);
+    for (const bad of ['app.example.com', 'https://app.example.com/mcp', 'ftp://app.example.com', 'https://app.example.com?x=1']) {
+      assert.throws(() => loadConfig({ INTAKE_MCP_ALLOWED_ORIGINS: bad }), (error: ConfigError) => error.variable === 'INTAKE_MCP_ALLOWED_ORIGINS', bad);
+    }
   });
 
   it('takes every variable from the environment', () => {

@@ -60,9 +60,9 @@ describe('MCP knowledge-base and reply tools', () => {
     const { knowledge_bases: listed } = await ok('list_knowledge_bases');
     assert.deepEqual(listed.map((kb: { name: string }) => kb.name).sort(), ['FAQ', 'Odd']);
     assert.ok(listed.every((kb: Record<string, unknown>) => !('content' in kb) && 'untrusted_content' in kb));
-    assert.equal((await ok('get_knowledge_base', { id: odd.id })).untrusted_content.content, INJECTION);
+    assert.equal((await ok('get_knowledge_base', { knowledge_base_id: odd.id })).untrusted_content.content, INJECTION);
 
-    const updated = await ok('update_knowledge_base', { id: odd.id, name: 'Odd one', signature: null });
+    const updated = await ok('update_knowledge_base', { knowledge_base_id: odd.id, name: 'Odd one', signature: null });
     assert.equal(updated.version, 2);
     assert.equal(updated.name, 'Odd one');
     assert.equal(updated.untrusted_content.content, INJECTION, 'content not given stays');
@@ -71,7 +71,7 @@ describe('MCP knowledge-base and reply tools', () => {
     // A knowledge base larger than a submission body may be: /mcp takes it; submit_to_form keeps its limit.
     const big = Array.from({ length: 1500 }, (_, i) => `Q: What about item ${i}?\nA: Item ${i} ships within ${i % 9 + 1} days from our store.`).join('\n\n');
     assert.ok(Buffer.byteLength(big) > t.config.maxBodyBytes);
-    const large = await ok('update_knowledge_base', { id: odd.id, content: big });
+    const large = await ok('update_knowledge_base', { knowledge_base_id: odd.id, content: big });
     assert.equal(large.passage_count, 1500);
   });
 
@@ -83,12 +83,12 @@ describe('MCP knowledge-base and reply tools', () => {
     assert.deepEqual(tooLarge.details, { content: [`must be at most ${t.config.knowledge.maxBytes} bytes`] });
     const noName = await callError(client, 'create_knowledge_base', { content: FAQ });
     assert.deepEqual(noName.details, { name: ['is required'] });
-    const badUpdate = await callError(client, 'update_knowledge_base', { id: kbId, content: '' });
+    const badUpdate = await callError(client, 'update_knowledge_base', { knowledge_base_id: kbId, content: '' });
     assert.equal(badUpdate.code, 'validation_error');
-    assert.equal((await callError(client, 'update_knowledge_base', { id: kbId, name: 42 })).code, 'validation_error');
-    assert.equal((await callError(client, 'get_knowledge_base', { id: 'no-such-id' })).code, 'not_found');
-    assert.equal((await callError(client, 'delete_knowledge_base', { id: 'no-such-id' })).code, 'not_found');
-    const kept = await ok('get_knowledge_base', { id: kbId });
+    assert.equal((await callError(client, 'update_knowledge_base', { knowledge_base_id: kbId, name: 42 })).code, 'validation_error');
+    assert.equal((await callError(client, 'get_knowledge_base', { knowledge_base_id: 'no-such-id' })).code, 'not_found');
+    assert.equal((await callError(client, 'delete_knowledge_base', { knowledge_base_id: 'no-such-id' })).code, 'not_found');
+    const kept = await ok('get_knowledge_base', { knowledge_base_id: kbId });
     assert.equal(kept.version, 1);
     assert.equal(kept.untrusted_content.content, FAQ);
     assert.equal((await list()).length, 2, 'nothing was created');
@@ -96,7 +96,7 @@ describe('MCP knowledge-base and reply tools', () => {
     const form = await callOk(client, 'create_form', { name: 'Too big', slug: 'too-big', visibility: 'public', fields_schema: REPLY_SCHEMA });
     const huge = await callError(client, 'submit_to_form', { form_id: form.id, data: { message: 'x'.repeat(t.config.maxBodyBytes) } });
     assert.equal(huge.code, 'payload_too_large');
-    assert.equal((await callOk(client, 'get_form', { id: form.id })).submission_count, 0);
+    assert.equal((await callOk(client, 'get_form', { form_id: form.id })).submission_count, 0);
   });
 
   const list = async () => (await ok('list_knowledge_bases')).knowledge_bases as Array<{ id: string }>;
@@ -108,7 +108,7 @@ describe('MCP knowledge-base and reply tools', () => {
     });
     const arrived = await submitted(replying.id, { name: 'Ada', email: 'ada@example.com', message: CANADA });
     const used = await credits();
-    const stored = await ok('draft_reply', { form_id: replying.id, id: arrived });
+    const stored = await ok('draft_reply', { form_id: replying.id, submission_id: arrived });
     assert.equal(stored.drafted, false);
     assert.equal(stored.credits_charged, 0);
     assert.equal(stored.knowledge_base_id, null);
@@ -119,40 +119,63 @@ describe('MCP knowledge-base and reply tools', () => {
     // Smart replies off: no draft on arrival; naming a knowledge base drafts one, charged once.
     const plain = await callOk(client, 'create_form', { name: 'Plain', slug: 'plain', visibility: 'public', fields_schema: REPLY_SCHEMA });
     const id = await submitted(plain.id, { name: 'Bo', email: 'bo@example.com', message: CANADA });
-    const off = await callError(client, 'draft_reply', { form_id: plain.id, id });
+    const off = await callError(client, 'draft_reply', { form_id: plain.id, submission_id: id });
     assert.equal(off.code, 'cannot_update');
     assert.match(off.message, /Smart replies are off/);
     assert.equal(await credits(), used);
 
-    const first = await ok('draft_reply', { form_id: plain.id, id, knowledge_base_id: kbId });
+    const first = await ok('draft_reply', { form_id: plain.id, submission_id: id, knowledge_base_id: kbId });
     assert.equal(first.drafted, true);
     assert.equal(first.knowledge_base_id, kbId);
     assert.equal(first.credits_charged, t.config.knowledge.replyCredits);
     assert.match(first.untrusted_content.reply_content, /^Hello Bo,/);
     assert.ok(first.untrusted_content.reply_content.includes(SIGNATURE));
     assert.equal(await credits(), used + t.config.knowledge.replyCredits);
-    const second = await ok('draft_reply', { form_id: plain.id, id, knowledge_base_id: kbId });
+    const second = await ok('draft_reply', { form_id: plain.id, submission_id: id, knowledge_base_id: kbId });
     assert.equal(second.drafted, false);
     assert.equal(second.credits_charged, 0);
     assert.equal(second.untrusted_content.reply_content, first.untrusted_content.reply_content);
-    const redrafted = await ok('draft_reply', { form_id: plain.id, id, knowledge_base_id: kbId, redraft: true });
+    const redrafted = await ok('draft_reply', { form_id: plain.id, submission_id: id, knowledge_base_id: kbId, redraft: true });
     assert.equal(redrafted.drafted, true);
     assert.equal(redrafted.credits_charged, 0, 'a submission\'s reply is charged once');
     assert.equal(await credits(), used + t.config.knowledge.replyCredits);
 
     const other = await t.createKey();
     const foreignKb = await createKnowledgeBase(t, other);
-    const foreign = await callError(client, 'draft_reply', { form_id: plain.id, id, knowledge_base_id: foreignKb, redraft: true });
+    const foreign = await callError(client, 'draft_reply', { form_id: plain.id, submission_id: id, knowledge_base_id: foreignKb, redraft: true });
     assert.equal(foreign.code, 'not_found');
-    assert.equal((await callError(client, 'draft_reply', { form_id: plain.id, id, redraft: 'yes' })).code, 'validation_error');
-    assert.equal((await callError(client, 'draft_reply', { form_id: plain.id, id: 'nope' })).code, 'submission_not_found');
+    assert.equal((await callError(client, 'draft_reply', { form_id: plain.id, submission_id: id, redraft: 'yes' })).code, 'validation_error');
+    assert.equal((await callError(client, 'draft_reply', { form_id: plain.id, submission_id: 'nope' })).code, 'submission_not_found');
     assert.equal(await credits(), used + t.config.knowledge.replyCredits);
+  });
+
+  it('edits a reply draft before it is sent, and refuses to once it was', async () => {
+    const form = (await callOk(client, 'list_forms')).forms.find((f: { slug: string }) => f.slug === 'shop-contact');
+    const id = await submitted(form.id, { name: 'Hedy', email: 'hedy@example.com', message: CANADA });
+    const drafted = await ok('draft_reply', { form_id: form.id, submission_id: id });
+    assert.ok(drafted.untrusted_content.reply_content);
+    const edited = await ok('update_reply_draft', { form_id: form.id, submission_id: id, reply_content: 'Yes, we ship to Canada: 5 to 8 days.' });
+    assert.equal(edited.untrusted_content.reply_content, 'Yes, we ship to Canada: 5 to 8 days.');
+    assert.equal(edited.untrusted_content.reply_subject, drafted.untrusted_content.reply_subject, 'what is not given stays');
+    const retitled = await ok('update_reply_draft', { form_id: form.id, submission_id: id, reply_subject: 'Shipping to Canada' });
+    assert.equal(retitled.untrusted_content.reply_subject, 'Shipping to Canada');
+    assert.equal(retitled.untrusted_content.reply_content, 'Yes, we ship to Canada: 5 to 8 days.');
+    assert.equal((await callError(client, 'update_reply_draft', { form_id: form.id, submission_id: id })).code, 'validation_error');
+    assert.deepEqual((await callError(client, 'update_reply_draft', { form_id: form.id, submission_id: id, reply_subject: 'two\nlines' })).details, {
+      reply_subject: ['must be one line of 1 to 200 characters'],
+    });
+    assert.equal((await callError(client, 'update_reply_draft', { form_id: form.id, submission_id: 'nope', reply_content: 'x' })).code, 'submission_not_found');
+    await ok('send_reply', { form_id: form.id, submission_id: id });
+    const [mail] = mailsTo('hedy@example.com');
+    assert.equal(mail!.mail.subject, 'Shipping to Canada');
+    assert.ok((mail!.mail.text ?? '').includes('5 to 8 days'), 'the edited text is what was sent');
+    assert.equal((await callError(client, 'update_reply_draft', { form_id: form.id, submission_id: id, reply_content: 'late' })).code, 'cannot_update');
   });
 
   it('sends a reply once through a real SMTP server, and refuses a second send', async () => {
     const form = (await callOk(client, 'list_forms')).forms.find((f: { slug: string }) => f.slug === 'shop-contact');
     const id = await submitted(form.id, { name: 'Grace', email: 'grace@example.com', message: CANADA });
-    const sent = await ok('send_reply', { form_id: form.id, id });
+    const sent = await ok('send_reply', { form_id: form.id, submission_id: id });
     assert.equal(sent.reply_status, 'sent');
     assert.ok(sent.replied_at);
     const mails = mailsTo('grace@example.com');
@@ -160,42 +183,42 @@ describe('MCP knowledge-base and reply tools', () => {
     assert.equal(mails[0]!.mail.subject, 'Re: Shop contact');
     assert.ok((mails[0]!.mail.text ?? '').includes(CANADA_ANSWER));
 
-    const again = await callError(client, 'send_reply', { form_id: form.id, id });
+    const again = await callError(client, 'send_reply', { form_id: form.id, submission_id: id });
     assert.equal(again.code, 'cannot_update');
     assert.match(again.message, /already sent/);
-    const stored = await ok('draft_reply', { form_id: form.id, id });
+    const stored = await ok('draft_reply', { form_id: form.id, submission_id: id });
     assert.equal(stored.reply_status, 'sent');
     assert.equal(stored.drafted, false);
-    assert.match((await callError(client, 'draft_reply', { form_id: form.id, id, redraft: true })).message, /already sent/);
+    assert.match((await callError(client, 'draft_reply', { form_id: form.id, submission_id: id, redraft: true })).message, /already sent/);
     assert.equal(mailsTo('grace@example.com').length, 1, 'no second email');
 
     const plain = (await callOk(client, 'list_forms')).forms.find((f: { slug: string }) => f.slug === 'plain');
     const undrafted = await submitted(plain.id, { email: 'nodraft@example.com', message: CANADA });
-    assert.match((await callError(client, 'send_reply', { form_id: plain.id, id: undrafted })).message, /no reply to send/);
+    assert.match((await callError(client, 'send_reply', { form_id: plain.id, submission_id: undrafted })).message, /no reply to send/);
     assert.equal((await callError(client, 'send_reply', { form_id: form.id })).code, 'validation_error');
     assert.equal(mailsTo('nodraft@example.com').length, 0);
   });
 
   it('deletes a knowledge base and says which forms had smart replies switched off', async () => {
-    const deleted = await ok('delete_knowledge_base', { id: kbId });
+    const deleted = await ok('delete_knowledge_base', { knowledge_base_id: kbId });
     assert.equal(deleted.id, kbId);
     assert.deepEqual(deleted.smart_reply_disabled_on, ['shop-contact']);
     assert.equal(deleted.untrusted_content.content, FAQ);
-    assert.equal((await callError(client, 'get_knowledge_base', { id: kbId })).code, 'not_found');
+    assert.equal((await callError(client, 'get_knowledge_base', { knowledge_base_id: kbId })).code, 'not_found');
     const form = (await callOk(client, 'list_forms')).forms.find((f: { slug: string }) => f.slug === 'shop-contact');
-    assert.equal((await callOk(client, 'get_form', { id: form.id })).smart_reply_enabled, false);
+    assert.equal((await callOk(client, 'get_form', { form_id: form.id })).smart_reply_enabled, false);
   });
 
   it('shows a read key the read tools only, and audits the writes', async () => {
     const reader = await t.connect((await t.services.accounts.createKey({ email: EMAIL, name: 'reader', scope: 'read' })).key);
     const names = (await reader.listTools()).tools.map((tool) => tool.name);
     assert.ok(names.includes('list_knowledge_bases') && names.includes('get_knowledge_base'));
-    const writes = ['create_knowledge_base', 'update_knowledge_base', 'delete_knowledge_base', 'draft_reply', 'send_reply'];
+    const writes = ['create_knowledge_base', 'update_knowledge_base', 'delete_knowledge_base', 'draft_reply', 'update_reply_draft', 'send_reply'];
     assert.deepEqual(writes.filter((name) => names.includes(name)), []);
     const [kb] = await list();
-    assert.equal((await callOk(reader, 'get_knowledge_base', { id: kb!.id })).id, kb!.id);
+    assert.equal((await callOk(reader, 'get_knowledge_base', { knowledge_base_id: kb!.id })).id, kb!.id);
     for (const name of writes) assert.equal((await callError(reader, name, { id: kb!.id })).code, 'insufficient_scope', name);
-    const version = (await callOk(reader, 'get_knowledge_base', { id: kb!.id })).version;
+    const version = (await callOk(reader, 'get_knowledge_base', { knowledge_base_id: kb!.id })).version;
     assert.equal(version, 3, 'unchanged by the read key');
 
     const { entries } = await callOk(reader, 'list_audit', { page_size: 100 });
@@ -203,7 +226,7 @@ describe('MCP knowledge-base and reply tools', () => {
     assert.equal(done('create_knowledge_base').length, 2);
     assert.equal(done('delete_knowledge_base')[0].target_id, kbId);
     assert.ok(done('draft_reply').length >= 3 && done('draft_reply').every((e: { target_id: string }) => e.target_id));
-    assert.equal(done('send_reply').length, 1);
+    assert.equal(done('send_reply').length, 2);
     assert.ok(entries.some((e: { operation: string; outcome: string }) => e.operation === 'send_reply' && e.outcome === 'failed'));
     assert.ok(!entries.some((e: { operation: string }) => e.operation === 'get_knowledge_base'), 'reads are not audited');
   });

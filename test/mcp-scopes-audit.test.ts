@@ -28,8 +28,8 @@ describe('key scopes and the audit log', () => {
     assert.ok(tools.every((tool) => tool.annotations?.readOnlyHint === true));
     assert.ok(full.tools.some((tool) => tool.name === 'delete_form'));
     const form = await createForm(t, fullKey);
-    assert.equal((await callOk(client, 'get_form', { id: form.id })).id, form.id);
-    const refused = await callError(client, 'delete_form', { id: form.id });
+    assert.equal((await callOk(client, 'get_form', { form_id: form.id })).id, form.id);
+    const refused = await callError(client, 'delete_form', { form_id: form.id });
     assert.equal(refused.code, 'insufficient_scope');
     const still = await t.request({ method: 'GET', url: `/api/forms/${form.id}`, headers: bearer(fullKey) });
     assert.equal(still.statusCode, 200);
@@ -60,9 +60,9 @@ describe('key scopes and the audit log', () => {
     const reader = await t.services.accounts.createKey({ email: owner, name: 'reader', scope: 'read' });
     const form = await createForm(t, created.key);
     const client = await t.connect(created.key);
-    await callOk(client, 'update_form', { id: form.id, name: 'Renamed by agent' });
+    await callOk(client, 'update_form', { form_id: form.id, name: 'Renamed by agent' });
     await callOk(client, 'list_forms');
-    await callError(client, 'delete_form', { id: '00000000-0000-0000-0000-000000000000' });
+    await callError(client, 'delete_form', { form_id: '00000000-0000-0000-0000-000000000000' });
     await t.request({ method: 'DELETE', url: `/api/forms/${form.id}`, headers: bearer(reader.key) });
     await t.request({ method: 'GET', url: `/api/forms`, headers: bearer(created.key) });
 

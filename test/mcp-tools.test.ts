@@ -4,6 +4,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import { accountTools } from '../src/mcp/tools/account.ts';
+import { bulkTools } from '../src/mcp/tools/bulk.ts';
+import { destinationTools } from '../src/mcp/tools/destinations.ts';
 import { knowledgeBaseTools } from '../src/mcp/tools/knowledge-bases.ts';
 import { replyTools } from '../src/mcp/tools/replies.ts';
 import { exportTools } from '../src/mcp/tools/exports.ts';
@@ -77,7 +80,7 @@ describe('MCP tools', () => {
     assert.equal(created.spam_count, 0);
     const secret = await ok('create_form', { name: 'Private', slug: 'private', visibility: 'private', fields_schema: SCHEMA });
     assert.match(secret.submission_token, /^st_/);
-    const form = await ok('get_form', { id: formId });
+    const form = await ok('get_form', { form_id: formId });
     assert.deepEqual(form.schema.fields.map((f: { name: string }) => f.name), ['name', 'email', 'topic', 'message']);
     const listed = await ok('list_forms');
     assert.deepEqual(listed.forms.map((f: { slug: string }) => f.slug).sort(), ['private', 'support']);
@@ -91,16 +94,16 @@ describe('MCP tools', () => {
   });
 
   it('says when an update mints a new endpoint, and the old one keeps working', async () => {
-    const before = await ok('get_form', { id: formId });
-    const renamed = await ok('update_form', { id: formId, name: 'Support desk' });
+    const before = await ok('get_form', { form_id: formId });
+    const renamed = await ok('update_form', { form_id: formId, name: 'Support desk' });
     assert.equal(renamed.endpoint_changed, false);
-    const changed = await ok('update_form', { id: formId, fields_schema: { fields: [...SCHEMA.fields, { name: 'order_id', type: 'string' }] } });
+    const changed = await ok('update_form', { form_id: formId, fields_schema: { fields: [...SCHEMA.fields, { name: 'order_id', type: 'string' }] } });
     assert.equal(changed.endpoint_changed, true);
     assert.equal(changed.previous_endpoint, before.endpoint);
     assert.notEqual(changed.endpoint, before.endpoint);
     const old = await t.request({ method: 'POST', url: pathOf(before.endpoint), payload: { name: 'Old', email: 'old@example.com' } });
     assert.equal(old.statusCode, 201);
-    const invalid = await callError(client, 'update_form', { id: formId, slug: 'Not A Slug' });
+    const invalid = await callError(client, 'update_form', { form_id: formId, slug: 'Not A Slug' });
     assert.equal(invalid.code, 'validation_error');
     assert.ok(invalid.details?.slug);
   });
@@ -166,13 +169,17 @@ describe('MCP tools', () => {
   it('gets, marks, and deletes submissions', async () => {
     const [latest] = (await ok('list_submissions', { form_id: formId, limit: 1 })).submissions;
     await settled(t, key, formId, latest.id);
-    assert.equal((await ok('get_submission', { form_id: formId, id: latest.id })).id, latest.id);
-    assert.equal((await ok('mark_spam', { form_id: formId, id: latest.id })).spam_flag, true);
-    assert.equal((await ok('get_form', { id: formId })).spam_count, 1);
-    assert.equal((await ok('mark_not_spam', { form_id: formId, id: latest.id })).spam_flag, false);
-    assert.equal((await ok('delete_submission', { form_id: formId, id: latest.id })).id, latest.id);
-    assert.equal((await callError(client, 'get_submission', { form_id: formId, id: latest.id })).code, 'submission_not_found');
-    assert.equal((await callError(client, 'mark_spam', { form_id: formId, id: latest.id })).code, 'submission_not_found');
+    assert.equal((await ok('get_submission', { form_id: formId, submission_id: latest.id })).id, latest.id);
+    assert.deepEqual((await ok('mark_spam', { form_id: formId, submission_ids: [latest.id] })).succeeded, [latest.id]);
+    assert.equal((await ok('get_submission', { form_id: formId, submission_id: latest.id })).spam_flag, true);
+    assert.equal((await ok('get_form', { form_id: formId })).spam_count, 1);
+    assert.deepEqual((await ok('mark_not_spam', { form_id: formId, submission_ids: [latest.id] })).succeeded, [latest.id]);
+    assert.equal((await ok('get_submission', { form_id: formId, submission_id: latest.id })).spam_flag, false);
+    assert.equal((await ok('delete_submission', { form_id: formId, submission_id: latest.id })).id, latest.id);
+    assert.equal((await callError(client, 'get_submission', { form_id: formId, submission_id: latest.id })).code, 'submission_not_found');
+    assert.deepEqual((await ok('mark_spam', { form_id: formId, submission_ids: [latest.id] })).failed, [
+      { submission_id: latest.id, code: 'submission_not_found', message: 'Submission not found' },
+    ]);
   });
 
   it('gives dashboard figures and a summary, the model part charged once', async () => {
@@ -205,33 +212,33 @@ describe('MCP tools', () => {
     const casino = await ok('submit_to_form', { form_id: formId, data: { name: 'Win', email: 'win@example.com', message: 'Best online casino bonus, play now' } });
     const id = casino.submission.id;
     await settled(t, key, formId, id);
-    const stored = await ok('analyze_spam', { form_id: formId, id });
+    const stored = await ok('analyze_spam', { form_id: formId, submission_id: id });
     assert.equal(stored.fresh, null);
     assert.equal(stored.credits_charged, 0);
     const usedBefore = await credits();
-    const fresh = await ok('analyze_spam', { form_id: formId, id, fresh: true });
+    const fresh = await ok('analyze_spam', { form_id: formId, submission_id: id, fresh: true });
     assert.equal(fresh.fresh.spam, true);
     assert.equal(fresh.fresh.source, 'model');
     assert.equal(fresh.credits_charged, 1);
-    const twice = await ok('analyze_spam', { form_id: formId, id, fresh: true });
+    const twice = await ok('analyze_spam', { form_id: formId, submission_id: id, fresh: true });
     assert.deepEqual(twice.fresh, fresh.fresh);
     assert.equal(twice.credits_charged, 0);
     assert.equal(await credits(), usedBefore + 1);
 
-    const translated = await ok('translate_submission', { form_id: formId, id, language: 'fr' });
+    const translated = await ok('translate_submission', { form_id: formId, submission_id: id, language: 'fr' });
     assert.equal(translated.untrusted_content.translated_data.message, 'FR Best online casino bonus, play now');
     assert.equal(translated.credits_charged, 1);
     const calls = modelCalls();
-    const again = await ok('translate_submission', { form_id: formId, id, language: 'fr' });
+    const again = await ok('translate_submission', { form_id: formId, submission_id: id, language: 'fr' });
     assert.equal(again.credits_charged, 0);
     assert.equal(again.source, 'analysis');
     assert.equal(modelCalls(), calls);
     assert.equal(await credits(), usedBefore + 2);
-    assert.equal((await callError(client, 'translate_submission', { form_id: formId, id, language: 'French' })).code, 'validation_error');
+    assert.equal((await callError(client, 'translate_submission', { form_id: formId, submission_id: id, language: 'French' })).code, 'validation_error');
 
     // The credit headers of the response that spent a credit already show it.
     const response = await t.post(key, {
-      jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'translate_submission', arguments: { form_id: formId, id, language: 'de' } },
+      jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'translate_submission', arguments: { form_id: formId, submission_id: id, language: 'de' } },
     }, { 'mcp-protocol-version': LATEST_PROTOCOL_VERSION });
     assert.equal(response.status, 200);
     const remaining = Number(response.headers.get('x-service-credits-remaining'));
@@ -241,10 +248,10 @@ describe('MCP tools', () => {
     // A read key reads what was kept, and never spends a credit.
     const reader = await t.connect((await t.services.accounts.createKey({ email: 'tools@example.com', name: 'reader', scope: 'read' })).key);
     const used = await credits();
-    assert.equal((await callOk(reader, 'translate_submission', { form_id: formId, id, language: 'fr' })).source, 'analysis');
-    assert.equal((await callError(reader, 'translate_submission', { form_id: formId, id, language: 'es' })).code, 'insufficient_scope');
+    assert.equal((await callOk(reader, 'translate_submission', { form_id: formId, submission_id: id, language: 'fr' })).source, 'analysis');
+    assert.equal((await callError(reader, 'translate_submission', { form_id: formId, submission_id: id, language: 'es' })).code, 'insufficient_scope');
     const [other] = (await callOk(reader, 'list_submissions', { form_id: formId, text: 'billing question' })).submissions;
-    const offline = await callOk(reader, 'analyze_spam', { form_id: formId, id: other.id, fresh: true });
+    const offline = await callOk(reader, 'analyze_spam', { form_id: formId, submission_id: other.id, fresh: true });
     assert.equal(offline.fresh.source, 'classifier');
     assert.equal(offline.credits_charged, 0);
     assert.equal(await credits(), used);
@@ -283,8 +290,8 @@ describe('MCP tools', () => {
 
   it('deletes a form', async () => {
     const doomed = await ok('create_form', { name: 'Doomed', slug: 'doomed', visibility: 'public', fields_schema: SCHEMA });
-    assert.equal((await ok('delete_form', { id: doomed.id })).id, doomed.id);
-    assert.equal((await callError(client, 'get_form', { id: doomed.id })).code, 'form_not_found');
+    assert.equal((await ok('delete_form', { form_id: doomed.id })).id, doomed.id);
+    assert.equal((await callError(client, 'get_form', { form_id: doomed.id })).code, 'form_not_found');
     const { entries } = await ok('list_audit', { page_size: 100 });
     const submitted = entries.filter((e: { operation: string }) => e.operation === 'submit_to_form');
     const succeeded = submitted.filter((e: { outcome: string }) => e.outcome === 'succeeded');
@@ -305,13 +312,20 @@ describe('MCP tools', () => {
         assert.deepEqual(missing.details?.[required], ['is required'], `${tool.name} ${required}`);
       }
     }
-    assert.equal((await callError(client, 'no_such_tool')).code, 'unknown_tool');
+    // An unknown tool is a protocol error (-32602, invalid params), not a tool result.
+    await assert.rejects(client.callTool({ name: 'no_such_tool', arguments: {} }), (error: { code?: number; message: string }) => {
+      assert.equal(error.code, -32602);
+      assert.match(error.message, /Unknown tool: "no_such_tool"/);
+      return true;
+    });
   });
 
   it('called every tool successfully', async () => {
     const { tools } = await client.listTools();
-    // in mcp-replies.test.ts, exports-surfaces.test.ts, data-subjects.test.ts
-    const elsewhere = new Set([...knowledgeBaseTools, ...replyTools, ...exportTools, ...dataSubjectTools].map((tool) => tool.name));
+    // In mcp-replies.test.ts, mcp-more-tools.test.ts, exports-surfaces.test.ts and data-subjects.test.ts.
+    const elsewhere = new Set([...knowledgeBaseTools, ...replyTools, ...destinationTools, ...accountTools, ...bulkTools, ...exportTools, ...dataSubjectTools].map((tool) => tool.name));
+    elsewhere.delete('mark_spam');
+    elsewhere.delete('mark_not_spam');
     assert.deepEqual(tools.map((tool) => tool.name).filter((name) => !called.has(name) && !elsewhere.has(name)), []);
   });
 });

@@ -113,25 +113,24 @@ describe('MCP transport and authentication', () => {
     const destination = await t.request({
       method: 'POST', url: `/api/forms/${form.id}/destinations`, headers: bearer(other), payload: { type: 'email', recipients: ['team@example.com'] },
     });
-    const ids: Record<string, string> = { form_id: form.id, destination_id: destination.json().id, delivery_id: submissionId };
+    const ids: Record<string, string> = {
+      form_id: form.id, destination_id: destination.json().id, delivery_id: submissionId, submission_id: submissionId, knowledge_base_id: knowledgeBaseId,
+    };
     const client = await t.connect(await t.createKey());
     assert.deepEqual((await callOk(client, 'list_forms')).forms, []);
     const { tools } = await client.listTools();
     let tried = 0;
     for (const tool of tools) {
-      const properties = Object.keys(tool.inputSchema.properties ?? {});
-      if (!properties.includes('form_id') && !properties.includes('id')) continue;
+      const required = (tool.inputSchema.required as string[] | undefined) ?? [];
+      if (!required.some((name) => name in ids)) continue;
       const args: Record<string, unknown> = {};
-      const ofKnowledgeBase = tool.name.endsWith('_knowledge_base');
-      for (const name of (tool.inputSchema.required as string[] | undefined) ?? []) {
-        const id = ofKnowledgeBase ? knowledgeBaseId : properties.includes('form_id') ? submissionId : form.id;
-        args[name] = name === 'id' ? id : (ids[name] ?? { name: 'Eve', email: 'eve@example.com' });
-      }
+      for (const name of required) args[name] = ids[name] ?? (name === 'type' ? 'email' : { name: 'Eve', email: 'eve@example.com' });
+      const ofKnowledgeBase = !required.includes('form_id');
       const error = await callError(client, tool.name, args);
       assert.equal(error.code, ofKnowledgeBase ? 'not_found' : 'form_not_found', `${tool.name}: ${JSON.stringify(error)}`);
       tried += 1;
     }
-    assert.ok(tried >= 19, `every tool that takes an id was tried (${tried})`);
+    assert.ok(tried >= 31, `every tool that takes an id was tried (${tried})`);
     assert.equal((await t.request({ method: 'GET', url: `/api/knowledge_bases/${knowledgeBaseId}`, headers: bearer(other) })).json().version, 1);
     const still = await t.request({ method: 'GET', url: `/api/forms/${form.id}/submissions/${submissionId}`, headers: bearer(other) });
     assert.equal(still.statusCode, 200);
@@ -158,5 +157,49 @@ describe('MCP rate limit', () => {
     assert.equal((await t.post(await t.createKey(), INITIALIZE)).status, 200, 'another key has its own budget');
     const api = await t.request({ method: 'GET', url: '/api/forms', headers: bearer(key) });
     assert.equal(api.statusCode, 200, 'the management API keeps its own budget');
+  });
+});
+
+describe('MCP Origin validation (DNS rebinding)', () => {
+  const originsOf = async (env: Record<string, string>, origins: Array<string | null>) => {
+    const t = await startMcpApp(env);
+    try {
+      const key = await t.createKey();
+      const statuses: Array<number> = [];
+      for (const origin of origins) statuses.push((await t.post(key, INITIALIZE, origin === null ? {} : { origin })).status);
+      return statuses;
+    } finally {
+      await t.close();
+    }
+  };
+
+  it('without a public URL: no Origin, loopback origins and the configured ones pass; any other gets 403 before the key is looked at', async () => {
+    const t = await startMcpApp({ INTAKE_MCP_ALLOWED_ORIGINS: 'https://inspector.example.com, http://tools.example.org:8080' });
+    try {
+      const key = await t.createKey();
+      const cases: Array<[string | null, number]> = [
+        [null, 200], ['http://localhost:6274', 200], ['http://127.0.0.1:3000', 200], ['http://[::1]:3000', 200],
+        ['https://inspector.example.com', 200], ['http://tools.example.org:8080', 200],
+        ['http://evil.example.com', 403], ['https://inspector.example.com.evil.example', 403], ['http://tools.example.org', 403],
+        ['null', 403], ['http://localhost.evil.example', 403], ['http://localhost:6274/path', 403],
+      ];
+      for (const [origin, status] of cases) {
+        const response = await t.post(key, INITIALIZE, origin === null ? {} : { origin });
+        assert.equal(response.status, status, `Origin ${origin}`);
+        if (status === 403) assert.equal(((await response.json()) as { error: { code: number } }).error.code, -32000);
+      }
+      // Refused before authentication: a page elsewhere learns nothing about a key it holds or guesses.
+      const unknownKey = await t.post('ik_nope', INITIALIZE, { origin: 'http://evil.example.com' });
+      assert.equal(unknownKey.status, 403);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("with INTAKE_PUBLIC_URL: its origin passes and loopback origins no longer do", async () => {
+    assert.deepEqual(
+      await originsOf({ INTAKE_PUBLIC_URL: 'https://forms.example.com' }, [null, 'https://forms.example.com', 'http://forms.example.com', 'http://localhost:3000']),
+      [200, 200, 403, 403],
+    );
   });
 });

@@ -10,6 +10,8 @@ import { submissionText } from '../pipeline/submission-text.ts';
 import type { SubmissionService } from '../submissions/service.ts';
 import type { AiServices } from './ai.ts';
 import type { AnalysisStore } from './store.ts';
+import { formStats } from './stats.ts';
+import type { StatsStore } from './stats-store.ts';
 import { summarizer } from './summary.ts';
 
 const DAY_MS = 86_400_000;
@@ -35,6 +37,7 @@ export interface TranslationResult {
 
 export function analysisService(deps: {
   store: AnalysisStore;
+  stats: StatsStore;
   forms: FormService;
   submissions: SubmissionService;
   ai: AiServices;
@@ -48,6 +51,9 @@ export function analysisService(deps: {
       const now = clock().getTime();
       return store.dashboard(accountId, new Date(now - 7 * DAY_MS).toISOString(), new Date(now - 30 * DAY_MS).toISOString());
     },
+
+    /** A form's submissions, spam, replies sent and failed deliveries per day or week. */
+    stats: formStats({ store: deps.stats, forms, clock }),
 
     summarize: summarizer({ store, forms, submissions, ai, clock }),
 

@@ -21,6 +21,8 @@ import * as repeatFingerprints from './migrations/0011_repeat_fingerprints.ts';
 import * as deliveriesBySubmission from './migrations/0012_deliveries_by_submission.ts';
 import * as security from './migrations/0013_security.ts';
 import * as ownerData from './migrations/0014_owner_data.ts';
+import * as submissionStats from './migrations/0020_submission_stats.ts';
+import * as oauth from './migrations/0021_oauth.ts';
 
 type CodeMigration = { up(db: Kysely<any>, t: ColumnTypes): Promise<void> };
 
@@ -39,6 +41,8 @@ const MIGRATIONS: Record<string, CodeMigration> = {
   '0012_deliveries_by_submission': deliveriesBySubmission,
   '0013_security': security,
   '0014_owner_data': ownerData,
+  '0020_submission_stats': submissionStats,
+  '0021_oauth': oauth,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

@@ -321,6 +321,20 @@ export interface ScheduledRunsTable {
   next_run_at: Timestamp;
 }
 
+/** Everything the OAuth authorization server keeps: one row per oidc-provider record (see 0021_oauth). */
+export interface OauthRecordsTable {
+  model: string;
+  id: string;
+  payload: string;
+  grant_id: string | null;
+  uid: string | null;
+  user_code: string | null;
+  account_id: string | null;
+  expires_at: NullableTimestamp;
+  consumed_at: NullableTimestamp;
+  last_used_at: NullableTimestamp;
+}
+
 export interface Tables {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -350,4 +364,5 @@ export interface Tables {
   setup_tokens: SetupTokensTable;
   subject_emails: SubjectEmailsTable;
   scheduled_runs: ScheduledRunsTable;
+  oauth_records: OauthRecordsTable;
 }

@@ -29,11 +29,17 @@ export async function stampCredits(accounts: AccountService, owner: Owner, reply
 /** Requests whose key has been looked up: the rate limiter does it first, the route's hook reuses it. */
 const authenticated = new WeakSet<FastifyRequest>();
 
-/** The owner of the request's key, or null; sets request.owner. The key is looked up once per request. */
-export async function authenticateKey(accounts: AccountService, request: FastifyRequest): Promise<Owner | null> {
+/** Another kind of bearer token a route takes beside API keys (/mcp: OAuth access tokens). */
+export type TokenLookup = (token: string, request: FastifyRequest) => Promise<Owner | null>;
+
+/**
+ * The owner of the request's key (or of a token `other` knows), or null; sets request.owner. The
+ * credential is looked up once per request.
+ */
+export async function authenticateKey(accounts: AccountService, request: FastifyRequest, other?: TokenLookup): Promise<Owner | null> {
   if (authenticated.has(request)) return request.owner;
   const token = bearerToken(request.headers.authorization);
-  request.owner = token ? await accounts.authenticate(token) : null;
+  request.owner = token ? ((await accounts.authenticate(token)) ?? (other ? await other(token, request) : null)) : null;
   authenticated.add(request);
   return request.owner;
 }

@@ -5,7 +5,7 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AccountService } from '../accounts/service.ts';
-import { authenticateKey } from './auth.ts';
+import { authenticateKey, type TokenLookup } from './auth.ts';
 import type { RateLimitBackend } from '../limits/rate-limit-stores.ts';
 import { fail } from './errors.ts';
 
@@ -27,8 +27,8 @@ export const byClientIp = (request: FastifyRequest) => `ip:${request.ip}`;
  * sent, a caller making up a new token each time would never be limited. The key is looked up
  * here, before the route's own authentication, which reuses the answer.
  */
-export const byApiKey = (accounts: AccountService) => async (request: FastifyRequest) => {
-  const owner = await authenticateKey(accounts, request);
+export const byApiKey = (accounts: AccountService, other?: TokenLookup) => async (request: FastifyRequest) => {
+  const owner = await authenticateKey(accounts, request, other);
   return owner ? `key:${owner.keyId}` : byClientIp(request);
 };
 

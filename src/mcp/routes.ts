@@ -3,13 +3,14 @@
 // protocol (versions, batches, errors) and a fresh server answers for the key's owner.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
-import { authenticateKey, ownerOf, stampCredits } from '../http/auth.ts';
+import { authenticateKey, ownerOf, stampCredits, type TokenLookup } from '../http/auth.ts';
 import { baseUrlOf } from '../http/base-url.ts';
 import { errorHandlerFor } from '../http/error-replies.ts';
 import { fail } from '../http/errors.ts';
 import { unstorableText } from '../http/storable-text.ts';
 import { knowledgeBodyLimit } from '../knowledge/routes.ts';
 import type { Services } from '../services.ts';
+import { originCheck } from './allowed-origins.ts';
 import { protectedResourcePath } from './protected-resource.ts';
 import type { WriteRecord } from './server.ts';
 
@@ -64,6 +65,11 @@ let mcpModules: Promise<[typeof import('./server.ts'), typeof import('./tools/in
 const loadMcp = () =>
   (mcpModules ??= Promise.all([import('./server.ts'), import('./tools/index.ts'), import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js')]));
 
+/** OAuth access tokens, accepted at /mcp beside API keys when they were issued for this /mcp. */
+export function mcpTokenLookup(config: Config, services: Services): TokenLookup {
+  return async (token, request) => (token.startsWith('ik_') ? null : services.oauth.authenticate(token, baseUrlOf(request, config.publicUrl)));
+}
+
 export const mcpRoutes: FastifyPluginAsync<McpRouteDeps> = async (app, { config, services }) => {
   // Room for a knowledge base's content in create_knowledge_base and update_knowledge_base.
   const bodyLimit = knowledgeBodyLimit(config);
@@ -77,14 +83,26 @@ export const mcpRoutes: FastifyPluginAsync<McpRouteDeps> = async (app, { config,
     else done(null, body);
   });
 
-  async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const owner = await authenticateKey(services.accounts, request);
+  const originAllowed = originCheck(config);
+  const tokenLookup = mcpTokenLookup(config, services);
+
+  async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
+    // First of all: a page on another origin learns nothing, not even whether its key is valid.
+    const origin = request.headers.origin;
+    if (!originAllowed(typeof origin === 'string' ? origin : undefined)) {
+      return reply.code(403).send({
+        jsonrpc: '2.0', id: null,
+        error: { code: -32000, message: 'Forbidden: this Origin may not call /mcp (see INTAKE_MCP_ALLOWED_ORIGINS).' },
+      });
+    }
+    const owner = await authenticateKey(services.accounts, request, tokenLookup);
     if (!owner) {
       reply.header('WWW-Authenticate', challenge(request, config, request.headers.authorization !== undefined));
-      throw fail.unauthorized('Missing or invalid API key. Send Authorization: Bearer <API_KEY>.');
+      throw fail.unauthorized('Missing or invalid credentials. Sign in with OAuth (see the resource metadata in WWW-Authenticate) or send Authorization: Bearer <API_KEY>.');
     }
     // Stamped now so that a refusal before the call (a bad body) carries them; the call stamps them again after.
     await stampCredits(services.accounts, owner, reply);
+    return undefined;
   }
 
   // Before the body is read: a caller without a key never makes the server take in a large body.
@@ -105,7 +123,7 @@ export const mcpRoutes: FastifyPluginAsync<McpRouteDeps> = async (app, { config,
         request.log.error({ err: error }, 'could not record an audit entry');
       }
     };
-    const context = { owner, baseUrl: baseUrlOf(request, config.publicUrl), services, ip: request.ip, maxSubmissionBytes: config.maxBodyBytes };
+    const context = { owner, baseUrl: baseUrlOf(request, config.publicUrl), services, config, ip: request.ip, maxSubmissionBytes: config.maxBodyBytes };
     const [{ mcpServer }, { ALL_TOOLS }, { WebStandardStreamableHTTPServerTransport }] = await loadMcp();
     const server = mcpServer({ context, tools: ALL_TOOLS, log: request.log, onWrite: recordWrite });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

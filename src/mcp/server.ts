@@ -3,10 +3,12 @@
 // result, or its error, for the agent. Every write passes through here, so here it is audited.
 import { createRequire } from 'node:module';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool as ListedTool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool as ListedTool } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError, outageError } from '../http/errors.ts';
 import { routeValidatorCompiler, toFieldErrors } from '../http/route-validation.ts';
+import { registerPrompts } from './prompts.ts';
+import { registerResources } from './resources.ts';
 import type { Tool, ToolContext } from './tool.ts';
 
 const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
@@ -66,15 +68,25 @@ export interface McpServerOptions {
   onWrite(record: WriteRecord): Promise<void>;
 }
 
+/** Else the most specific id the arguments name: a form's submission before the form, and so on. */
+const TARGET_ARGUMENTS = ['submission_id', 'delivery_id', 'destination_id', 'knowledge_base_id', 'form_id'];
+
 function targetOf(tool: Tool, args: Record<string, unknown>, result: unknown): string | null {
   if (tool.target) return tool.target(args as never, result as never);
+  // What the call made or changed, when its result has an id.
   const fromResult = (result as { id?: unknown } | null)?.id;
-  const id = typeof fromResult === 'string' ? fromResult : args.id;
-  return typeof id === 'string' ? id : null;
+  if (typeof fromResult === 'string') return fromResult;
+  const named = TARGET_ARGUMENTS.map((name) => args[name]).find((value) => typeof value === 'string');
+  return typeof named === 'string' ? named : null;
 }
 
 export function mcpServer({ context, tools, log, onWrite }: McpServerOptions): Server {
-  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+  const server = new Server(SERVER_INFO, {
+    capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } },
+    instructions: INSTRUCTIONS,
+  });
+  registerResources(server, context);
+  registerPrompts(server);
   const fullScope = context.owner.scope === 'full';
   const visible = tools.filter((tool) => fullScope || tool.annotations.readOnlyHint);
 
@@ -84,7 +96,8 @@ export function mcpServer({ context, tools, log, onWrite }: McpServerOptions): S
     const { name } = request.params;
     const args = request.params.arguments ?? {};
     const tool = tools.find((t) => t.name === name);
-    if (!tool) return errorResult('unknown_tool', `There is no tool named "${name}". Call tools/list to see the tools this key may use.`);
+    // A protocol error, not a tool result: the specification answers an unknown tool with -32602.
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: "${name}". Call tools/list to see the tools this key may use.`);
     if (!visible.includes(tool)) {
       return errorResult('insufficient_scope', `${name} changes data, and this API key has the read scope: only read-only tools are available to it.`);
     }

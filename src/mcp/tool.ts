@@ -4,6 +4,7 @@
 // gathers the lists, so a new group of tools is one more file.
 import type { Static, TSchema } from 'typebox';
 import type { Owner } from '../accounts/service.ts';
+import type { Config } from '../config.ts';
 import type { Services } from '../services.ts';
 
 export interface ToolContext {
@@ -11,6 +12,7 @@ export interface ToolContext {
   /** The origin endpoint URLs are built on, as for the REST routes. */
   baseUrl: string;
   services: Services;
+  config: Config;
   /** The client's address, recorded as the submitter's by submit_to_form. */
   ip: string;
   /** The public endpoint's body limit, which submit_to_form keeps too (/mcp takes larger bodies, for knowledge bases). */

@@ -99,14 +99,14 @@ export const analysisTools = [
       credits_charged: Type.Integer(),
     }),
     annotations: PAID,
-    async run({ form_id, id, fresh }, { owner, services }) {
-      const submission = await services.submissions.get(owner.account.id, form_id, id);
+    async run({ form_id, submission_id, fresh }, { owner, services }) {
+      const submission = await services.submissions.get(owner.account.id, form_id, submission_id);
       const stored = {
         spam: submission.spam_flag, confidence: submission.spam_confidence, reason: submission.spam_reason,
         corrected_by_owner: submission.spam_corrected_at !== null, processing_status: submission.processing_status,
       };
       if (!fresh) return { submission_id: submission.id, stored, fresh: null, credits_charged: 0 };
-      const analysed = await services.analysis.analyzeSpam(owner.account, form_id, id, owner.scope === 'full');
+      const analysed = await services.analysis.analyzeSpam(owner.account, form_id, submission_id, owner.scope === 'full');
       return { submission_id: submission.id, stored, fresh: analysed.verdict, credits_charged: analysed.credits_charged };
     },
   }),
@@ -128,10 +128,10 @@ export const analysisTools = [
       untrusted_content: Type.Object({ translated_data: Type.Record(Type.String(), Type.String()) }),
     }),
     annotations: PAID,
-    async run({ form_id, id, language }, { owner, services }) {
-      const result = await services.analysis.translate(owner.account, form_id, id, language ?? owner.account.language, owner.scope === 'full');
+    async run({ form_id, submission_id, language }, { owner, services }) {
+      const result = await services.analysis.translate(owner.account, form_id, submission_id, language ?? owner.account.language, owner.scope === 'full');
       const { translated_data, ...facts } = result;
-      return { submission_id: id, ...facts, untrusted_content: { translated_data } };
+      return { submission_id, ...facts, untrusted_content: { translated_data } };
     },
   }),
 ];

@@ -26,11 +26,11 @@ export const formTools = [
     name: 'get_form',
     title: 'Get a form',
     description: "One form in full: its fields schema (names, types, rules), settings (spam protection, localisation, smart replies, webhook), current endpoint and schema version, and its submission and spam counts. Use it before submit_to_form or update_form. Free.",
-    input: Type.Object({ id: FormId }, { additionalProperties: false }),
+    input: Type.Object({ form_id: FormId }, { additionalProperties: false }),
     output: FormDetail,
     annotations: READ,
-    async run({ id }, { owner, services, baseUrl }) {
-      const form = await services.forms.get(owner.account.id, id);
+    async run({ form_id }, { owner, services, baseUrl }) {
+      const form = await services.forms.get(owner.account.id, form_id);
       return { ...presentForm(form, baseUrl), spam_count: form.spamCount };
     },
   }),
@@ -52,7 +52,7 @@ export const formTools = [
     name: 'update_form',
     title: 'Update a form',
     description: "Changes any of a form's name, slug, visibility, fields schema or settings; what is not given stays. A new fields schema or slug mints a new endpoint (endpoint_changed is then true and previous_endpoint names the old one, which keeps accepting submissions for the old schema): tell the owner to point their site at the new endpoint. Making a public form private returns its new submission token, shown once. Free.",
-    input: Type.Object({ id: FormId, ...UpdateFormBody.properties }, { additionalProperties: false }),
+    input: Type.Object({ form_id: FormId, ...UpdateFormBody.properties }, { additionalProperties: false }),
     output: Type.Object({
       ...FormDetail.properties,
       endpoint_changed: Type.Boolean({ description: 'True when this update minted a new endpoint' }),
@@ -60,9 +60,9 @@ export const formTools = [
       submission_token: Type.Optional(Type.String({ description: 'Only when this update made the form private: its token, shown once' })),
     }),
     annotations: UPDATE,
-    async run({ id, ...changes }, { owner, services, baseUrl }) {
-      const before = presentFormSummary(await services.forms.get(owner.account.id, id), baseUrl).endpoint;
-      const { form, submissionToken } = await services.forms.update(owner.account.id, id, changes);
+    async run({ form_id, ...changes }, { owner, services, baseUrl }) {
+      const before = presentFormSummary(await services.forms.get(owner.account.id, form_id), baseUrl).endpoint;
+      const { form, submissionToken } = await services.forms.update(owner.account.id, form_id, changes);
       const shown = presentForm(form, baseUrl);
       return {
         ...shown,
@@ -78,11 +78,11 @@ export const formTools = [
     name: 'delete_form',
     title: 'Delete a form',
     description: 'Deletes a form with all its submissions, destinations and delivery logs, for good; its endpoints stop accepting submissions. Confirm with the owner first. Free.',
-    input: Type.Object({ id: FormId }, { additionalProperties: false }),
+    input: Type.Object({ form_id: FormId }, { additionalProperties: false }),
     output: FormDetail,
     annotations: DELETE,
-    async run({ id }, { owner, services, baseUrl }) {
-      const form = await services.forms.delete(owner.account.id, id);
+    async run({ form_id }, { owner, services, baseUrl }) {
+      const form = await services.forms.delete(owner.account.id, form_id);
       return { ...presentForm(form, baseUrl), spam_count: form.spamCount };
     },
   }),

@@ -2,7 +2,9 @@
 // keeps what is stored unless asked to draft again, and is charged once per submission, like the
 // pipeline; sending emails the reply once, ever.
 import { Type } from 'typebox';
-import { defineTool, UNTRUSTED_NOTE } from '../tool.ts';
+import { fail } from '../../http/errors.ts';
+import { SubmissionPatchBody } from '../../submissions/schemas.ts';
+import { defineTool, UNTRUSTED_NOTE, UPDATE } from '../tool.ts';
 import { AgentSubmission, forAgent } from './agent-submission.ts';
 import { KNOWLEDGE_BASE_ID_LENGTH } from './knowledge-bases.ts';
 import { SubmissionRef } from './submissions.ts';
@@ -24,11 +26,31 @@ export const replyTools = [
       credits_charged: Type.Integer(),
     }),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
-    async run({ form_id, id, knowledge_base_id, redraft }, { owner, services }) {
-      const outcome = await services.replies.draft(owner.account.id, form_id, id, { knowledgeBaseId: knowledge_base_id, redraft });
+    async run({ form_id, submission_id, knowledge_base_id, redraft }, { owner, services }) {
+      const outcome = await services.replies.draft(owner.account.id, form_id, submission_id, { knowledgeBaseId: knowledge_base_id, redraft });
       return {
         ...forAgent(outcome.submission), drafted: outcome.drafted, knowledge_base_id: outcome.knowledgeBaseId, credits_charged: outcome.creditsCharged,
       };
+    },
+  }),
+
+  defineTool({
+    name: 'update_reply_draft',
+    title: 'Edit a reply draft',
+    description: `Changes the subject or the text of a submission's reply draft before it is sent, as the owner would in the dashboard; what is not given stays. Giving reply_content to a submission without a draft makes one (no credits). Refused once the reply was sent (cannot_update). Show the owner the result and let them confirm before send_reply. Free. ${UNTRUSTED_NOTE}`,
+    input: Type.Object({
+      ...SubmissionRef,
+      reply_subject: SubmissionPatchBody.properties.reply_subject,
+      reply_content: SubmissionPatchBody.properties.reply_content,
+    }, { additionalProperties: false }),
+    output: AgentSubmission,
+    annotations: UPDATE,
+    async run({ form_id, submission_id, reply_subject, reply_content }, { owner, services }) {
+      if (reply_subject === undefined && reply_content === undefined) {
+        await services.submissions.get(owner.account.id, form_id, submission_id); // an unknown one is named as such first
+        throw fail.validation({ reply_content: ['give reply_content, reply_subject or both'] }, 'Nothing to change: give reply_subject, reply_content or both.');
+      }
+      return forAgent(await services.replies.edit(owner.account.id, form_id, submission_id, { reply_subject, reply_content }));
     },
   }),
 
@@ -39,8 +61,8 @@ export const replyTools = [
     input: Type.Object(SubmissionRef, { additionalProperties: false }),
     output: AgentSubmission,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-    async run({ form_id, id }, { owner, services }) {
-      return forAgent(await services.replies.send(owner.account.id, form_id, id));
+    async run({ form_id, submission_id }, { owner, services }) {
+      return forAgent(await services.replies.send(owner.account.id, form_id, submission_id));
     },
   }),
 ];

@@ -1,26 +1,36 @@
 // Submission tools: the submission service behind /api/forms/{id}/submissions, plus search.
 import { Type } from 'typebox';
-import { defineTool, DELETE, READ, UNTRUSTED_NOTE, UPDATE } from '../tool.ts';
+import { defineTool, DELETE, READ, UNTRUSTED_NOTE } from '../tool.ts';
 import { AgentSubmission, forAgent } from './agent-submission.ts';
 import { FormId } from './forms.ts';
 
-export const SubmissionRef = { form_id: FormId, id: Type.String({ minLength: 1, maxLength: 100, description: 'The submission id' }) };
+export const SubmissionId = Type.String({ minLength: 1, maxLength: 100, description: 'The submission id (from list_submissions)' });
+export const SubmissionRef = { form_id: FormId, submission_id: SubmissionId };
 const Timestamp = (description: string) => Type.String({ format: 'date-time', description });
 
-const spamCorrection = (spam: boolean) =>
-  defineTool({
-    name: spam ? 'mark_spam' : 'mark_not_spam',
-    title: spam ? 'Mark a submission as spam' : 'Mark a submission as not spam',
-    description: spam
-      ? "Overrules the spam check: moves a processed submission to the spam folder, records that the owner's key did so, and updates the form's spam count. Fails while the submission is still being processed. Free."
-      : "Overrules the spam check: moves a processed submission from spam back to the inbox, records that the owner's key did so, and updates the form's spam count. Fails while the submission is still being processed. Free.",
-    input: Type.Object(SubmissionRef, { additionalProperties: false }),
-    output: AgentSubmission,
-    annotations: { ...UPDATE, destructiveHint: false },
-    async run({ form_id, id }, { owner, services }) {
-      return forAgent(await services.submissions.correctSpam({ accountId: owner.account.id, keyId: owner.keyId }, form_id, id, spam));
-    },
-  });
+/** What selects submissions, in list_submissions and in the bulk tools' `where`. */
+export const SubmissionFilters = {
+  filter: Type.Optional(Type.Enum(['inbox', 'spam', 'all'], { description: 'inbox: not spam; spam; all' })),
+  text: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Text the submitted data contains' })),
+  processing_status: Type.Optional(Type.Enum(['pending', 'processing', 'completed', 'skipped', 'failed'])),
+  reply_status: Type.Optional(Type.Enum(['pending', 'completed', 'sent', 'failed'])),
+  since: Type.Optional(Timestamp('Only submissions that arrived at or after this time')),
+  until: Type.Optional(Timestamp('Only submissions that arrived before this time')),
+};
+
+type Filters = { [K in keyof typeof SubmissionFilters]?: string };
+
+/** The search service's query for those filters. */
+export function searchQueryOf(filters: Filters, defaultFilter: 'inbox' | 'spam' | 'all') {
+  return {
+    filter: (filters.filter ?? defaultFilter) as 'inbox' | 'spam' | 'all',
+    text: filters.text,
+    processingStatus: filters.processing_status as 'pending' | 'processing' | 'completed' | 'skipped' | 'failed' | undefined,
+    replyStatus: filters.reply_status as 'pending' | 'completed' | 'sent' | 'failed' | undefined,
+    since: filters.since && new Date(filters.since).toISOString(),
+    until: filters.until && new Date(filters.until).toISOString(),
+  };
+}
 
 export const submissionTools = [
   defineTool({
@@ -29,12 +39,7 @@ export const submissionTools = [
     description: `Lists a form's submissions, newest first. filter: inbox (not spam, the default), spam or all; text: words the submitted data must contain (case-insensitive); processing_status and reply_status narrow further; since/until bound the arrival time. Up to limit (default 20, at most 200) per call: pass next_cursor back as cursor for older ones. A search with text, statuses or times reads at most the 20,000 newest submissions per call, so a page may come back short yet carry a next_cursor: call again with it to search further back. Free. ${UNTRUSTED_NOTE}`,
     input: Type.Object({
       form_id: FormId,
-      filter: Type.Optional(Type.Enum(['inbox', 'spam', 'all'], { description: 'inbox (default): not spam; spam; all' })),
-      text: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Text the submitted data contains' })),
-      processing_status: Type.Optional(Type.Enum(['pending', 'processing', 'completed', 'skipped', 'failed'])),
-      reply_status: Type.Optional(Type.Enum(['pending', 'completed', 'sent', 'failed'])),
-      since: Type.Optional(Timestamp('Only submissions that arrived at or after this time')),
-      until: Type.Optional(Timestamp('Only submissions that arrived before this time')),
+      ...SubmissionFilters,
       limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, description: 'Default 20' })),
       cursor: Type.Optional(Type.String({ maxLength: 100, description: 'next_cursor of the previous call' })),
     }, { additionalProperties: false }),
@@ -45,12 +50,7 @@ export const submissionTools = [
     annotations: READ,
     async run(args, { owner, services }) {
       const page = await services.submissions.search(owner.account.id, args.form_id, {
-        filter: args.filter ?? 'inbox',
-        text: args.text,
-        processingStatus: args.processing_status,
-        replyStatus: args.reply_status,
-        since: args.since && new Date(args.since).toISOString(),
-        until: args.until && new Date(args.until).toISOString(),
+        ...searchQueryOf(args, 'inbox'),
         limit: args.limit ?? 20,
         cursor: args.cursor,
       });
@@ -65,8 +65,8 @@ export const submissionTools = [
     input: Type.Object(SubmissionRef, { additionalProperties: false }),
     output: AgentSubmission,
     annotations: READ,
-    async run({ form_id, id }, { owner, services }) {
-      return forAgent(await services.submissions.get(owner.account.id, form_id, id));
+    async run({ form_id, submission_id }, { owner, services }) {
+      return forAgent(await services.submissions.get(owner.account.id, form_id, submission_id));
     },
   }),
 
@@ -77,12 +77,9 @@ export const submissionTools = [
     input: Type.Object(SubmissionRef, { additionalProperties: false }),
     output: AgentSubmission,
     annotations: DELETE,
-    async run({ form_id, id }, { owner, services }) {
-      return forAgent(await services.submissions.delete(owner.account.id, form_id, id));
+    async run({ form_id, submission_id }, { owner, services }) {
+      return forAgent(await services.submissions.delete(owner.account.id, form_id, submission_id));
     },
   }),
-
-  spamCorrection(true),
-  spamCorrection(false),
 ];
 
