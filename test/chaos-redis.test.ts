@@ -36,7 +36,7 @@ describe('chaos: Redis hangs and dies under load', { skip: missing.redis ?? fals
 
   it('keeps every request under two seconds, takes every submission, and shares the limits again within seconds', async (t) => {
     // No embedded worker: the pipeline does not touch Redis, and loading its models only adds noise.
-    const env = { ...RELAXED_ENV, ...store.env, INTAKE_EMBEDDED_WORKER: 'false', REDIS_URL: redis.url, INTAKE_REDIS_PREFIX: `chaos-${randomBytes(4).toString('hex')}:` };
+    const env = { ...RELAXED_ENV, ...store.env, INTAKE_FREE_SUBMISSION_LIMIT: '1000000000', INTAKE_EMBEDDED_WORKER: 'false', REDIS_URL: redis.url, INTAKE_REDIS_PREFIX: `chaos-${randomBytes(4).toString('hex')}:` };
     const created = await runCli(['keys', 'create', '--email', 'chaos@example.com', '--name', 'k'], env);
     assert.equal(created.code, 0, created.stderr);
     const key = created.stdout.trim();
@@ -104,6 +104,7 @@ describe('chaos: Redis hangs and dies under load', { skip: missing.redis ?? fals
       };
       t.diagnostic(`chaos figures, Redis frozen for 3 s then killed for 3 s: ${JSON.stringify(figures)}`);
 
+      // The free plan's lifetime cap is lifted above: a fast host sends more than 5,000 in the run.
       assert.deepEqual(Object.keys(figures.byStatus), ['201'], 'every submission was taken');
       assert.equal(figures.stored, figures.created, 'and stored');
       assert.ok(figures.longestWaitWhileRedisDownMs < 2_000, `the longest request while Redis was down took ${figures.longestWaitWhileRedisDownMs} ms`);
