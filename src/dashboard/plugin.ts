@@ -21,6 +21,7 @@ import { formPages } from './pages/forms.ts';
 import { inboxPages } from './pages/inbox.ts';
 import { notificationPages } from './pages/notifications.ts';
 import { integrationPages } from './pages/integrations.ts';
+import { consentPages } from './pages/consent.ts';
 import { accountPages } from './pages/account.ts';
 import { knowledgePages } from './pages/knowledge.ts';
 import { knowledgeBodyLimit } from '../knowledge/routes.ts';
@@ -122,7 +123,8 @@ function errorPage(request: FastifyRequest, title: string, message: string, deta
 }
 
 function setPageHeaders(request: FastifyRequest, reply: FastifyReply): void {
-  reply.header('Content-Security-Policy', CSP);
+  // The consent page sets its own, which lets its form lead back to the app.
+  if (!reply.hasHeader('Content-Security-Policy')) reply.header('Content-Security-Policy', CSP);
   reply.header('X-Frame-Options', 'DENY');
   reply.header('X-Content-Type-Options', 'nosniff');
   reply.header('Referrer-Policy', 'same-origin');
@@ -208,5 +210,6 @@ export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps)
   await notificationPages(app, deps);
   await knowledgePages(app, deps);
   await integrationPages(app, deps);
+  await consentPages(app, deps);
   await accountPages(app, deps);
 }
