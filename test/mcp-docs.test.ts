@@ -18,9 +18,9 @@ describe('MCP documentation and the try-it script', () => {
   });
   after(() => t.close());
 
-  it('README lists exactly the tools the server defines (npm run docs:mcp writes it)', () => {
-    const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
-    assert.equal(withToolDocs(readme, ALL_TOOLS), readme, 'README.md is stale: run npm run docs:mcp');
+  it('docs/mcp.md lists exactly the tools the server defines (npm run docs:mcp writes it)', () => {
+    const readme = fs.readFileSync(path.join(root, 'docs', 'mcp.md'), 'utf8');
+    assert.equal(withToolDocs(readme, ALL_TOOLS), readme, 'docs/mcp.md is stale: run npm run docs:mcp');
     for (const tool of ALL_TOOLS) assert.ok(toolDocs(ALL_TOOLS).includes(`**\`${tool.name}\`**`));
   });
 

@@ -1,4 +1,4 @@
-// The README's list of MCP tools, written from the tool definitions themselves, so that the
+// The list of MCP tools in docs/mcp.md, written from the tool definitions themselves, so that the
 // documentation cannot say something the server does not do. `npm run docs:mcp` rewrites it.
 import type { Tool } from './tool.ts';
 
