@@ -85,6 +85,9 @@ export function oauthService(deps: { store: OauthStore; providers: Providers; ac
     async answerConsent(origin: string, req: IncomingMessage, res: ServerResponse, accountId: string, answer: { allow: boolean; scope: OauthScope }): Promise<string> {
       const provider = await providers.for(origin);
       const details = await provider.interactionDetails(req, res);
+      // Expired codes, tokens and interactions are useless to the provider: cleared at each consent
+      // (rare, and an index range on expires_at), so the table never grows without bound.
+      await store.removeExpired();
       if (!answer.allow) {
         return provider.interactionResult(req, res, { error: 'access_denied', error_description: 'The owner did not allow access.' }, { mergeWithLastSubmission: false });
       }
