@@ -2,24 +2,24 @@
 // encapsulated Fastify plugin: the cookie and form-body parsers, the session hook, CSRF checks and
 // the security headers exist only for these routes, so /api/*, /mcp and the submission endpoints
 // never set or read the session cookie.
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Config } from '../config.ts';
-import type { Database } from '../db/database.ts';
 import { AppError, outageError } from '../http/errors.ts';
 import { logOutage } from '../http/error-replies.ts';
 import { hashSecret } from '../accounts/secrets.ts';
 import { bodyKeyedLimit, byClientIp, rateLimitZone } from '../http/rate-limit.ts';
-import type { Services } from '../services.ts';
-import { html } from './html.ts';
-import { page, sendPage } from './layout.ts';
-import { SESSION_DAYS, type Session } from './service.ts';
+import { sendPage } from './layout.ts';
+import type { Session } from './service.ts';
+import type { DashboardDeps } from './deps.ts';
+import { errorPage, setPageHeaders } from './error-pages.ts';
+import { PRE_COOKIE, SESSION_COOKIE } from './session-cookies.ts';
 import { authPages } from './pages/auth.ts';
 import { formPages } from './pages/forms.ts';
 import { inboxPages } from './pages/inbox.ts';
+import { submissionPages } from './pages/submission.ts';
 import { notificationPages } from './pages/notifications.ts';
 import { integrationPages } from './pages/integrations.ts';
 import { accountPages } from './pages/account.ts';
@@ -36,21 +36,6 @@ declare module 'fastify' {
     public?: boolean;
   }
 }
-
-export const SESSION_COOKIE = 'intake_session';
-/** Double-submit token for the forms shown before there is a session (log in, set-up). */
-export const PRE_COOKIE = 'intake_pre';
-
-export interface DashboardDeps {
-  config: Config;
-  database: Database;
-  services: Services;
-}
-
-const CSP = [
-  "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "connect-src 'self'",
-  "form-action 'self'", "frame-ancestors 'none'", "base-uri 'none'",
-].join('; ');
 
 const ASSETS: Record<string, string> = {
   'dashboard.css': 'text/css; charset=utf-8',
@@ -83,68 +68,12 @@ function loginAccountKey(request: FastifyRequest): string | null {
   return typeof email === 'string' ? hashSecret(email.trim().toLowerCase().slice(0, 320)) : null;
 }
 
-export function isSecure(request: FastifyRequest, config: Config): boolean {
-  return request.protocol === 'https' || (config.publicUrl?.startsWith('https:') ?? false);
-}
-
-export function startSessionCookie(request: FastifyRequest, reply: FastifyReply, config: Config, token: string): void {
-  reply.setCookie(SESSION_COOKIE, token, {
-    path: '/', httpOnly: true, sameSite: 'lax', secure: isSecure(request, config), maxAge: SESSION_DAYS * 86_400,
-  });
-}
-
-/** The token for forms shown before log-in, set as a cookie the first time such a form is shown. */
-export function preToken(request: FastifyRequest, reply: FastifyReply, config: Config): string {
-  const existing = request.cookies[PRE_COOKIE];
-  if (existing && /^[A-Za-z0-9_-]{20,64}$/.test(existing)) return existing;
-  const token = randomBytes(24).toString('base64url');
-  reply.setCookie(PRE_COOKIE, token, { path: '/', httpOnly: true, sameSite: 'lax', secure: isSecure(request, config) });
-  return token;
-}
-
 function csrfValid(request: FastifyRequest): boolean {
   const sent = (request.body as Record<string, unknown> | undefined)?._csrf;
   if (typeof sent !== 'string' || !sameOrigin(request)) return false;
   if (request.session) return sameText(sent, request.session.csrfToken);
   const pre = request.cookies[PRE_COOKIE];
   return typeof pre === 'string' && sameText(sent, pre);
-}
-
-function errorPage(request: FastifyRequest, title: string, message: string, details?: Record<string, string[]>) {
-  const problems = Object.entries(details ?? {});
-  return page({
-    title,
-    // Null outside the plugin (the not-found page), where no session is read.
-    session: request.session ?? null,
-    narrow: !request.session,
-    body: html`<div class="panel narrow-panel"><h1>${title}</h1><p>${message}</p>${
-      problems.length ? html`<ul>${problems.map(([field, messages]) => html`<li><strong>${field}</strong> ${messages.join('; ')}</li>`)}</ul>` : ''
-    }<p><a href="/forms">Back to your forms</a></p></div>`,
-  });
-}
-
-function setPageHeaders(request: FastifyRequest, reply: FastifyReply): void {
-  reply.header('Content-Security-Policy', CSP);
-  reply.header('X-Frame-Options', 'DENY');
-  reply.header('X-Content-Type-Options', 'nosniff');
-  reply.header('Referrer-Policy', 'same-origin');
-  reply.header('Cross-Origin-Opener-Policy', 'same-origin');
-  if (!request.url.startsWith('/assets/')) reply.header('Cache-Control', 'no-store');
-}
-
-const API_PREFIXES = ['/api/', '/mcp', '/.well-known/', '/openapi.json', '/docs'];
-
-/** A browser following a wrong link to the dashboard (not an API client) is answered with a page. */
-export function wantsDashboardPage(request: FastifyRequest): boolean {
-  if (request.method !== 'GET' && request.method !== 'HEAD') return false;
-  if (!(request.headers.accept ?? '').includes('text/html')) return false;
-  return !API_PREFIXES.some((prefix) => request.url.startsWith(prefix));
-}
-
-/** The dashboard's 404 page, for a URL no route serves (the app's not-found handler, outside this plugin). */
-export function sendNotFoundPage(request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  setPageHeaders(request, reply);
-  return sendPage(reply, errorPage(request, 'Not found', 'There is no page at this address.'), 404);
 }
 
 export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
@@ -217,6 +146,7 @@ export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps)
   await authPages(app, deps, 'pages');
   await formPages(app, deps);
   await inboxPages(app, deps);
+  await submissionPages(app, deps);
   await notificationPages(app, deps);
   await knowledgePages(app, deps);
   await integrationPages(app, deps);

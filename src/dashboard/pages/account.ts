@@ -7,10 +7,10 @@ import type { ProviderState } from '../../health/providers.ts';
 import { text } from '../form-input.ts';
 import { html, when, type Html } from '../html.ts';
 import { input, notice, page, postForm, sendPage, type Errors } from '../layout.ts';
-import type { DashboardDeps } from '../plugin.ts';
+import type { DashboardDeps } from '../deps.ts';
 import { DashboardError, type Session } from '../service.ts';
 import { MIN_PASSWORD_LENGTH } from '../passwords.ts';
-import { sessionOf } from './forms.ts';
+import { sessionOf } from '../page-context.ts';
 
 const DONE: Record<string, string> = {
   password: 'Password changed. Your other sessions were logged out.', language: 'Language saved.', 'reply-to': 'Reply-to address saved.',

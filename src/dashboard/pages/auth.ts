@@ -4,7 +4,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { html, type Html } from '../html.ts';
 import { csrfField, input, notice, page, sendPage, type Errors } from '../layout.ts';
 import { text } from '../form-input.ts';
-import { preToken, SESSION_COOKIE, startSessionCookie, type DashboardDeps } from '../plugin.ts';
+import type { DashboardDeps } from '../deps.ts';
+import { preToken, SESSION_COOKIE, startSessionCookie } from '../session-cookies.ts';
 import { DashboardError } from '../service.ts';
 import { MIN_PASSWORD_LENGTH } from '../passwords.ts';
 

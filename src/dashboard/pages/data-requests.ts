@@ -7,9 +7,9 @@ import type { SubjectMatch } from '../../data-subjects/store.ts';
 import { text } from '../form-input.ts';
 import { html, when, type Html } from '../html.ts';
 import { input, notice, page, postForm, sendPage, type Errors } from '../layout.ts';
-import type { DashboardDeps } from '../plugin.ts';
+import type { DashboardDeps } from '../deps.ts';
 import type { Session } from '../service.ts';
-import { sessionOf } from './forms.ts';
+import { sessionOf } from '../page-context.ts';
 
 interface Found {
   email: string;

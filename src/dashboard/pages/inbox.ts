@@ -7,10 +7,10 @@ import type { SubmissionsTable } from '../../db/tables.ts';
 import type { SpamFilter, Submission } from '../../submissions/store.ts';
 import { html, when, type Html } from '../html.ts';
 import { sendPage } from '../layout.ts';
-import type { DashboardDeps } from '../plugin.ts';
+import type { DashboardDeps } from '../deps.ts';
 import type { Session } from '../service.ts';
-import { formPage, sessionOf } from './forms.ts';
-import { submissionPages } from './submission.ts';
+import { formPage, sessionOf } from '../page-context.ts';
+import { statusBadge } from './status-badge.ts';
 import { attachment } from '../../exports/routes.ts';
 
 export const PAGE_SIZE = 20;
@@ -45,11 +45,6 @@ function preview(data: Record<string, unknown>): string {
     .map((v) => (typeof v === 'string' ? v : JSON.stringify(v)))
     .join(' · ');
   return text.length > PREVIEW_LENGTH ? `${text.slice(0, PREVIEW_LENGTH)}…` : text;
-}
-
-export function statusBadge(s: Submission): Html {
-  const spam = s.spam_flag ? html`<span class="badge spam">spam</span>` : '';
-  return html`<span class="badge status-${s.processing_status}">${s.processing_status}</span>${spam}`;
 }
 
 function rowsMarkup(form: FormRecord, rows: Submission[]): Html {
@@ -178,5 +173,4 @@ export async function inboxPages(app: FastifyInstance, deps: DashboardDeps): Pro
     return reply.header('content-type', opened.contentType).header('content-disposition', attachment(opened.filename)).header('cache-control', 'no-store').send(opened.body);
   });
 
-  await submissionPages(app, deps);
 }

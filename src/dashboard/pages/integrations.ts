@@ -7,9 +7,9 @@ import { AppError } from '../../http/errors.ts';
 import { text } from '../form-input.ts';
 import { html, when, type Html } from '../html.ts';
 import { actionButton, input, notice, page, postForm, select, sendPage, shownOnce, type Errors } from '../layout.ts';
-import type { DashboardDeps } from '../plugin.ts';
+import type { DashboardDeps } from '../deps.ts';
 import type { Session } from '../service.ts';
-import { sessionOf } from './forms.ts';
+import { sessionOf } from '../page-context.ts';
 
 function keyRow(session: Session, key: ApiKeyRecord): Html {
   return html`<tr>

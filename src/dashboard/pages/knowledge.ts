@@ -7,10 +7,10 @@ import { AppError } from '../../http/errors.ts';
 import { text } from '../form-input.ts';
 import { html, when, type Html } from '../html.ts';
 import { actionButton, csrfField, firstErrors, input, notice, page, sendPage, type Errors } from '../layout.ts';
-import type { DashboardDeps } from '../plugin.ts';
+import type { DashboardDeps } from '../deps.ts';
 import type { Session } from '../service.ts';
 import { bodyChecker } from '../validate.ts';
-import { sessionOf } from './forms.ts';
+import { sessionOf } from '../page-context.ts';
 
 type KnowledgeRequest = FastifyRequest<{ Params: { id: string }; Querystring: { done?: string } }>;
 type Values = { name: string; content: string; signature: string };

@@ -10,10 +10,10 @@ import { AppError } from '../../http/errors.ts';
 import { flag, optional, text } from '../form-input.ts';
 import { html, when, type Html } from '../html.ts';
 import { actionButton, checkbox, firstErrors, input, notice, postForm, select, sendPage, shownOnce, type Errors } from '../layout.ts';
-import type { DashboardDeps } from '../plugin.ts';
+import type { DashboardDeps } from '../deps.ts';
 import type { Session } from '../service.ts';
 import { bodyChecker } from '../validate.ts';
-import { formPage, sessionOf } from './forms.ts';
+import { formPage, sessionOf } from '../page-context.ts';
 
 type Params = { id: string; did: string; delivery: string };
 type NotificationRequest = FastifyRequest<{ Params: Params; Querystring: { page?: string; done?: string } }>;

@@ -7,10 +7,10 @@ import { SubmissionPatchBody } from '../../submissions/schemas.ts';
 import { text } from '../form-input.ts';
 import { html, when, type Html } from '../html.ts';
 import { actionButton, postForm } from '../layout.ts';
-import type { DashboardDeps } from '../plugin.ts';
+import type { DashboardDeps } from '../deps.ts';
 import type { Session } from '../service.ts';
 import { bodyChecker } from '../validate.ts';
-import { sessionOf } from './forms.ts';
+import { sessionOf } from '../page-context.ts';
 
 type ReplyRequest = FastifyRequest<{ Params: { id: string; sid: string } }>;
 const checkEdit = bodyChecker<{ reply_subject?: string; reply_content?: string }>(SubmissionPatchBody);

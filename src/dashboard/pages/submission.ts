@@ -7,10 +7,10 @@ import type { LoggedDelivery } from '../../delivery/deliveries/service.ts';
 import { flag, text } from '../form-input.ts';
 import { html, safeHref, showValue, when, type Html } from '../html.ts';
 import { notice, postForm, sendPage } from '../layout.ts';
-import type { DashboardDeps } from '../plugin.ts';
+import type { DashboardDeps } from '../deps.ts';
 import type { Session } from '../service.ts';
-import { formPage, sessionOf } from './forms.ts';
-import { statusBadge } from './inbox.ts';
+import { formPage, sessionOf } from '../page-context.ts';
+import { statusBadge } from './status-badge.ts';
 import { REPLY_DONE, replyPanel, replyRoutes } from './reply.ts';
 
 type SubmissionRequest = FastifyRequest<{ Params: { id: string; sid: string }; Querystring: { view?: string; done?: string } }>;
