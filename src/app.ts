@@ -13,6 +13,7 @@ import { destinationRoutes } from './delivery/routes.ts';
 import { formRoutes } from './forms/routes.ts';
 import { protectedResourceRoutes } from './mcp/protected-resource.ts';
 import { mcpRoutes, mcpTokenLookup } from './mcp/routes.ts';
+import { oauthRoutes } from './oauth/routes.ts';
 import { knowledgeRoutes } from './knowledge/routes.ts';
 import { healthRoutes } from './health/routes.ts';
 import { errorHandlerFor } from './http/error-replies.ts';
@@ -100,9 +101,7 @@ export async function buildApp({ config, database, logger, services: given }: Ap
   });
 
   await app.register(protectedResourceRoutes, { config });
-  // The OAuth authorization server (src/oauth) is not mounted yet: its consent page is unbuilt, so a
-  // client could register but never be given a token. Mount it, and name it in the protected-resource
-  // metadata, together with that page (issue 23).
+  await app.register(oauthRoutes, { config, oauth: services.oauth });
   await app.register(async (zone) => {
     // Per API key or per OAuth grant (an app's refreshed tokens share its budget), 30 a minute by default.
     await rateLimitZone(zone, { name: 'mcp', perMinute: config.rateLimits.mcpPerMinute, key: byApiKey(services.accounts, mcpTokenLookup(config, services)) });

@@ -23,7 +23,8 @@ export function errorPage(request: FastifyRequest, title: string, message: strin
 }
 
 export function setPageHeaders(request: FastifyRequest, reply: FastifyReply): void {
-  reply.header('Content-Security-Policy', CSP);
+  // The consent page sets its own, which lets its form lead back to the app.
+  if (!reply.hasHeader('Content-Security-Policy')) reply.header('Content-Security-Policy', CSP);
   reply.header('X-Frame-Options', 'DENY');
   reply.header('X-Content-Type-Options', 'nosniff');
   reply.header('Referrer-Policy', 'same-origin');

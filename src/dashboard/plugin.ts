@@ -22,6 +22,7 @@ import { inboxPages } from './pages/inbox.ts';
 import { submissionPages } from './pages/submission.ts';
 import { notificationPages } from './pages/notifications.ts';
 import { integrationPages } from './pages/integrations.ts';
+import { consentPages } from './pages/consent.ts';
 import { accountPages } from './pages/account.ts';
 import { dataRequestPages } from './pages/data-requests.ts';
 import { knowledgePages } from './pages/knowledge.ts';
@@ -150,6 +151,7 @@ export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps)
   await notificationPages(app, deps);
   await knowledgePages(app, deps);
   await integrationPages(app, deps);
+  await consentPages(app, deps);
   await accountPages(app, deps);
   await dataRequestPages(app, deps);
 }

@@ -1,7 +1,8 @@
 // OAuth 2.0 Protected Resource Metadata (RFC 9728) for /mcp, which the 401 challenge points to:
 // it tells an MCP client what the resource is and that it takes a bearer token in the header.
-// No authorization server is named yet: src/oauth's is not mounted until its consent page exists
-// (issue 23). API keys (Integrations page, `intake keys create`) are the bearer tokens until then.
+// It names this server itself as the authorization server (src/oauth): a client discovers it here,
+// registers and signs the owner in with OAuth. API keys (Integrations page, `intake keys create`)
+// keep working as bearer tokens beside OAuth's.
 import type { FastifyPluginAsync } from 'fastify';
 import type { Config } from '../config.ts';
 import { baseUrlOf } from '../http/base-url.ts';
@@ -12,6 +13,7 @@ export const protectedResourcePath = '/.well-known/oauth-protected-resource/mcp'
 export const protectedResourceRoutes: FastifyPluginAsync<{ config: Config }> = async (app, { config }) => {
   const metadata = (origin: string) => ({
     resource: `${origin}/mcp`,
+    authorization_servers: [origin],
     resource_name: 'Intake MCP server',
     bearer_methods_supported: ['header'],
     scopes_supported: ['full', 'read'],

@@ -86,6 +86,7 @@ export function providers({ store, proxy }: ProviderOptions) {
       jwks: { keys: jwks as never },
       cookies: { keys: cookieKeys, long: { signed: true }, short: { signed: true } },
       routes: ROUTES,
+      // Known to the server too (clients register with them), and scopes of the resource (getResourceServerInfo).
       scopes: [...OAUTH_SCOPES],
       claims: { openid: ['sub'] },
       responseTypes: ['code'],

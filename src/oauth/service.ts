@@ -22,6 +22,8 @@ export interface ConsentRequest {
   redirectHost: string;
   /** `full` when the client asked for it (alone or with read), else `read`. */
   scope: OauthScope;
+  /** The client asked for both: the owner may give read only. */
+  narrowable: boolean;
 }
 
 export function oauthService(deps: { store: OauthStore; providers: Providers; accounts: AccountStore; clock?: () => Date }) {
@@ -72,6 +74,7 @@ export function oauthService(deps: { store: OauthStore; providers: Providers; ac
         redirectUri,
         redirectHost: new URL(redirectUri).host,
         scope: requested.has('full') || !requested.has('read') ? 'full' : 'read',
+        narrowable: requested.has('full') && requested.has('read'),
       };
     },
 
@@ -82,14 +85,31 @@ export function oauthService(deps: { store: OauthStore; providers: Providers; ac
     async answerConsent(origin: string, req: IncomingMessage, res: ServerResponse, accountId: string, answer: { allow: boolean; scope: OauthScope }): Promise<string> {
       const provider = await providers.for(origin);
       const details = await provider.interactionDetails(req, res);
+      // Expired codes, tokens and interactions are useless to the provider: cleared at each consent
+      // (rare, and an index range on expires_at), so the table never grows without bound.
+      await store.removeExpired();
       if (!answer.allow) {
         return provider.interactionResult(req, res, { error: 'access_denied', error_description: 'The owner did not allow access.' }, { mergeWithLastSubmission: false });
       }
       const asked = await this.consentRequest(origin, req, res);
-      const scope: OauthScope = asked.scope === 'read' ? 'read' : answer.scope;
       const existing = details.grantId ? await provider.Grant.find(details.grantId) : undefined;
       const grant = existing && existing.accountId === accountId ? existing : new provider.Grant({ accountId, clientId: asked.clientId });
-      grant.addResourceScope(mcpResource(origin), scope);
+      const resource = mcpResource(origin);
+      // The scopes are the server's and the resource's: both are granted (or refused) alike.
+      const give = (scope: string) => {
+        grant.addOIDCScope(scope);
+        grant.addResourceScope(resource, scope);
+      };
+      if (asked.scope === 'read') {
+        give('read');
+      } else if (answer.scope === 'read' && asked.narrowable) {
+        // Less than was asked: the refusal of `full` is recorded, so the provider does not ask again.
+        give('read');
+        grant.rejectOIDCScope('full');
+        grant.rejectResourceScope(resource, 'full');
+      } else {
+        give(OAUTH_SCOPES.join(' '));
+      }
       const grantId = await grant.save();
       return provider.interactionResult(req, res, { login: { accountId, remember: false }, consent: { grantId } }, { mergeWithLastSubmission: false });
     },

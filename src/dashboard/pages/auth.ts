@@ -97,8 +97,17 @@ function setPasswordForm(token: string): AuthForm {
   };
 }
 
-function loginForm(deps: DashboardDeps): AuthForm {
-  return deps.config.signup === 'open' ? { ...LOGIN, footer: html`<p class="muted center">New here? <a href="/signup">Create an account</a></p>` } : LOGIN;
+/**
+ * Where a log-in may send the owner back to: only an OAuth consent page (an app asked to connect
+ * while nobody was logged in). Anything else is ignored, so the parameter can never redirect away.
+ */
+export function safeNext(value: unknown): string | null {
+  return typeof value === 'string' && /^\/oauth\/consent\/[A-Za-z0-9_-]{10,64}$/.test(value) ? value : null;
+}
+
+function loginForm(deps: DashboardDeps, next: string | null = null): AuthForm {
+  const form = next ? { ...LOGIN, intro: 'Log in to decide whether an app may connect to your Intake.', hidden: html`<input type="hidden" name="next" value="${next}">` } : LOGIN;
+  return deps.config.signup === 'open' ? { ...form, footer: html`<p class="muted center">New here? <a href="/signup">Create an account</a></p>` } : form;
 }
 
 async function attempt(
@@ -111,7 +120,7 @@ async function attempt(
   try {
     const { token } = await run();
     startSessionCookie(request, reply, deps.config, token);
-    return reply.redirect('/forms', 303);
+    return reply.redirect((form.action === '/login' && safeNext((request.body as Record<string, unknown> | undefined)?.next)) || '/forms', 303);
   } catch (error) {
     if (!(error instanceof DashboardError)) throw error;
     const status = form.action === '/login' ? 401 : 422;
@@ -129,7 +138,8 @@ export async function authPages(app: FastifyInstance, deps: DashboardDeps, part:
       return attempt(request, reply, deps, setupForm(token), () => dashboard.setUp(token, text(request.body, 'email'), password(request)));
     });
     app.post('/login', PUBLIC, (request, reply) =>
-      attempt(request, reply, deps, loginForm(deps), () => dashboard.logIn(text(request.body, 'email'), password(request))));
+      attempt(request, reply, deps, loginForm(deps, safeNext((request.body as Record<string, unknown> | undefined)?.next)), () =>
+        dashboard.logIn(text(request.body, 'email'), password(request))));
     app.post('/signup', PUBLIC, async (request, reply) => {
       if (deps.config.signup !== 'open') return reply.redirect('/login', 303);
       return attempt(request, reply, deps, SIGNUP, () => dashboard.signUp(text(request.body, 'email'), password(request)));
@@ -150,10 +160,11 @@ export async function authPages(app: FastifyInstance, deps: DashboardDeps, part:
     }
     return sendPage(reply, authPage(request, reply, deps, setupForm(token), {}));
   });
-  app.get('/login', PUBLIC, async (request, reply) => {
-    if (request.session) return reply.redirect('/forms', 303);
+  app.get<{ Querystring: { next?: string } }>('/login', PUBLIC, async (request, reply) => {
+    const next = safeNext(request.query.next);
+    if (request.session) return reply.redirect(next ?? '/forms', 303);
     if (await dashboard.needsSetup()) return reply.redirect('/setup', 303);
-    return sendPage(reply, authPage(request, reply, deps, loginForm(deps), {}));
+    return sendPage(reply, authPage(request, reply, deps, loginForm(deps, next), {}));
   });
   app.get('/signup', PUBLIC, async (request, reply) => {
     if (deps.config.signup !== 'open') return reply.redirect('/login', 303);

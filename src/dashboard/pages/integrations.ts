@@ -1,7 +1,9 @@
-// Integrations: API keys (generate: named, shown once with a copy button; list; revoke).
+// Integrations: API keys (generate: named, shown once with a copy button; list; revoke), the apps
+// connected with OAuth (list with last use; revoke), and MCP client snippets.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { InputError } from '../../accounts/service.ts';
 import type { ApiKeyRecord } from '../../accounts/store.ts';
+import type { ConnectedApp } from '../../oauth/store.ts';
 import { baseUrlOf } from '../../http/base-url.ts';
 import { AppError } from '../../http/errors.ts';
 import { text } from '../form-input.ts';
@@ -20,6 +22,30 @@ function keyRow(session: Session, key: ApiKeyRecord): Html {
   <td>${key.lastUsedAt ? when(key.lastUsedAt) : 'Never'}</td>
   <td>${key.revokedAt ? html`<span class="badge off">revoked</span>` : actionButton(session, `/integrations/keys/${key.id}/revoke`, 'Revoke', 'danger', 'Revoke this key? Programs using it stop working at once.')}</td>
 </tr>`;
+}
+
+function appRow(session: Session, app: ConnectedApp): Html {
+  return html`<tr>
+  <td class="strong">${app.clientName}</td>
+  <td><code>${app.redirectHost}</code></td>
+  <td>${app.scope.includes('full') ? html`<span class="badge">full</span>` : html`<span class="badge">read</span>`}</td>
+  <td>${when(app.createdAt)}</td>
+  <td>${app.lastUsedAt ? when(app.lastUsedAt) : 'Never'}</td>
+  <td>${actionButton(session, `/integrations/apps/${app.grantId}/revoke`, 'Revoke', 'danger', 'Revoke this app? Its next call is refused, and it must ask you again to connect.')}</td>
+</tr>`;
+}
+
+/** Apps that connected with OAuth (the consent page), each revocable at once. */
+function appsSection(session: Session, apps: ConnectedApp[]): Html {
+  return html`<section class="panel" aria-labelledby="apps-title">
+  <h2 id="apps-title">Connected apps</h2>
+  <p class="muted">MCP clients you allowed to sign in with OAuth. Revoking one ends its access at once.</p>
+  ${apps.length
+    ? html`<div class="table-wrap"><table>
+    <thead><tr><th scope="col">App</th><th scope="col">Sends you back to</th><th scope="col">Access</th><th scope="col">Connected</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+    <tbody>${apps.map((app) => appRow(session, app))}</tbody></table></div>`
+    : html`<p class="muted">No apps connected yet.</p>`}
+</section>`;
 }
 
 /** Configuration snippets for common MCP clients; the key stays a placeholder. */
@@ -46,7 +72,12 @@ function mcpSection(base: string): Html {
 </section>`;
 }
 
-function integrationsPage(request: FastifyRequest, deps: DashboardDeps, session: Session, keys: ApiKeyRecord[], top: Html, errors: Errors = {}): Html {
+interface Listed {
+  keys: ApiKeyRecord[];
+  apps: ConnectedApp[];
+}
+
+function integrationsPage(request: FastifyRequest, deps: DashboardDeps, session: Session, { keys, apps }: Listed, top: Html, errors: Errors = {}): Html {
   const base = baseUrlOf(request, deps.config.publicUrl);
   return page({
     title: 'Integrations',
@@ -67,6 +98,7 @@ ${top}
     <tbody>${keys.map((key) => keyRow(session, key))}</tbody></table></div>`
     : html`<p class="muted">No keys yet.</p>`}
 </section>
+${appsSection(session, apps)}
 ${mcpSection(base)}
 <section class="panel" aria-labelledby="docs-title">
   <h2 id="docs-title">API reference</h2>
@@ -78,10 +110,11 @@ ${mcpSection(base)}
 export async function integrationPages(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
   const { accounts } = deps.services;
   const keysOf = (session: Session) => accounts.listKeys(session.account.email);
+  const listed = async (session: Session): Promise<Listed> => ({ keys: await keysOf(session), apps: await deps.services.oauth.connectedApps(session.account.id) });
 
   app.get('/integrations', async (request, reply) => {
     const session = sessionOf(request);
-    return sendPage(reply, integrationsPage(request, deps, session, await keysOf(session), html``));
+    return sendPage(reply, integrationsPage(request, deps, session, await listed(session), html``));
   });
 
   app.post('/integrations/keys', async (request, reply) => {
@@ -89,11 +122,11 @@ export async function integrationPages(app: FastifyInstance, deps: DashboardDeps
     try {
       const created = await accounts.createKey({ email: session.account.email, name: text(request.body, 'name'), scope: text(request.body, 'scope') || 'full' });
       const top = shownOnce(`New ${created.scope === 'read' ? 'read-only ' : ''}API key “${text(request.body, 'name')}”.`, created.key);
-      return sendPage(reply, integrationsPage(request, deps, session, await keysOf(session), top), 201);
+      return sendPage(reply, integrationsPage(request, deps, session, await listed(session), top), 201);
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
       const errors: Errors = /scope/.test(error.message) ? { scope: 'Choose full or read.' } : { name: 'Give the key a name of 1 to 100 characters.' };
-      return sendPage(reply, integrationsPage(request, deps, session, await keysOf(session), notice('error', 'The key was not created.'), errors), 422);
+      return sendPage(reply, integrationsPage(request, deps, session, await listed(session), notice('error', 'The key was not created.'), errors), 422);
     }
   });
 
@@ -102,6 +135,12 @@ export async function integrationPages(app: FastifyInstance, deps: DashboardDeps
     const own = (await keysOf(session)).some((key) => key.id === request.params.id);
     if (!own) throw new AppError('not_found', 404, 'Key not found');
     await accounts.revokeKey(request.params.id);
-    return sendPage(reply, integrationsPage(request, deps, session, await keysOf(session), notice('ok', 'Key revoked.')));
+    return sendPage(reply, integrationsPage(request, deps, session, await listed(session), notice('ok', 'Key revoked.')));
+  });
+
+  app.post<{ Params: { id: string } }>('/integrations/apps/:id/revoke', async (request, reply) => {
+    const session = sessionOf(request);
+    await deps.services.oauth.revoke(session.account.id, request.params.id);
+    return sendPage(reply, integrationsPage(request, deps, session, await listed(session), notice('ok', 'App revoked.')));
   });
 }
