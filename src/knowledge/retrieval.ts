@@ -12,7 +12,7 @@
 import MiniSearch from 'minisearch';
 import type { Passage } from './passages.ts';
 import { splitUnits } from './sentences.ts';
-import { MAX_TEXT_CHARS, questionTerms, termOf, textTerms, words } from './terms.ts';
+import { MAX_TEXT_CHARS, questionTerms, termOf, textTerms, comparedText, words } from './terms.ts';
 import { vocabulary } from './vocabulary.ts';
 
 export { queryTerms } from './terms.ts';
@@ -90,14 +90,14 @@ export function buildIndex(passages: Passage[]): PassageIndex {
     processTerm: (word) => termOf(word),
     searchOptions: { boost: { heading: HEADING_BOOST }, tokenize: words, processTerm: (word) => { const term = termOf(word); return term ? resolve(term) : null; } },
   });
-  bm25.addAll(passages.map((p) => ({ id: p.position, heading: p.heading ?? '', body: p.body })));
+  bm25.addAll(passages.map((p) => ({ id: p.position, heading: comparedText(p.heading ?? ''), body: comparedText(p.body) })));
   const byPosition = new Map(passages.map((p) => [p.position, p]));
 
   return {
     passages,
     sentencesOf: (passage) => sentencesByPassage.get(passage.position) ?? [],
     search(question, limit = 5) {
-      return bm25.search(question.slice(0, MAX_TEXT_CHARS)).slice(0, limit).map((r) => ({ passage: byPosition.get(r.id as number)!, score: r.score }));
+      return bm25.search(comparedText(question.slice(0, MAX_TEXT_CHARS))).slice(0, limit).map((r) => ({ passage: byPosition.get(r.id as number)!, score: r.score }));
     },
     rankSentences(question, passage) {
       const terms = [...new Set([...questionTerms(question)].slice(0, MAX_QUERY_TERMS).map(resolve))];
