@@ -67,7 +67,8 @@ const byCoverage = (a: SentenceMatch, b: SentenceMatch) => b.coverage - a.covera
 export function buildIndex(passages: Passage[]): PassageIndex {
   const sentencesByPassage = new Map<number, Sentence[]>();
   const unitsByPassage = new Map<number, Unit[]>();
-  const frequency = new Map<string, number>();
+  const rawFrequency = new Map<string, number>();
+  const count = (counts: Map<string, number>, terms: Iterable<string>) => { for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1); };
   for (const passage of passages) {
     const heading = passage.heading ? textTerms(passage.heading) : new Set<string>();
     const sentences = splitUnits(passage.body).map((unit, index): Sentence => ({ passage, index, text: passage.body.slice(unit.start, unit.end), ...unit }));
@@ -76,18 +77,27 @@ export function buildIndex(passages: Passage[]): PassageIndex {
     const matched = asks ? [{ passage, index: -1, text: passage.heading!, start: 0, end: 0, row: false }, ...sentences] : sentences;
     const units = matched.map((sentence) => ({ sentence, own: textTerms(sentence.text), heading }));
     unitsByPassage.set(passage.position, units);
-    const inPassage = new Set([...heading, ...units.flatMap((u) => [...u.own])]);
-    for (const term of inPassage) frequency.set(term, (frequency.get(term) ?? 0) + 1);
+    count(rawFrequency, new Set([...heading, ...units.flatMap((u) => [...u.own])]));
+  }
+  const { resolve, standFor } = vocabulary(rawFrequency);
+  // Terms as they are compared: the knowledge base's inflections of a word as one (vocabulary.ts).
+  const frequency = new Map<string, number>();
+  for (const units of unitsByPassage.values()) {
+    const heading = new Set([...(units[0]?.heading ?? [])].map(standFor));
+    for (const unit of units) {
+      unit.heading = heading;
+      unit.own = new Set([...unit.own].map(standFor));
+    }
+    count(frequency, new Set([...heading, ...units.flatMap((u) => [...u.own])]));
   }
   const total = passages.length;
   const weight = (term: string) => Math.log(1 + (total + 1) / ((frequency.get(term) ?? 0) + 0.5));
-  const resolve = vocabulary(frequency);
 
   const bm25 = new MiniSearch<{ id: number; heading: string; body: string }>({
     idField: 'id',
     fields: ['heading', 'body'],
     tokenize: words,
-    processTerm: (word) => termOf(word),
+    processTerm: (word) => { const term = termOf(word); return term ? standFor(term) : null; },
     searchOptions: { boost: { heading: HEADING_BOOST }, tokenize: words, processTerm: (word) => { const term = termOf(word); return term ? resolve(term) : null; } },
   });
   bm25.addAll(passages.map((p) => ({ id: p.position, heading: comparedText(p.heading ?? ''), body: comparedText(p.body) })));
