@@ -79,6 +79,21 @@ describe('smart replies from knowledge bases of every shape', () => {
     });
   }
 
+  it('answers a question worded unlike its answer: "price" by a sentence that says "costs", "cash" under "Payment"', async () => {
+    const cases = [
+      { file: 'bike-shop.md', message: 'Hi, can I rent an electric bike, what is the price per day?', fact: 'An electric bike costs €35 per day or €180 per week.', sameSection: 'A city bike costs €15 per day' },
+      { file: 'clinic.txt', message: 'Hello, can I pay by cash?', fact: 'We do not accept cash.', sameSection: 'Sports massage' },
+    ];
+    for (const { file, message, fact, sameSection } of cases) {
+      const s = await submitAndSettle(t, key, forms.get(file)!, { email: 'ada@example.com', message }) as unknown as Replied;
+      assert.equal(s.reply_status, 'completed', s.reply_reason ?? '');
+      const body = s.reply_content ?? '';
+      assert.ok(body.includes(fact), body);
+      assert.ok(!body.includes(sameSection), body);
+      assertGrounded(body, read(file));
+    }
+  });
+
   it('answers both questions of a message that asks two', async () => {
     const s = await submitAndSettle(t, key, forms.get('bike-shop.md')!, { message: 'Hello, how much is a standard service, and do you accept Bancontact? Thanks!' }) as unknown as Replied;
     assert.equal(s.reply_status, 'completed', s.reply_reason ?? '');
