@@ -7,6 +7,8 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { splitPassages } from '../src/knowledge/passages.ts';
 import { buildIndex } from '../src/knowledge/retrieval.ts';
+import { stemmer } from 'stemmer';
+import { SYNONYM_GROUPS } from '../src/knowledge/synonyms.ts';
 import { queryTerms } from '../src/knowledge/terms.ts';
 import { answered, answerParts, replyPieces } from '../src/replies/offline.ts';
 
@@ -21,6 +23,17 @@ describe('synonyms', () => {
     assert.deepEqual([...queryTerms('closest')], [...queryTerms('nearest')]);
     assert.deepEqual([...queryTerms('money back')], [...queryTerms('refund')]);
     assert.ok(!queryTerms('money back').has([...queryTerms('money')][0]!), 'the phrase stands for its word, not for its own words');
+  });
+
+  it('puts each word, by its stem, in one group only', () => {
+    const groupOf = new Map<string, number>();
+    SYNONYM_GROUPS.forEach((group, i) => {
+      for (const word of group) {
+        const stem = stemmer(word);
+        assert.ok(!groupOf.has(stem) || groupOf.get(stem) === i, `"${word}" is in groups ${groupOf.get(stem)} and ${i}`);
+        groupOf.set(stem, i);
+      }
+    });
   });
 
   it('reads an amount of money as a price and a clock time as an hour', () => {
