@@ -46,6 +46,14 @@ const SHAPES = [
     shape: 'plain text under title lines', file: 'holiday-rental.txt',
     message: 'Is the pool heated?', fact: 'is not heated', sameSection: 'small children must be watched',
   },
+  {
+    shape: 'bold lines as headings, a bulleted price list', file: 'bakery.md',
+    message: 'Hello, how much is a Saint-Honoré?', fact: 'Saint-Honoré, 8 people: 42 €', sameSection: 'Fraisier',
+  },
+  {
+    shape: 'a FAQ page pasted as text, question lines without markers', file: 'yoga-studio.txt',
+    message: 'Hi! How much is a pack of 10 classes?', fact: 'A pack of 10 classes costs £100', sameSection: 'A single drop-in class is £12',
+  },
 ];
 
 describe('smart replies from knowledge bases of every shape', () => {
