@@ -106,6 +106,9 @@ for (const { source, f } of chosen.bySource) {
 const shipped = ANSWER_RULE.minConfidence === chosen.minConfidence;
 console.log(`shipped setting (src/knowledge/answerability.ts): ${ANSWER_RULE.minConfidence}${shipped ? ' (the same)' : ' — DIFFERS from the validation choice'}`);
 
+// While the rule is being worked on, `--validation` stops here: held-out figures are for reporting, not for tuning.
+if (process.argv.includes('--validation')) process.exit(0);
+
 console.log(`\nheld-out parts, shipped setting ${ANSWER_RULE.minConfidence}:\n`);
 console.log('| source | trials (answerable / unanswerable) | right answer among replies made | answerable answered | unanswerable answered | ungrounded sentences |');
 console.log('|---|---|---|---|---|---|');

@@ -2,7 +2,12 @@
 // protocol: replies from the passages the model names, the submission kept apart from the
 // instructions, refusals, the offline fallback when the model fails, and a prompt injection.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { splitPassages } from '../src/knowledge/passages.ts';
+import { buildIndex } from '../src/knowledge/retrieval.ts';
+import { answerParts, modelPassages } from '../src/replies/offline.ts';
 import { startFakeProvider, type FakeProvider, type Reply } from './fake-provider.ts';
 import { bearer, createForm, startPipelineApp, submitAndSettle, type PipelineApp } from './pipeline-helpers.ts';
 import { CANADA, createKnowledgeBase, REPLY_SCHEMA, SIGNATURE, type Replied } from './reply-helpers.ts';
@@ -30,8 +35,8 @@ describe('smart replies with a model', () => {
     await model.close();
   });
 
-  const replyTo = async (data: Record<string, unknown>) => {
-    const form = await createForm(t, key, { fields_schema: REPLY_SCHEMA, smart_reply_enabled: true, knowledge_base_id: kb });
+  const replyTo = async (data: Record<string, unknown>, knowledgeBase = kb) => {
+    const form = await createForm(t, key, { fields_schema: REPLY_SCHEMA, smart_reply_enabled: true, knowledge_base_id: knowledgeBase });
     return await submitAndSettle(t, key, form, data) as unknown as Replied;
   };
   /** The passage ids offered in a prompt, by the heading they carry. */
@@ -64,6 +69,26 @@ describe('smart replies with a model', () => {
     assert.ok(token);
     const inside = user!.content.split(`BEGIN MESSAGE ${token}\n`)[1]!.split(`\nEND MESSAGE ${token}`)[0]!;
     assert.equal(JSON.parse(inside), CANADA);
+  });
+
+  it('offers the model the passages the offline rule selects, found the same way: "price" finds the rental prices', async () => {
+    const content = fs.readFileSync(path.join(import.meta.dirname, '..', 'scripts', 'data', 'knowledge', 'bike-shop.md'), 'utf8');
+    const bikeShop = await createKnowledgeBase(t, key, content);
+    const message = 'Hi, can I rent an electric bike, what is the price per day? And do you take Bancontact?';
+    const index = buildIndex(splitPassages(content));
+    const expected = modelPassages(index, answerParts(index, message), message).map((p) => p.body);
+    let texts: string[] = [];
+    answer = (request) => {
+      const passages = offered(request);
+      texts = passages.map((p) => p.text);
+      return chat(JSON.stringify({ answerable: true, subject: 'Rentals', body: 'Hello,\n\nAn electric bike costs €35 per day or €180 per week.\n\nBest regards,', passages: [passages[0]!.id] }));
+    };
+    const s = await replyTo({ message }, bikeShop);
+    assert.deepEqual(texts, expected);
+    assert.ok(texts[0]?.includes('An electric bike costs €35 per day'), texts[0]);
+    assert.ok(texts[1]?.includes('We accept cash, Bancontact'), texts[1]);
+    assert.equal(s.reply_status, 'completed', s.reply_reason ?? '');
+    assert.match(s.reply_content ?? '', /An electric bike costs €35 per day/);
   });
 
   it('makes no reply when the model finds no answer, or names no passage', async () => {

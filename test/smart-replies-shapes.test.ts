@@ -46,6 +46,14 @@ const SHAPES = [
     shape: 'plain text under title lines', file: 'holiday-rental.txt',
     message: 'Is the pool heated?', fact: 'is not heated', sameSection: 'small children must be watched',
   },
+  {
+    shape: 'bold lines as headings, a bulleted price list', file: 'bakery.md',
+    message: 'Hello, how much is a Saint-Honoré?', fact: 'Saint-Honoré, 8 people: 42 €', sameSection: 'Fraisier',
+  },
+  {
+    shape: 'a FAQ page pasted as text, question lines without markers', file: 'yoga-studio.txt',
+    message: 'Hi! How much is a pack of 10 classes?', fact: 'A pack of 10 classes costs £100', sameSection: 'A single drop-in class is £12',
+  },
 ];
 
 describe('smart replies from knowledge bases of every shape', () => {
@@ -78,6 +86,21 @@ describe('smart replies from knowledge bases of every shape', () => {
       assertGrounded(body, read(file));
     });
   }
+
+  it('answers a question worded unlike its answer: "price" by a sentence that says "costs", "cash" under "Payment"', async () => {
+    const cases = [
+      { file: 'bike-shop.md', message: 'Hi, can I rent an electric bike, what is the price per day?', fact: 'An electric bike costs €35 per day or €180 per week.', sameSection: 'A city bike costs €15 per day' },
+      { file: 'clinic.txt', message: 'Hello, can I pay by cash?', fact: 'We do not accept cash.', sameSection: 'Sports massage' },
+    ];
+    for (const { file, message, fact, sameSection } of cases) {
+      const s = await submitAndSettle(t, key, forms.get(file)!, { email: 'ada@example.com', message }) as unknown as Replied;
+      assert.equal(s.reply_status, 'completed', s.reply_reason ?? '');
+      const body = s.reply_content ?? '';
+      assert.ok(body.includes(fact), body);
+      assert.ok(!body.includes(sameSection), body);
+      assertGrounded(body, read(file));
+    }
+  });
 
   it('answers both questions of a message that asks two', async () => {
     const s = await submitAndSettle(t, key, forms.get('bike-shop.md')!, { message: 'Hello, how much is a standard service, and do you accept Bancontact? Thanks!' }) as unknown as Replied;

@@ -12,7 +12,7 @@ export interface AnswerRule {
   minConfidence: number;
 }
 
-export const ANSWER_RULE: AnswerRule = { minConfidence: 0.3 };
+export const ANSWER_RULE: AnswerRule = { minConfidence: 0.24 };
 
 export function confidence(coverage: number, margin: number): number {
   return coverage * coverage * margin;

@@ -5,14 +5,15 @@
 // knowledge base (inverse document frequency over passages), over the weight of all the
 // question's terms. A term the knowledge base never uses weighs most, so a question about
 // something it does not mention is not covered. The question of a Q&A pair is also matched on its
-// own. Terms are English stems without stop words (terms.ts); a misspelt or inflected term counts
-// as the knowledge base's word (vocabulary.ts). An index is built from the stored passages and
+// own. Terms are English stems without stop words, the words of a synonym group as one (terms.ts,
+// synonyms.ts); a misspelt or inflected term counts as the knowledge base's word, and the knowledge
+// base's inflections of a word are one term (vocabulary.ts). An index is built from the stored passages and
 // cached per knowledge base version, so every worker ranks the same way and an edited knowledge
 // base is never answered from a stale index.
 import MiniSearch from 'minisearch';
 import type { Passage } from './passages.ts';
 import { splitUnits } from './sentences.ts';
-import { MAX_TEXT_CHARS, questionTerms, termOf, textTerms, words } from './terms.ts';
+import { MAX_TEXT_CHARS, questionTerms, termOf, textTerms, comparedText, words } from './terms.ts';
 import { vocabulary } from './vocabulary.ts';
 
 export { queryTerms } from './terms.ts';
@@ -67,7 +68,8 @@ const byCoverage = (a: SentenceMatch, b: SentenceMatch) => b.coverage - a.covera
 export function buildIndex(passages: Passage[]): PassageIndex {
   const sentencesByPassage = new Map<number, Sentence[]>();
   const unitsByPassage = new Map<number, Unit[]>();
-  const frequency = new Map<string, number>();
+  const rawFrequency = new Map<string, number>();
+  const count = (counts: Map<string, number>, terms: Iterable<string>) => { for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1); };
   for (const passage of passages) {
     const heading = passage.heading ? textTerms(passage.heading) : new Set<string>();
     const sentences = splitUnits(passage.body).map((unit, index): Sentence => ({ passage, index, text: passage.body.slice(unit.start, unit.end), ...unit }));
@@ -76,28 +78,37 @@ export function buildIndex(passages: Passage[]): PassageIndex {
     const matched = asks ? [{ passage, index: -1, text: passage.heading!, start: 0, end: 0, row: false }, ...sentences] : sentences;
     const units = matched.map((sentence) => ({ sentence, own: textTerms(sentence.text), heading }));
     unitsByPassage.set(passage.position, units);
-    const inPassage = new Set([...heading, ...units.flatMap((u) => [...u.own])]);
-    for (const term of inPassage) frequency.set(term, (frequency.get(term) ?? 0) + 1);
+    count(rawFrequency, new Set([...heading, ...units.flatMap((u) => [...u.own])]));
+  }
+  const { resolve, standFor } = vocabulary(rawFrequency);
+  // Terms as they are compared: the knowledge base's inflections of a word as one (vocabulary.ts).
+  const frequency = new Map<string, number>();
+  for (const units of unitsByPassage.values()) {
+    const heading = new Set([...(units[0]?.heading ?? [])].map(standFor));
+    for (const unit of units) {
+      unit.heading = heading;
+      unit.own = new Set([...unit.own].map(standFor));
+    }
+    count(frequency, new Set([...heading, ...units.flatMap((u) => [...u.own])]));
   }
   const total = passages.length;
   const weight = (term: string) => Math.log(1 + (total + 1) / ((frequency.get(term) ?? 0) + 0.5));
-  const resolve = vocabulary(frequency);
 
   const bm25 = new MiniSearch<{ id: number; heading: string; body: string }>({
     idField: 'id',
     fields: ['heading', 'body'],
     tokenize: words,
-    processTerm: (word) => termOf(word),
+    processTerm: (word) => { const term = termOf(word); return term ? standFor(term) : null; },
     searchOptions: { boost: { heading: HEADING_BOOST }, tokenize: words, processTerm: (word) => { const term = termOf(word); return term ? resolve(term) : null; } },
   });
-  bm25.addAll(passages.map((p) => ({ id: p.position, heading: p.heading ?? '', body: p.body })));
+  bm25.addAll(passages.map((p) => ({ id: p.position, heading: comparedText(p.heading ?? ''), body: comparedText(p.body) })));
   const byPosition = new Map(passages.map((p) => [p.position, p]));
 
   return {
     passages,
     sentencesOf: (passage) => sentencesByPassage.get(passage.position) ?? [],
     search(question, limit = 5) {
-      return bm25.search(question.slice(0, MAX_TEXT_CHARS)).slice(0, limit).map((r) => ({ passage: byPosition.get(r.id as number)!, score: r.score }));
+      return bm25.search(comparedText(question.slice(0, MAX_TEXT_CHARS))).slice(0, limit).map((r) => ({ passage: byPosition.get(r.id as number)!, score: r.score }));
     },
     rankSentences(question, passage) {
       const terms = [...new Set([...questionTerms(question)].slice(0, MAX_QUERY_TERMS).map(resolve))];

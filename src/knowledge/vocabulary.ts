@@ -1,6 +1,7 @@
 // The knowledge base's own word for a term of a question: the term itself, an inflection ("rent"
 // for "rental", both ways, when one is the other plus at most three letters), or a one-letter slip
-// ("apointment"). A term with several candidates takes the one most passages use.
+// ("apointment"). A term with several candidates takes the one most passages use. The knowledge
+// base's inflections of one word are compared as one term, the one most passages use.
 const MAX_ENDING = 3;
 const MIN_RELATED_CHARS = 4;
 const MIN_TYPO_CHARS = 5;
@@ -46,15 +47,29 @@ export function vocabulary(frequency: ReadonlyMap<string, number>) {
     return out;
   }
 
-  return function resolve(term: string): string {
-    if (frequency.has(term)) return term;
-    if (term.length >= MIN_RELATED_CHARS) {
-      const shorter: string[] = [];
-      for (let k = Math.max(MIN_RELATED_CHARS, term.length - MAX_ENDING); k < term.length; k += 1) shorter.push(term.slice(0, k));
-      const related = mostUsed([...shorter, ...longer(term)]);
-      if (related) return related;
-    }
-    if (term.length >= MIN_TYPO_CHARS && term.length <= MAX_TYPO_CHARS && /^[a-z]+$/.test(term)) return mostUsed(oneEditAway(term)) ?? term;
-    return term;
+  const related = (term: string): string | null => {
+    if (term.length < MIN_RELATED_CHARS) return null;
+    const shorter: string[] = [];
+    for (let k = Math.max(MIN_RELATED_CHARS, term.length - MAX_ENDING); k < term.length; k += 1) shorter.push(term.slice(0, k));
+    return mostUsed([...shorter, ...longer(term)]);
   };
+  // The knowledge base's own inflections are one term too ("Rentals" over "We rent …"): each of its
+  // words stands for the most used of itself and the words it begins or that begin it.
+  const own = new Map<string, string>();
+  for (const term of sorted) {
+    const other = related(term);
+    const more = other !== null && other !== term && (frequency.get(other)! > frequency.get(term)! || (frequency.get(other) === frequency.get(term) && other < term));
+    own.set(term, more ? other : term);
+  }
+  /** The term a word of the knowledge base is compared as. */
+  const standFor = (term: string): string => own.get(term) ?? term;
+
+  function resolve(term: string): string {
+    if (frequency.has(term)) return standFor(term);
+    const other = related(term);
+    if (other) return standFor(other);
+    if (term.length >= MIN_TYPO_CHARS && term.length <= MAX_TYPO_CHARS && /^[a-z]+$/.test(term)) return standFor(mostUsed(oneEditAway(term)) ?? term);
+    return term;
+  }
+  return { resolve, standFor };
 }
