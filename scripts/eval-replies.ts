@@ -29,7 +29,7 @@ const scored: Scored[] = trials.map((trial) => ({ trial, answer: answerParts(tri
 
 /** The answer as the rule with this setting makes it. */
 function decide(answer: Answer, minConfidence: number): Answer {
-  const parts = answer.parts.map((p) => (p.best && p.confidence >= minConfidence ? p : { ...p, answered: false, quote: [] }));
+  const parts = answer.parts.map((p) => (p.best && !p.typeMissing && p.confidence >= minConfidence ? p : { ...p, answered: false, quote: [] }));
   const passages = answer.passages.filter((passage) => parts.some((p) => p.answered && p.best!.sentence.passage === passage));
   return { parts, passages };
 }

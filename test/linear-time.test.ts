@@ -9,6 +9,8 @@ import { isEmailAddress } from '../src/forms/email-address.ts';
 import { PATTERN_INPUT_LIMIT } from '../src/forms/pattern-dialect.ts';
 import { splitPassages } from '../src/knowledge/passages.ts';
 import { buildIndex } from '../src/knowledge/retrieval.ts';
+import { askedType, statesAnswer } from '../src/knowledge/answer-types.ts';
+import { withoutGreetings } from '../src/knowledge/terms.ts';
 import { answerParts } from '../src/replies/offline.ts';
 import { questionParts } from '../src/replies/question-parts.ts';
 import { detectSubmissionLanguage } from '../src/pipeline/language.ts';
@@ -143,6 +145,30 @@ describe('smart replies read hostile knowledge bases and messages in linear time
       const { value, ms } = timed(() => answerParts(index, message));
       assert.ok(ms < GENEROUS_BOUND_MS, `took ${ms.toFixed(0)} ms`);
       assert.ok(value.parts.length <= 6 && questionParts(message).length <= 6);
+    });
+  }
+
+  const typed = [
+    'how much '.repeat(20_000),
+    'what what what '.repeat(10_000) + 'cost',
+    '1 2 3 4 '.repeat(20_000),
+    'good '.repeat(40_000) + 'evening',
+    `${'in '.repeat(40_000)}Ghent`,
+  ];
+  it('answers a question for a kind of answer from a passage of many sentences at once', () => {
+    const long = buildIndex(splitPassages(`## Lessons\n\n${'A lesson is good. '.repeat(20_000)}`));
+    const { ms } = timed(() => answerParts(long, 'How long is a lesson?'));
+    assert.ok(ms < 3 * GENEROUS_BOUND_MS, `took ${ms.toFixed(0)} ms`);
+  });
+  for (const [n, text] of typed.entries()) {
+    it(`reads the kind of answer asked and stated in hostile text #${n + 1} at once`, () => {
+      const { ms } = timed(() => {
+        askedType(text);
+        for (const type of ['price', 'duration', 'time', 'place', 'number', 'frequency', 'distance'] as const) statesAnswer(type, text);
+        withoutGreetings(text);
+        answerParts(index, text);
+      });
+      assert.ok(ms < GENEROUS_BOUND_MS, `took ${ms.toFixed(0)} ms`);
     });
   }
 });

@@ -13,7 +13,7 @@
 import MiniSearch from 'minisearch';
 import type { Passage } from './passages.ts';
 import { splitUnits } from './sentences.ts';
-import { MAX_TEXT_CHARS, questionTerms, termOf, textTerms, comparedText, words } from './terms.ts';
+import { MAX_TEXT_CHARS, questionTerms, termOf, textTerms, comparedText, withoutGreetings, words } from './terms.ts';
 import { vocabulary } from './vocabulary.ts';
 
 export { queryTerms } from './terms.ts';
@@ -108,7 +108,7 @@ export function buildIndex(passages: Passage[]): PassageIndex {
     passages,
     sentencesOf: (passage) => sentencesByPassage.get(passage.position) ?? [],
     search(question, limit = 5) {
-      return bm25.search(comparedText(question.slice(0, MAX_TEXT_CHARS))).slice(0, limit).map((r) => ({ passage: byPosition.get(r.id as number)!, score: r.score }));
+      return bm25.search(comparedText(withoutGreetings(question.slice(0, MAX_TEXT_CHARS)))).slice(0, limit).map((r) => ({ passage: byPosition.get(r.id as number)!, score: r.score }));
     },
     rankSentences(question, passage) {
       const terms = [...new Set([...questionTerms(question)].slice(0, MAX_QUERY_TERMS).map(resolve))];

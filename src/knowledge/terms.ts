@@ -9,12 +9,14 @@ const STOP_WORDS = new Set(eng);
 const FILLER = new Set([
   'hi', 'hello', 'hey', 'hallo', 'dear', 'thanks', 'thank', 'thx', 'regards', 'cheers', 'please', 'pls', 'plz',
   'wondering', 'wonder', 'wondered', 'question', 'questions', 'quick', 'ask', 'asking', 'know', 'tell', 'want', 'wanted',
-  'would', 'could', 'just', 'exactly', 'really', 'possible', 'morning', 'afternoon', 'evening', 'good', 'great', 'kind',
+  'would', 'could', 'just', 'exactly', 'really', 'possible', 'good', 'great', 'kind',
   'kindly', 'best', 'wishes', 'thing', 'things', 'ok', 'okay', 'sir', 'madam', 'team', 'im', 'id', 'ive', 'does', 'anyone',
   'somebody', 'someone', 'guys', 'folks', 'advance', 'appreciate', 'appreciated', 'info', 'information', 'let', 'per',
   // How people frame a question ("what are my options", "is there an easy way", "is it doable").
   'option', 'options', 'easiest', 'easy', 'easily', 'simple', 'simplest', 'method', 'doable', 'somehow', 'fastest',
   'quickest', 'currently', 'completely', 'actually', 'able', 'approach',
+  // Question words the stop-word list keeps: they name the kind of answer wanted (answer-types.ts), not what it is about.
+  'when', 'why', 'whom', 'whose',
 ]);
 /** By stem, so that "afternoons" goes with "afternoon". */
 const FILLER_STEMS = new Set([...FILLER].map((word) => stemmer(word)));
@@ -81,9 +83,49 @@ function termsOf(text: string, include: (word: string, previous: string) => bool
   return terms;
 }
 
-/** The distinct terms of a text (its first MAX_TEXT_CHARS characters). */
+/** The parts of a day a greeting names: "good evening" greets, "evening classes" asks about something. */
+const DAY_PARTS = new Set(['morning', 'afternoon', 'evening', 'day', 'night', 'weekend']);
+const OPENERS = new Set(['hi', 'hello', 'hey', 'dear']);
+const ADDRESSED = new Set(['all', 'everyone', 'everybody', 'team', 'there', 'folks']);
+const WISHES = new Set(['good', 'nice', 'lovely', 'great', 'pleasant', 'wonderful']);
+/** How far from each edge of a message a greeting is looked for. */
+const EDGE_CHARS = 80;
+const LETTERS = /\p{L}+/gu;
+
+/**
+ * A message without the greetings at its edges: "Good evening," or "Morning!" before it, "have a
+ * nice evening" or "good night" after it. A part of the day is a greeting only there; "do you have
+ * evening classes?" keeps its "evening".
+ */
+export function withoutGreetings(text: string): string {
+  const head = [...text.slice(0, EDGE_CHARS).matchAll(LETTERS)].map((m) => ({ word: m[0].toLowerCase(), end: m.index + m[0].length }));
+  let i = 0;
+  while (i < head.length && OPENERS.has(head[i]!.word)) i += 1;
+  let start = 0;
+  const after = (k: number) => text.charAt(head[k]!.end);
+  if (head[i]?.word === 'good' && DAY_PARTS.has(head[i + 1]?.word ?? '')) {
+    i += ADDRESSED.has(head[i + 2]?.word ?? '') ? 3 : 2;
+    start = head[i - 1]!.end;
+  } else if (i === 0 && head[0] && DAY_PARTS.has(head[0].word) && head[0].word !== 'day' && /[,!.]/.test(after(0))) {
+    start = head[0].end;
+  }
+  const tailFrom = Math.max(start, text.length - EDGE_CHARS);
+  const tail = [...text.slice(tailFrom).matchAll(LETTERS)].map((m) => ({ word: m[0].toLowerCase(), start: tailFrom + m.index }));
+  let end = text.length;
+  // "… have a nice evening", "… good night", "… enjoy your weekend"
+  let k = tail.length - 1;
+  if (k >= 1 && DAY_PARTS.has(tail[k]!.word) && (WISHES.has(tail[k - 1]!.word) || tail[k - 1]!.word === 'your')) {
+    k -= 1;
+    if (WISHES.has(tail[k]!.word) && (tail[k - 1]?.word === 'a' || tail[k - 1]?.word === 'your')) k -= 1;
+    if (tail[k - 1]?.word === 'have' || tail[k - 1]?.word === 'enjoy') k -= 1;
+    end = tail[k]!.start;
+  }
+  return start === 0 && end === text.length ? text : text.slice(start, Math.max(start, end));
+}
+
+/** The distinct terms of a text (its first MAX_TEXT_CHARS characters), without greetings at its edges. */
 export function queryTerms(text: string): Set<string> {
-  const cut = text.slice(0, MAX_TEXT_CHARS);
+  const cut = withoutGreetings(text.slice(0, MAX_TEXT_CHARS));
   return termsOf(cut, () => true);
 }
 
@@ -96,7 +138,7 @@ const ANSWER_KINDS = new Set(['time', 'times', 'day', 'days', 'date', 'dates', '
  * "time", "day" and the like after "what" or "which".
  */
 export function questionTerms(text: string): Set<string> {
-  const cut = text.slice(0, MAX_TEXT_CHARS);
+  const cut = withoutGreetings(text.slice(0, MAX_TEXT_CHARS));
   return termsOf(cut, (word, previous) => !(previous === 'how' || ((previous === 'what' || previous === 'which') && ANSWER_KINDS.has(word.toLowerCase()))));
 }
 

@@ -3,6 +3,7 @@
 // needs to make sense (the sentence before one that starts "It …" or "This …", the sentence after
 // a bare "Yes." or an introduction ending in a colon, the title over a list item or a table row).
 import { ANSWER_RULE, answers, confidence, type AnswerRule } from '../knowledge/answerability.ts';
+import { askedType, statesAnswer, type AnswerType } from '../knowledge/answer-types.ts';
 import type { Passage } from '../knowledge/passages.ts';
 import type { PassageIndex, Sentence, SentenceMatch } from '../knowledge/retrieval.ts';
 import { MAX_TEXT_CHARS } from '../knowledge/terms.ts';
@@ -19,6 +20,10 @@ export interface PartAnswer {
   margin: number;
   /** coverage² × margin: what the answer rule judges. */
   confidence: number;
+  /** The kind of answer the question asks for (answer-types.ts), null when any may do. */
+  wanted: AnswerType | null;
+  /** It asks for a kind of answer that no sentence of the best passage states: not answered, whatever its confidence. */
+  typeMissing: boolean;
   answered: boolean;
   /** The lines quoted, verbatim from the knowledge base; empty when not answered. */
   quote: string[];
@@ -85,6 +90,15 @@ function quoteOf(index: PassageIndex, ranked: SentenceMatch[]): string[] {
   return lines;
 }
 
+/** Heading text beyond this is not read for an answer type: it is read once per sentence. */
+const MAX_HEADING_CHARS = 200;
+
+/** The sentences that state the kind of answer asked for, with what they would be quoted with and their heading, in the same order. */
+function ofType(index: PassageIndex, ranked: SentenceMatch[], wanted: AnswerType | null): SentenceMatch[] {
+  if (!wanted) return ranked;
+  return ranked.filter((m) => statesAnswer(wanted, [(m.sentence.passage.heading ?? '').slice(0, MAX_HEADING_CHARS), ...quoteOf(index, [m])].join('\n')));
+}
+
 export function answerParts(index: PassageIndex, message: string, rule: AnswerRule = ANSWER_RULE): Answer {
   const asked = questionParts(message);
   const whole = message.slice(0, MAX_TEXT_CHARS);
@@ -94,11 +108,15 @@ export function answerParts(index: PassageIndex, message: string, rule: AnswerRu
     const passages = index.search(asked.length === 1 ? whole : question, 2);
     const top = passages[0];
     const margin = top && top.score > 0 ? (top.score - (passages[1]?.score ?? 0)) / top.score : 0;
-    const ranked = top ? index.rankSentences(question, top.passage) : [];
-    const best = ranked[0] ?? null;
+    const all = top ? index.rankSentences(question, top.passage) : [];
+    // A question that asks for a price, a duration, a time … is answered by a sentence that states one.
+    const wanted = askedType(question);
+    const ranked = ofType(index, all, wanted);
+    const typeMissing = all.length > 0 && ranked.length === 0;
+    const best = ranked[0] ?? all[0] ?? null;
     const value = best ? confidence(best.coverage, margin) : 0;
-    const accepted = best !== null && answers(value, rule);
-    return { question, best, margin, confidence: value, answered: accepted, quote: accepted ? quoteOf(index, ranked) : [] };
+    const accepted = best !== null && !typeMissing && answers(value, rule);
+    return { question, best, margin, confidence: value, wanted, typeMissing, answered: accepted, quote: accepted ? quoteOf(index, ranked) : [] };
   });
   const quoted = new Map<number, Passage>();
   for (const part of parts) if (part.answered) quoted.set(part.best!.sentence.passage.position, part.best!.sentence.passage);

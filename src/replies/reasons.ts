@@ -2,6 +2,7 @@
 // came closest and its score, so that an owner sees what to add to the knowledge base. Only the
 // knowledge base's text goes in, never the submitter's.
 import { ANSWER_RULE } from '../knowledge/answerability.ts';
+import { ANSWER_TYPE_NAMES } from '../knowledge/answer-types.ts';
 import { closestUnanswered, type Answer, type PartAnswer } from './offline.ts';
 
 export const NO_ANSWER = 'no_answer_in_knowledge_base';
@@ -20,7 +21,9 @@ function closest(part: PartAnswer | null): string {
   const where = `passage ${sentence.passage.position + 1}${sentence.passage.heading ? ` (${JSON.stringify(clip(sentence.passage.heading, 60))})` : ''}`;
   const score = `score ${part.confidence.toFixed(2)}, needs ${ANSWER_RULE.minConfidence} (coverage ${coverage.toFixed(2)}, margin ${part.margin.toFixed(2)})`;
   const text = sentence.index >= 0 ? sentence.text : sentence.passage.body;
-  return `best ${where}, ${score}: ${JSON.stringify(clip(text, MAX_EXCERPT))}`;
+  // Which kind of answer was asked for is named from a fixed list, never in the submitter's words.
+  const type = part.typeMissing && part.wanted ? `asks for ${ANSWER_TYPE_NAMES[part.wanted]}, which no sentence of the best passage states; ` : '';
+  return `${type}best ${where}, ${score}: ${JSON.stringify(clip(text, MAX_EXCERPT))}`;
 }
 
 /** `why`: what else declined it (a model that found no answer). */

@@ -1,0 +1,139 @@
+// The kind of answer a question asks for, and whether a text states one. "How much is a lesson?"
+// asks for an amount of money, "how long is a lesson?" for a duration, "what time do you open?"
+// for a time or a day, "where are you?" for a place, "how many people are in a class?" for a
+// number: a sentence that covers the question's words but states none of these ("one lesson is
+// part of the weekly course") does not answer it. A yes/no question ("do you repair e-bikes?") and
+// a question of any other kind ("what", "why", "how do I") are not checked. English only, like the
+// rest of the rule (terms.ts). Everything here is one pass over the words of the text: no pattern
+// backtracks, and a text is cut to MAX_TEXT_CHARS first.
+import { MAX_TEXT_CHARS } from './terms.ts';
+
+export type AnswerType = 'price' | 'duration' | 'time' | 'place' | 'number' | 'frequency' | 'distance';
+
+/** Words as written (case kept): letters and digits; anything else separates them. */
+const WORD = /[\p{L}\p{N}]+/gu;
+const wordsOf = (text: string) => text.slice(0, MAX_TEXT_CHARS).match(WORD) ?? [];
+
+const AUXILIARIES = new Set(['do', 'does', 'did', 'is', 'are', 'was', 'were', 'can', 'could', 'will', 'would', 'should', 'shall', 'may', 'might', 'must', 'have', 'has', 's', 'am']);
+/** After "how much", these ask a price ("how much is it", "how much for two"); a noun asks a quantity ("how much storage"). */
+const PRICE_AFTER_HOW_MUCH = new Set([...AUXILIARIES, 'for', 'to', 'it', 'extra', 'money', 'more', 'less']);
+const PRICE_WORDS = new Set(['price', 'prices', 'pricing', 'cost', 'costs', 'fee', 'fees', 'charge', 'charges', 'rate', 'rates', 'tariff', 'tariffs']);
+/** Words that may stand between "what" and the kind of answer it asks ("what are your usual opening hours"). */
+const BETWEEN_WHAT_AND_KIND = new Set(['the', 'a', 'an', 'your', 'you', 'it', 'its', 'this', 'that', 'opening', 'closing', 'usual', 'exact', 'earliest', 'latest', 'next', 'first', 'last', 'total', 'current']);
+const TIME_WORDS = new Set(['time', 'times', 'day', 'days', 'date', 'dates', 'hour', 'hours', 'weekday', 'weekdays', 'month', 'year']);
+const UNIT_OF_TIME = new Set(['second', 'seconds', 'sec', 'secs', 'minute', 'minutes', 'min', 'mins', 'hour', 'hours', 'hr', 'hrs', 'h', 'day', 'days', 'night', 'nights', 'week', 'weeks', 'wk', 'month', 'months', 'year', 'years', 'yr', 'yrs', 'weekend', 'weekends', 'fortnight', 'decade', 'decades', 'century', 'centuries']);
+/** Words between a number and its unit ("5 working days", "two full weeks"). */
+const UNIT_MODIFIERS = new Set(['working', 'business', 'calendar', 'full', 'more', 'whole', 'consecutive', 'extra', 'to', 'or', 'and']);
+const NUMBER_WORDS = new Set([
+  'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen',
+  'sixteen', 'seventeen', 'eighteen', 'nineteen', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety', 'hundred',
+  'thousand', 'million', 'dozen', 'half', 'single', 'couple', 'few', 'several', 'both', 'once', 'twice', 'unlimited', 'none',
+]);
+/** "a week", "an hour": an article before a unit is one. */
+const ONE = new Set(['a', 'an', 'per', 'each', 'every']);
+const DAYS = new Set(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'mondays', 'tuesdays', 'wednesdays', 'thursdays', 'fridays', 'saturdays', 'sundays',
+  'mon', 'tue', 'tues', 'wed', 'thu', 'thur', 'thurs', 'fri', 'weekday', 'weekdays', 'weekend', 'weekends', 'daily', 'today', 'tomorrow', 'tonight', 'yesterday']);
+const MONTHS = new Set(['january', 'february', 'march', 'april', 'june', 'july', 'august', 'september', 'october', 'november', 'december',
+  'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec']);
+const MOMENTS = new Set(['morning', 'mornings', 'afternoon', 'afternoons', 'evening', 'evenings', 'noon', 'midday', 'midnight', 'night', 'nights', 'lunchtime',
+  'spring', 'summer', 'autumn', 'fall', 'winter', 'season', 'seasons', 'holiday', 'holidays', 'christmas', 'easter', 'anytime', 'always', 'immediately', 'instantly',
+  'before', 'after', 'until', 'till', 'within', 'since', 'during', 'ago', 'end', 'beginning', 'early', 'late', 'soon', 'weekly', 'monthly', 'yearly', 'annually']);
+const PLACE_WORDS = new Set(['street', 'st', 'road', 'rd', 'avenue', 'ave', 'lane', 'square', 'boulevard', 'place', 'straat', 'strasse', 'straße', 'rue', 'platz', 'plein', 'laan', 'weg',
+  'address', 'located', 'location', 'floor', 'building', 'entrance', 'station', 'parking', 'car', 'park', 'corner', 'opposite', 'behind', 'next', 'near', 'nearby', 'beside',
+  'across', 'inside', 'outside', 'upstairs', 'downstairs', 'online', 'map', 'directions', 'walk', 'km', 'miles', 'metres', 'meters', 'settings', 'menu', 'tab', 'page', 'button', 'link', 'folder', 'sidebar', 'toolbar', 'panel', 'http', 'https', 'www']);
+/** "in Ghent", "at Gent-Sint-Pieters": a place preposition before a capitalised word names a place. */
+const PLACE_PREPOSITIONS = new Set(['in', 'at', 'from', 'near', 'to', 'on', 'under', 'via', 'into', 'between', 'along', 'across', 'through', 'towards', 'toward', 'off', 'by', 'around', 'inside', 'outside', 'within']);
+const ARTICLES = new Set(['the', 'a', 'an', 'our', 'your']);
+const FREQUENCY_WORDS = new Set(['every', 'each', 'once', 'twice', 'daily', 'weekly', 'monthly', 'yearly', 'annually', 'hourly', 'always', 'regularly', 'times', 'per', 'often']);
+const DISTANCE_UNITS = new Set(['km', 'kilometre', 'kilometres', 'kilometer', 'kilometers', 'mile', 'miles', 'm', 'metre', 'metres', 'meter', 'meters', 'walk', 'drive', 'ride', 'minutes', 'away']);
+const CURRENCY_WORDS = new Set(['euro', 'euros', 'eur', 'pound', 'pounds', 'gbp', 'dollar', 'dollars', 'usd', 'chf', 'cents', 'p']);
+const PRICE_STATEMENTS = new Set(['free', 'complimentary', 'included', 'includes', 'inclusive', 'nothing']);
+
+const capitalised = (w: string | undefined) => w !== undefined && /^\p{Lu}/u.test(w);
+const isNumber = (w: string) => /^\d/.test(w) || NUMBER_WORDS.has(w.toLowerCase());
+
+/** The kind of answer a question asks for, or null when any answer may do (yes/no and other questions). */
+export function askedType(question: string): AnswerType | null {
+  const words = wordsOf(question).map((w) => w.toLowerCase());
+  const lastCost = Math.max(words.lastIndexOf('cost'), words.lastIndexOf('costs'));
+  for (let i = 0; i < words.length; i += 1) {
+    const word = words[i]!;
+    const next = words[i + 1] ?? '';
+    if (word === 'how') {
+      if (next === 'much') return words[i + 2] === 'time' ? 'duration' : words[i + 2] === undefined || PRICE_AFTER_HOW_MUCH.has(words[i + 2]!) ? 'price' : 'number';
+      if (next === 'expensive' || next === 'cheap') return 'price';
+      if (next === 'long') return words[i + 2] === 'ago' ? 'time' : 'duration';
+      if (next === 'many') return UNIT_OF_TIME.has(words[i + 2] ?? '') ? 'duration' : 'number';
+      if (next === 'often') return 'frequency';
+      if (next === 'far') return 'distance';
+      if (next === 'early' || next === 'late' || next === 'soon') return 'time';
+      if (next === 'old') return 'number';
+    }
+    if (word === 'when' && AUXILIARIES.has(next)) return 'time';
+    if (word === 'until' && next === 'when') return 'time';
+    if (word === 'where' && AUXILIARIES.has(next)) return 'place';
+    if (word === 'what' || word === 'which' || word === 'whats') {
+      // "what time", "which days", "what are your opening hours", "what does a service cost", "what is your address"
+      for (let j = i + 1; j < words.length; j += 1) {
+        const w = words[j]!;
+        if (TIME_WORDS.has(w)) return 'time';
+        if (PRICE_WORDS.has(w)) return 'price';
+        if (w === 'address') return 'place';
+        if (w === 'age') return 'number';
+        if (!AUXILIARIES.has(w) && !BETWEEN_WHAT_AND_KIND.has(w)) break;
+      }
+      // "what does a full service cost", "what would two nights cost"
+      if (lastCost > i) return 'price';
+    }
+  }
+  return null;
+}
+
+/** A number followed, within two words, by a unit of time ("45 minutes", "5 working days", "an hour", "60-minute"). */
+function statesDuration(words: string[]): boolean {
+  for (let i = 0; i < words.length; i += 1) {
+    const w = words[i]!;
+    if (/^\d+(?:min|mins|h|hr|hrs|d|wk|wks|yr|yrs)$/i.test(w) || w === 'overnight' || w === 'fortnight') return true;
+    if (!isNumber(w) && !ONE.has(w)) continue;
+    for (let j = i + 1; j <= i + 3 && j < words.length; j += 1) {
+      if (UNIT_OF_TIME.has(words[j]!)) return true;
+      if (!UNIT_MODIFIERS.has(words[j]!) && !isNumber(words[j]!)) break;
+    }
+  }
+  return false;
+}
+
+function states(type: AnswerType, original: string[], text: string): boolean {
+  const words = original.map((w) => w.toLowerCase());
+  switch (type) {
+    case 'price':
+      return /[£€$¥]/.test(text) || words.some((w, i) => (isNumber(w) && (CURRENCY_WORDS.has(words[i + 1] ?? '') || /^\d/.test(w) && text.includes('%'))) || PRICE_STATEMENTS.has(w))
+        || (words.some((w) => /^\d/.test(w)) && words.some((w) => PRICE_WORDS.has(w)));
+    case 'duration':
+      return statesDuration(words);
+    case 'time':
+      return statesDuration(words) || words.some((w, i) => DAYS.has(w) || MOMENTS.has(w) || (MONTHS.has(w) && (isNumber(words[i + 1] ?? '') || isNumber(words[i - 1] ?? '')))
+        || (isNumber(w) && (words[i + 1] === 'am' || words[i + 1] === 'pm'))
+        || /^\d{1,2}(?:st|nd|rd|th|am|pm|h\d*)$/.test(w) || (/^\d{1,2}$/.test(w) && /^\d{2}$/.test(words[i + 1] ?? '')) || /^\d{3,4}s?$/.test(w));
+    case 'place':
+      return words.some((w, i) => PLACE_WORDS.has(w) || (PLACE_PREPOSITIONS.has(w) && capitalised(original[ARTICLES.has(words[i + 1] ?? '') ? i + 2 : i + 1])) || /^\d{4,5}$/.test(w));
+    case 'number':
+      return words.some(isNumber);
+    case 'frequency':
+      return words.some((w) => FREQUENCY_WORDS.has(w)) || statesDuration(words);
+    case 'distance':
+      return words.some((w, i) => (isNumber(w) || ONE.has(w)) && DISTANCE_UNITS.has(words[i + 1] ?? '')) || statesDuration(words)
+        || words.some((w) => w === 'next' || w === 'opposite' || w === 'corner' || w === 'nearby' || w === 'beside');
+  }
+}
+
+/** Whether a text (a sentence with its heading) states an answer of this kind. */
+export function statesAnswer(type: AnswerType, text: string): boolean {
+  const cut = text.slice(0, MAX_TEXT_CHARS);
+  return states(type, wordsOf(cut), cut);
+}
+
+/** How a reason names what was asked for. */
+export const ANSWER_TYPE_NAMES: Record<AnswerType, string> = {
+  price: 'an amount of money', duration: 'a duration', time: 'a time, day or date', place: 'a place', number: 'a number', frequency: 'how often', distance: 'a distance',
+};
