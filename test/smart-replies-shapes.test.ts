@@ -3,7 +3,8 @@
 // as text, question-and-answer pairs, plain text under title lines. A reply quotes the sentence
 // that answers, not its section; a message asking two things gets both answered, or the one the
 // knowledge base cannot answer named and the reply held for a person; a declined question says
-// which passage came closest; auto mode emails exactly one reply through a real SMTP server.
+// which passage came closest, and a question for a kind of answer (a duration, a price) that its
+// best sentence does not state says so; auto mode emails exactly one reply through a real SMTP server.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -129,6 +130,17 @@ describe('smart replies from knowledge bases of every shape', () => {
     assert.equal(s.reply_content, null);
     assert.match(s.reply_reason ?? '', /^no_answer_in_knowledge_base: best passage \d+ \("[^"]+"\), score 0\.\d\d, needs 0\.\d+ \(coverage 0\.\d\d, margin [01]\.\d\d\): "[^"]+"$/);
     assert.ok(read('bike-shop.md').includes(JSON.parse(/: ("[^"]+")$/.exec(s.reply_reason!)![1]!).replace(/…$/, '')), 'the excerpt is the knowledge base\'s');
+  });
+
+  it('declines a question for a kind of answer its best sentence does not state, and says which kind in reply_reason', async () => {
+    // "Payment in instalments is possible …" covers every word of the question but states no duration.
+    const s = await submitAndSettle(t, key, forms.get('bike-shop.md')!, { message: 'Hi, how long does a payment in instalments run?' }) as unknown as Replied;
+    assert.equal(s.reply_status, 'failed');
+    assert.equal(s.reply_content, null);
+    assert.match(s.reply_reason ?? '', /^no_answer_in_knowledge_base: asks for a duration, which no sentence of the best passage states; best passage \d+ \("Payment"\), score 0\.\d\d, needs 0\.\d+ \(coverage 0\.\d\d, margin [01]\.\d\d\): "Payment in instalments is possible/);
+    const yesNo = await submitAndSettle(t, key, forms.get('bike-shop.md')!, { message: 'Hi, can I pay in instalments?' }) as unknown as Replied;
+    assert.equal(yesNo.reply_status, 'completed', yesNo.reply_reason ?? '');
+    assert.match(yesNo.reply_content ?? '', /Payment in instalments is possible for new bikes above €1,000/);
   });
 
   it('auto mode emails exactly one reply to an answerable question, and none to a reply held for a person', async () => {
