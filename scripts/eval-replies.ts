@@ -103,6 +103,12 @@ console.log(`validation: lowest setting keeping every unanswerable limit${safe.l
 for (const { source, f } of chosen.bySource) {
   console.log(`  ${source.padEnd(15)} right ${pct(targetPrecision(source, f))}, answered ${pct(coverage(f))}, unanswerable answered ${pct(falseAnswers(f))}`);
 }
+// What the answer-type check (src/knowledge/answer-types.ts) did at this setting: questions it declined that the score alone would have answered.
+for (const source of SOURCES) {
+  const typed = scored.filter((s) => s.trial.source === source && s.trial.part === 'validation' && s.answer.parts.some((p) => p.typeMissing && p.confidence >= chosen.minConfidence));
+  const answerable = typed.filter((s) => s.trial.right !== null).length;
+  console.log(`  ${source.padEnd(15)} declined for want of the kind of answer asked: ${answerable} answerable, ${typed.length - answerable} unanswerable`);
+}
 const shipped = ANSWER_RULE.minConfidence === chosen.minConfidence;
 console.log(`shipped setting (src/knowledge/answerability.ts): ${ANSWER_RULE.minConfidence}${shipped ? ' (the same)' : ' — DIFFERS from the validation choice'}`);
 

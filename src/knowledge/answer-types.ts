@@ -52,41 +52,52 @@ const PRICE_STATEMENTS = new Set(['free', 'complimentary', 'included', 'includes
 const capitalised = (w: string | undefined) => w !== undefined && /^\p{Lu}/u.test(w);
 const isNumber = (w: string) => /^\d/.test(w) || NUMBER_WORDS.has(w.toLowerCase());
 
-/** The kind of answer a question asks for, or null when any answer may do (yes/no and other questions). */
+/** The kind of answer the words from i on ask for, when an asking phrase starts there. */
+function kindAt(words: string[], i: number, lastCost: number): AnswerType | null {
+  const word = words[i]!;
+  const next = words[i + 1] ?? '';
+  if (word === 'how') {
+    if (next === 'much') return words[i + 2] === 'time' ? 'duration' : words[i + 2] === undefined || PRICE_AFTER_HOW_MUCH.has(words[i + 2]!) ? 'price' : 'number';
+    if (next === 'expensive' || next === 'cheap') return 'price';
+    if (next === 'long') return words[i + 2] === 'ago' ? 'time' : 'duration';
+    if (next === 'many') return UNIT_OF_TIME.has(words[i + 2] ?? '') ? 'duration' : 'number';
+    if (next === 'often') return 'frequency';
+    if (next === 'far') return 'distance';
+    if (next === 'early' || next === 'late' || next === 'soon') return 'time';
+    if (next === 'old') return 'number';
+  }
+  if (word === 'when' && AUXILIARIES.has(next)) return 'time';
+  if (word === 'until' && next === 'when') return 'time';
+  if (word === 'where' && AUXILIARIES.has(next)) return 'place';
+  if (word === 'what' || word === 'which' || word === 'whats') {
+    // "what time", "which days", "what are your opening hours", "what is your address"
+    for (let j = i + 1; j < words.length; j += 1) {
+      const w = words[j]!;
+      if (TIME_WORDS.has(w)) return 'time';
+      if (PRICE_WORDS.has(w)) return 'price';
+      if (w === 'address') return 'place';
+      if (w === 'age') return 'number';
+      if (!AUXILIARIES.has(w) && !BETWEEN_WHAT_AND_KIND.has(w)) break;
+    }
+    // "what does a full service cost", "what would two nights cost"
+    if (lastCost > i) return 'price';
+  }
+  return null;
+}
+
+/**
+ * The kind of answer a question asks for, or null when any answer may do (yes/no and other
+ * questions). A question comes after what it needs said first ("I have my own mat. How much is a
+ * class?"), so the last asking phrase decides.
+ */
 export function askedType(question: string): AnswerType | null {
   const words = wordsOf(question).map((w) => w.toLowerCase());
   const lastCost = Math.max(words.lastIndexOf('cost'), words.lastIndexOf('costs'));
+  let kind: AnswerType | null = null;
   for (let i = 0; i < words.length; i += 1) {
-    const word = words[i]!;
-    const next = words[i + 1] ?? '';
-    if (word === 'how') {
-      if (next === 'much') return words[i + 2] === 'time' ? 'duration' : words[i + 2] === undefined || PRICE_AFTER_HOW_MUCH.has(words[i + 2]!) ? 'price' : 'number';
-      if (next === 'expensive' || next === 'cheap') return 'price';
-      if (next === 'long') return words[i + 2] === 'ago' ? 'time' : 'duration';
-      if (next === 'many') return UNIT_OF_TIME.has(words[i + 2] ?? '') ? 'duration' : 'number';
-      if (next === 'often') return 'frequency';
-      if (next === 'far') return 'distance';
-      if (next === 'early' || next === 'late' || next === 'soon') return 'time';
-      if (next === 'old') return 'number';
-    }
-    if (word === 'when' && AUXILIARIES.has(next)) return 'time';
-    if (word === 'until' && next === 'when') return 'time';
-    if (word === 'where' && AUXILIARIES.has(next)) return 'place';
-    if (word === 'what' || word === 'which' || word === 'whats') {
-      // "what time", "which days", "what are your opening hours", "what does a service cost", "what is your address"
-      for (let j = i + 1; j < words.length; j += 1) {
-        const w = words[j]!;
-        if (TIME_WORDS.has(w)) return 'time';
-        if (PRICE_WORDS.has(w)) return 'price';
-        if (w === 'address') return 'place';
-        if (w === 'age') return 'number';
-        if (!AUXILIARIES.has(w) && !BETWEEN_WHAT_AND_KIND.has(w)) break;
-      }
-      // "what does a full service cost", "what would two nights cost"
-      if (lastCost > i) return 'price';
-    }
+    kind = kindAt(words, i, lastCost) ?? kind;
   }
-  return null;
+  return kind;
 }
 
 /** A number followed, within two words, by a unit of time ("45 minutes", "5 working days", "an hour", "60-minute"). */
