@@ -3,7 +3,10 @@
 // source is reported on its held-out part with the setting the code ships
 // (src/knowledge/answerability.ts). Then the model path, against stand-ins that speak the
 // OpenAI chat protocol (scripts/reply-model-eval.ts).
-//   npm run eval:replies
+//   npm run eval:replies [-- --validation] [-- --by-kb] [-- --baseline ../other-checkout]
+// --baseline DIR: another checkout of Intake (beside this one, so that ../shared/data is found from
+// it) answers the same held-out trials in the same run, at the setting it ships, for comparison.
+import path from 'node:path';
 import { ANSWER_RULE } from '../src/knowledge/answerability.ts';
 import { composeReply } from '../src/replies/compose.ts';
 import { ungroundedSentences } from '../src/replies/grounding.ts';
@@ -34,9 +37,9 @@ function decide(answer: Answer, minConfidence: number): Answer {
   return { parts, passages };
 }
 
-function figures(source: SourceName, part: Part, minConfidence: number, checkGrounding = false): Figures {
+function figures(source: SourceName, part: Part, minConfidence: number, checkGrounding = false, from: Scored[] = scored): Figures {
   const f: Figures = { answerable: 0, answered: 0, right: 0, unanswerable: 0, wronglyAnswered: 0, namedUnanswered: 0, partial: 0, ungrounded: 0 };
-  for (const { trial, answer } of scored) {
+  for (const { trial, answer } of from) {
     if (trial.source !== source || trial.part !== part) continue;
     const decided = decide(answer, minConfidence);
     const { quotes, unanswered } = replyPieces(decided);
@@ -115,7 +118,19 @@ console.log(`shipped setting (src/knowledge/answerability.ts): ${ANSWER_RULE.min
 // While the rule is being worked on, `--validation` stops here: held-out figures are for reporting, not for tuning.
 if (process.argv.includes('--validation')) process.exit(0);
 
-console.log(`\nheld-out parts, shipped setting ${ANSWER_RULE.minConfidence}:\n`);
+/** The other checkout's rule on its own trials (the same data, split the same way), at the setting it ships. */
+async function baselineRun(dir: string): Promise<{ from: Scored[]; minConfidence: number }> {
+  const root = path.resolve(dir);
+  const offline = await import(path.join(root, 'src/replies/offline.ts')) as { answerParts: typeof answerParts };
+  const rule = await import(path.join(root, 'src/knowledge/answerability.ts')) as { ANSWER_RULE: typeof ANSWER_RULE };
+  const sources = await import(path.join(root, 'scripts/reply-sources.ts')) as typeof import('./reply-sources.ts');
+  const theirs = [...sources.smallBusinessTrials(), ...sources.stackFaqTrials(), ...sources.squadTrials()].filter((t) => t.part === 'held-out');
+  return { from: theirs.map((trial) => ({ trial, answer: offline.answerParts(trial.index, trial.message, { minConfidence: 0 }) })), minConfidence: rule.ANSWER_RULE.minConfidence };
+}
+const baselineDir = process.argv.includes('--baseline') ? process.argv[process.argv.indexOf('--baseline') + 1] : undefined;
+const baseline = baselineDir ? await baselineRun(baselineDir) : null;
+
+console.log(`\nheld-out parts, shipped setting ${ANSWER_RULE.minConfidence}${baseline ? `; in italics, ${baselineDir} at its setting ${baseline.minConfidence}` : ''}:\n`);
 console.log('| source | trials (answerable / unanswerable) | right answer among replies made | answerable answered | unanswerable answered | ungrounded sentences |');
 console.log('|---|---|---|---|---|---|');
 const missed: string[] = [];
@@ -129,6 +144,11 @@ for (const source of SOURCES) {
   console.log(`| ${source} | ${f.answerable} / ${f.unanswerable} | ${right} | ${pct(coverage(f))} (${f.answered} of ${f.answerable})${mark(m.coverage)} | ${pct(falseAnswers(f))} (${f.wronglyAnswered} of ${f.unanswerable})${mark(m.falseAnswers)} | ${f.ungrounded} |`);
   for (const [what, ok] of Object.entries(m)) if (!ok) missed.push(`${source}: ${what}`);
   if (f.partial > 0) console.log(`|  | of which ${f.partial} ask a question it does not answer beside one it does: ${f.namedUnanswered} replies name the question left open | | | | |`);
+  if (baseline) {
+    const b = figures(source, 'held-out', baseline.minConfidence, false, baseline.from);
+    const right = TARGETS[source].falseAnswers === null ? `${pct(answerablePrecision(b))} (${b.right} of ${b.answered})` : `${pct(precision(b))} (${b.right} of ${b.answered + b.wronglyAnswered})`;
+    console.log(`| *baseline* | | *${right}* | *${pct(coverage(b))} (${b.answered} of ${b.answerable})* | *${pct(falseAnswers(b))} (${b.wronglyAnswered} of ${b.unanswerable})* | |`);
+  }
 }
 console.log(`\ntargets (right ≥ 95 % / 95 % / 85 %, answered ≥ 80 % / 45 % / 40 %, unanswerable ≤ 5 % / 5 % / reported): ${missed.length === 0 ? 'all met' : `missed: ${missed.join('; ')}`}`);
 
