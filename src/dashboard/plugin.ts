@@ -25,6 +25,7 @@ import { integrationPages } from './pages/integrations.ts';
 import { accountPages } from './pages/account.ts';
 import { dataRequestPages } from './pages/data-requests.ts';
 import { knowledgePages } from './pages/knowledge.ts';
+import { livePages } from './pages/live.ts';
 import { knowledgeBodyLimit } from '../knowledge/routes.ts';
 
 declare module 'fastify' {
@@ -152,4 +153,5 @@ export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps)
   await integrationPages(app, deps);
   await accountPages(app, deps);
   await dataRequestPages(app, deps);
+  await livePages(app, deps);
 }
