@@ -146,8 +146,21 @@ function destinationTypes() {
   show();
 }
 
+// The form editor shows a setting only while the switch it depends on is on.
+function dependentSettings() {
+  for (const group of document.querySelectorAll('[data-shown-by]')) {
+    const name = group.getAttribute('data-shown-by');
+    const toggle = document.querySelector(`input[type="checkbox"][name="${CSS.escape(name)}"]`);
+    if (!toggle) continue;
+    const show = () => { group.hidden = !toggle.checked; };
+    toggle.addEventListener('change', show);
+    show();
+  }
+}
+
 copyButtons();
 destinationTypes();
+dependentSettings();
 confirmations();
 liveInbox();
 const schema = document.querySelector('textarea[data-builder]');

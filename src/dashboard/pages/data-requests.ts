@@ -24,7 +24,7 @@ function results(session: Session, found: Found): Html {
   return html`<section class="panel" aria-labelledby="found-title">
   <h2 id="found-title">${n} submission${n === 1 ? '' : 's'} hold ${found.email}</h2>
   ${found.complete ? '' : notice('warn', 'Some new submissions were not indexed yet: search again in a minute to be sure.')}
-  ${n === 0 ? '' : html`<div class="table-wrap"><table><caption class="visually-hidden">Matching submissions</caption>
+  ${n === 0 ? '' : html`<div class="table-wrap" role="region" aria-label="Matching submissions" tabindex="0"><table><caption class="visually-hidden">Matching submissions</caption>
     <thead><tr><th scope="col">Form</th><th scope="col">Received</th></tr></thead>
     <tbody>${found.submissions.map((m) => html`<tr><td>${m.form_name}</td><td><a href="/forms/${m.form_id}/submissions/${m.id}">${when(m.created_at)}</a></td></tr>`)}</tbody>
   </table></div>

@@ -29,7 +29,7 @@ async function listPage(deps: DashboardDeps, session: Session): Promise<Html> {
       return { form, last: latest.data[0]?.created_at ?? null };
     }),
   );
-  const table = html`<div class="table-wrap"><table>
+  const table = html`<div class="table-wrap" role="region" aria-label="Your forms" tabindex="0"><table>
   <caption class="visually-hidden">Your forms</caption>
   <thead><tr><th scope="col">Name</th><th scope="col" class="num">Submissions</th><th scope="col" class="num">Spam</th><th scope="col">Last submission</th></tr></thead>
   <tbody>${rows.map(
@@ -81,7 +81,7 @@ ${created}
 <section class="panel" aria-labelledby="versions-title">
   <h2 id="versions-title">Versions</h2>
   <p class="muted">A change of fields or slug mints a new endpoint; older endpoints keep accepting submissions for their version.</p>
-  <div class="table-wrap"><table>
+  <div class="table-wrap" role="region" aria-labelledby="versions-title" tabindex="0"><table>
   <thead><tr><th scope="col">Version</th><th scope="col">Endpoint</th><th scope="col">Fields</th><th scope="col">Created</th></tr></thead>
   <tbody>${versions.map(
     (v) => html`<tr><td>${v.number}${v.id === form.version.id ? html` <span class="badge">current</span>` : ''}</td><td><code class="wrap">${endpointUrl(base, v)}</code></td><td>${v.schema.fields.map((f) => f.name).join(', ')}</td><td>${when(v.createdAt)}</td></tr>`,

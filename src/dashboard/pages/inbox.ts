@@ -138,7 +138,7 @@ function inboxPage(session: Session, form: FormRecord, l: Listing): Html {
   </form>
   <a class="button secondary" href="${exportUrl(form, l)}" download>Export CSV</a>
 </div>
-<div class="table-wrap"><table class="inbox">
+<div class="table-wrap" role="region" aria-label="Submissions" tabindex="0"><table class="inbox">
   <caption class="visually-hidden">Submissions, newest first</caption>
   <thead><tr><th scope="col">Received</th><th scope="col">Content</th><th scope="col">Status</th></tr></thead>
   <tbody id="inbox-rows"${live ? html` data-poll="${inboxUrl(form, { tab: l.filter })}" data-live="/live?form=${form.id}"` : ''}>${rowsMarkup(form, l.rows)}</tbody>

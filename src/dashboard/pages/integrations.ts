@@ -42,7 +42,7 @@ function mcpSection(base: string, newKey = 'YOUR_API_KEY'): Html {
   <p class="muted">Agents reach everything an owner can do at <code>${url}</code> (Streamable HTTP) with an API key; a read-only key gives them the read tools only.</p>
   ${snippets.map(([id, title, text]) => html`<section class="snippet">
     <div class="snippet-head"><h3 id="${id}-title">${title}</h3><button type="button" class="button secondary small" data-copy="#${id}">Copy</button></div>
-    <pre aria-labelledby="${id}-title"><code id="${id}">${text}</code></pre>
+    <pre role="region" tabindex="0" aria-labelledby="${id}-title"><code id="${id}">${text}</code></pre>
   </section>`)}
 </section>`;
 }
@@ -64,7 +64,7 @@ ${top}
     ${select({ name: 'scope', label: 'Scope', value: 'full', options: [['full', 'Full: read and change'], ['read', 'Read only']], errors, hint: 'A read-only key can list and read but never change anything or spend credits.' })}
     <button type="submit" class="button primary">Generate new key</button></div>`, html`novalidate`)}
   ${keys.length
-    ? html`<div class="table-wrap"><table>
+    ? html`<div class="table-wrap" role="region" aria-label="API keys" tabindex="0"><table>
     <thead><tr><th scope="col">Name</th><th scope="col">Prefix</th><th scope="col">Scope</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
     <tbody>${keys.map((key) => keyRow(session, key))}</tbody></table></div>`
     : html`<p class="muted">No keys yet.</p>`}
