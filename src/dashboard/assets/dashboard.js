@@ -164,4 +164,4 @@ dependentSettings();
 confirmations();
 liveInbox();
 const schema = document.querySelector('textarea[data-builder]');
-if (schema) import('/assets/builder.js').then((m) => m.attach(schema));
+if (schema) import(schema.getAttribute('data-builder-module') ?? '/assets/builder.js').then((m) => m.attach(schema));

@@ -11,6 +11,7 @@ import { html, type Html } from '../html.ts';
 import { checkbox, input, select, type Errors } from '../layout.ts';
 import type { Session } from '../service.ts';
 import { csrfField } from '../layout.ts';
+import { assetUrl } from '../assets.ts';
 
 const checkers = { create: bodyChecker<FormInput>(CreateFormBody), update: bodyChecker<FormInput>(UpdateFormBody) };
 
@@ -158,7 +159,7 @@ export function editorForm(o: {
       <div class="builder" id="builder" hidden aria-label="Field builder"></div>
       <div class="field json${schemaError ? ' invalid' : ''}">
         <label for="f-fields_schema">Fields as JSON</label>
-        <textarea id="f-fields_schema" name="fields_schema" rows="18" spellcheck="false" class="code" data-builder="#builder"${
+        <textarea id="f-fields_schema" name="fields_schema" rows="18" spellcheck="false" class="code" data-builder="#builder" data-builder-module="${assetUrl('builder.js')}"${
           schemaError ? html` aria-invalid="true" aria-describedby="f-fields_schema-error"` : ''
         }>${v.fieldsJson}</textarea>
         ${schemaError ? html`<p class="error" id="f-fields_schema-error">${schemaError}</p>` : ''}
