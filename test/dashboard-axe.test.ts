@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { chromiumMissing, launchBrowser, type Browser } from './browser.ts';
+import { chromiumMissing, launchBrowser, logInPage, type Browser } from './browser.ts';
 import { createForm, ENGINE, pathOf, startTestApp, type TestApp } from './helpers.ts';
 
 const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -71,11 +71,7 @@ describe(`dashboard accessibility in Chromium (${ENGINE})`, { skip: chromiumMiss
           await page.goto(`${base}${path}`);
           for (const problem of await problems(page, width)) found.push(`${path} at ${width}px: ${problem}`);
         }
-        await page.goto(`${base}/login`);
-        await page.getByLabel('Email').fill(EMAIL);
-        await page.getByLabel('Password').fill(PASSWORD);
-        await page.getByRole('button', { name: 'Log in' }).click();
-        await page.waitForURL(`${base}/forms`);
+        await logInPage(page, base, EMAIL, PASSWORD);
         for (const path of pages) {
           await page.goto(`${base}${path}`);
           for (const problem of await problems(page, width)) found.push(`${path} at ${width}px: ${problem}`);

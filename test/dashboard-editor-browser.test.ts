@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { chromiumMissing, launchBrowser, type Browser } from './browser.ts';
+import { chromiumMissing, launchBrowser, logInPage, type Browser } from './browser.ts';
 import { createForm, ENGINE, startTestApp, type TestApp } from './helpers.ts';
 
 const EMAIL = 'edges@example.com';
@@ -27,11 +27,7 @@ describe(`dashboard rough edges in Chromium (${ENGINE})`, { skip: chromiumMissin
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
     browser = await launchBrowser();
     page = await browser.context.newPage();
-    await page.goto(`${base}/login`);
-    await page.getByLabel('Email').fill(EMAIL);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.waitForURL(`${base}/forms`);
+    await logInPage(page, base, EMAIL, PASSWORD);
   });
   after(async () => {
     await browser?.close();

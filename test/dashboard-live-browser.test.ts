@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { ChildProcess } from 'node:child_process';
-import { chromiumMissing, launchBrowser, type Browser } from './browser.ts';
+import { chromiumMissing, launchBrowser, logInPage, type Browser } from './browser.ts';
 import { createForm, ENGINE, RELAXED_ENV, startTestApp, type TestApp } from './helpers.ts';
 import { startServer, stop } from './processes.ts';
 import { MAX_STREAMS_PER_SESSION } from '../src/dashboard/pages/live.ts';
@@ -47,11 +47,7 @@ describe(`live inbox in Chromium (${ENGINE === 'postgres' ? 'two API processes o
     }
     browser = await launchBrowser();
     page = await browser.context.newPage();
-    await page.goto(`${pageBase}/login`);
-    await page.getByLabel('Email').fill(EMAIL);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.waitForURL(`${pageBase}/forms`);
+    await logInPage(page, pageBase, EMAIL, PASSWORD);
   });
   after(async () => {
     await browser?.close();
