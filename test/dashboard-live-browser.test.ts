@@ -101,6 +101,15 @@ describe(`live inbox in Chromium (${ENGINE === 'postgres' ? 'two API processes o
     assert.ok(Math.abs(afterTop - before) <= 2, `the focused row stays in place (${before} → ${afterTop})`);
   });
 
+  it('keeps the forms list\'s counts current', async () => {
+    await page.goto(`${pageBase}/forms`);
+    await page.locator('[data-live-mode="stream"]').waitFor({ state: 'attached', timeout: 5_000 });
+    const count = page.locator(`[data-id="${form.id}"] td.num`).first();
+    const before = Number(await count.textContent());
+    await submit('Counted on the list');
+    await page.locator(`[data-id="${form.id}"] td.num`).first().filter({ hasText: new RegExp(`^${before + 1}$`) }).waitFor({ timeout: 2_000 });
+  });
+
   it('falls back to polling when the stream is refused', async () => {
     // Every stream this session may hold is taken by other tabs: the next page polls instead.
     await page.goto('about:blank');

@@ -30,9 +30,9 @@ function confirmations() {
   });
 }
 
-// The inbox's first page stays current: a server-sent event stream (/live, one per page) says when
-// the form has new submissions, verdicts or delivery results, and the page then asks for itself
-// and swaps in the rows and the tab counts. Without a stream (no EventSource, refused, a proxy
+// A list that changes on its own (an inbox's first page, the forms list) stays current: a server-sent
+// event stream (/live, one per page) says when there are new submissions, verdicts or delivery
+// results, and the page then asks for itself and swaps in the rows (and an inbox's tab counts). Without a stream (no EventSource, refused, a proxy
 // that cuts it) it asks every few seconds instead. DOMParser runs no scripts; the server escaped
 // every value anyway. Focus and scroll position survive a swap: rows are keyed by data-id.
 const POLL_MS = 2500;
@@ -62,7 +62,7 @@ function restoreFocus(container, saved) {
   window.scrollBy(0, row.getBoundingClientRect().top - saved.top);
 }
 
-function liveInbox() {
+function liveList() {
   const rows = document.querySelector('[data-poll]');
   if (!rows) return;
   const url = rows.getAttribute('data-poll');
@@ -86,7 +86,8 @@ function liveInbox() {
           rows.replaceChildren(...next.childNodes);
           window.scrollTo(0, scroll);
           restoreFocus(rows, saved);
-          if (added > 0 && known.size > 0 && status) status.textContent = `${added} new submission${added === 1 ? '' : 's'}`;
+          const noun = rows.getAttribute('data-announce');
+          if (noun && added > 0 && known.size > 0 && status) status.textContent = `${added} new ${noun}${added === 1 ? '' : 's'}`;
         }
         const tabs = document.getElementById('inbox-tabs');
         const freshTabs = fresh.getElementById('inbox-tabs');
@@ -162,6 +163,6 @@ copyButtons();
 destinationTypes();
 dependentSettings();
 confirmations();
-liveInbox();
+liveList();
 const schema = document.querySelector('textarea[data-builder]');
 if (schema) import(schema.getAttribute('data-builder-module') ?? '/assets/builder.js').then((m) => m.attach(schema));

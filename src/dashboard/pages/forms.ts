@@ -32,8 +32,8 @@ async function listPage(deps: DashboardDeps, session: Session): Promise<Html> {
   const table = html`<div class="table-wrap" role="region" aria-label="Your forms" tabindex="0"><table>
   <caption class="visually-hidden">Your forms</caption>
   <thead><tr><th scope="col">Name</th><th scope="col" class="num">Submissions</th><th scope="col" class="num">Spam</th><th scope="col">Last submission</th></tr></thead>
-  <tbody>${rows.map(
-    ({ form, last }) => html`<tr>
+  <tbody id="forms-rows" data-poll="/forms" data-live="/live">${rows.map(
+    ({ form, last }) => html`<tr data-id="${form.id}">
     <td><a href="/forms/${form.id}/inbox" class="strong">${form.name}</a><div class="muted small">${form.slug} · ${form.visibility}</div></td>
     <td class="num">${form.submissionCount - form.spamCount}</td>
     <td class="num">${form.spamCount}</td>

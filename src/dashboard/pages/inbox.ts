@@ -141,7 +141,7 @@ function inboxPage(session: Session, form: FormRecord, l: Listing): Html {
 <div class="table-wrap" role="region" aria-label="Submissions" tabindex="0"><table class="inbox">
   <caption class="visually-hidden">Submissions, newest first</caption>
   <thead><tr><th scope="col">Received</th><th scope="col">Content</th><th scope="col">Status</th></tr></thead>
-  <tbody id="inbox-rows"${live ? html` data-poll="${inboxUrl(form, { tab: l.filter })}" data-live="/live?form=${form.id}"` : ''}>${rowsMarkup(form, l.rows)}</tbody>
+  <tbody id="inbox-rows"${live ? html` data-poll="${inboxUrl(form, { tab: l.filter })}" data-live="/live?form=${form.id}" data-announce="submission"` : ''}>${rowsMarkup(form, l.rows)}</tbody>
 </table></div>
 <p id="live-status" class="visually-hidden" role="status" aria-live="polite"></p>
 ${pager(form, l)}`);
