@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { liveBus, memoryTransport, type LiveBus } from '../src/live/bus.ts';
 import { messagesOf, type LiveEvent } from '../src/live/events.ts';
 import { redisTransport } from '../src/live/redis-transport.ts';
-import { postgresTransport } from '../src/live/postgres-transport.ts';
+import { channelName, postgresTransport } from '../src/live/postgres-transport.ts';
 import { MAX_STREAMS_PER_SESSION } from '../src/dashboard/pages/live.ts';
 import { DashboardClient } from './dashboard-helpers.ts';
 import { createForm, createTestStore, ENGINE, pathOf, POSTGRES_URL, startTestApp } from './helpers.ts';
@@ -175,6 +175,24 @@ describe('live bus transports', () => {
   it('through Redis pub/sub', async () => {
     const redis = { url: 'redis://127.0.0.1:6379', prefix: `live-${randomBytes(4).toString('hex')}:`, commandTimeoutMs: 500, breakAfter: 3, probeMs: 500 };
     await crossProcess(liveBus(redisTransport(redis)), liveBus(redisTransport(redis)));
+  });
+
+  it('tells listeners to refresh after the PostgreSQL listening connection was cut, and listens again', { skip: POSTGRES_URL ? false : 'DATABASE_URL is not set' }, async () => {
+    const pool = new pg.Pool({ connectionString: POSTGRES_URL as string, max: 2 });
+    const schema = `live_${randomBytes(4).toString('hex')}`;
+    const [a, b] = [liveBus(postgresTransport(pool, POSTGRES_URL as string, schema)), liveBus(postgresTransport(pool, POSTGRES_URL as string, schema))];
+    try {
+      const heard: Array<LiveEvent | 'resync'> = [];
+      await b.subscribe('a1', (e) => heard.push(e));
+      // What an operator's restart or a network cut does to the listening connection.
+      await pool.query(`select pg_terminate_backend(pid) from pg_stat_activity where query = 'LISTEN "${channelName(schema)}"'`);
+      await until(() => heard.includes('resync'), 'a resync after the reconnection', 10_000);
+      a.publish([event('f1')]);
+      await until(() => heard.some((e) => e !== 'resync'), 'events again on the new connection');
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+      await pool.end();
+    }
   });
 
   it('through PostgreSQL LISTEN/NOTIFY', { skip: POSTGRES_URL ? false : 'DATABASE_URL is not set' }, async () => {
