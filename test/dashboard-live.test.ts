@@ -90,6 +90,10 @@ describe(`live dashboard stream (${ENGINE})`, () => {
     await theirs.next('ready');
     const refused = await openStream(`${base}/live?form=${form.id}`, stranger.cookieHeader());
     assert.equal(refused.status, 404);
+    for (const hostile of ['not-a-uuid', '%3Cscript%3E', 'x'.repeat(5000), '00000000-0000-0000-0000-000000000000']) {
+      const answer = await openStream(`${base}/live?form=${hostile}`, owner.cookieHeader());
+      assert.ok(answer.status >= 400 && answer.status < 500, `form=${hostile.slice(0, 20)} answered ${answer.status}`);
+    }
     assert.equal((await submit(form.endpoint)).statusCode, 201);
     const mine = await openStream(`${base}/live`, owner.cookieHeader());
     await mine.next('ready');
