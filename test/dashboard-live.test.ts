@@ -211,3 +211,17 @@ describe('live bus transports', () => {
     }
   });
 });
+
+describe('a live bus whose transport is away', () => {
+  it('never throws at the publisher and logs one line a minute, not one per batch', async () => {
+    const warnings: string[] = [];
+    const redis = { url: 'redis://127.0.0.1:1', prefix: 'live-down:', commandTimeoutMs: 50, breakAfter: 3, probeMs: 500 };
+    const bus = liveBus(redisTransport(redis));
+    bus.useLog({ warn: (_, message) => warnings.push(message) });
+    for (let i = 0; i < 20; i++) bus.publish([{ type: 'submissions', account: 'a', form: 'f', count: 1 }]);
+    await until(() => warnings.length === 1, 'the first warning');
+    await sleep(300);
+    assert.equal(warnings.length, 1);
+    await bus.close();
+  });
+});

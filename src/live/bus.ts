@@ -32,11 +32,15 @@ export interface LiveBus {
   close(): Promise<void>;
 }
 
+const WARN_EVERY_MS = 60_000;
+
 export function liveBus(transport: LiveTransport): LiveBus {
   const byAccount = new Map<string, Set<LiveListener>>();
   let log: LiveLog = { warn: () => {} };
   let listening: Promise<void> | null = null;
   let closed = false;
+  let lastWarning = 0;
+  let unreported = 0;
 
   const deliver = (event: LiveEvent | 'resync', listeners: Iterable<LiveListener>) => {
     for (const listener of listeners) {
@@ -62,7 +66,14 @@ export function liveBus(transport: LiveTransport): LiveBus {
     publish(events) {
       if (closed || events.length === 0) return;
       for (const message of messagesOf(events, transport.maxBytes)) {
-        transport.send(message).catch((error: unknown) => log.warn({ err: error, transport: transport.kind }, 'a live event was not published'));
+        transport.send(message).catch((error: unknown) => {
+          // While Redis or PostgreSQL is away every batch fails: one line a minute says so.
+          const now = Date.now();
+          if (now - lastWarning < WARN_EVERY_MS) return void unreported++;
+          log.warn({ err: error, transport: transport.kind, unreported }, 'live events were not published');
+          lastWarning = now;
+          unreported = 0;
+        });
       }
     },
     async subscribe(account, listener) {
