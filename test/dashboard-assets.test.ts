@@ -44,6 +44,17 @@ describe(`dashboard assets (${ENGINE})`, () => {
     assert.equal((await c.get('/assets/..%2Fplugin.ts')).statusCode, 404);
   });
 
+  it('never inflates a compressed request body', async () => {
+    await c.get('/integrations');
+    const body = (await import('node:zlib')).gzipSync(Buffer.from(`_csrf=${c.csrf}&name=${'a'.repeat(50)}`));
+    const response = await t.request({
+      method: 'POST', url: '/integrations/keys', payload: body,
+      headers: { cookie: c.cookieHeader(), 'content-type': 'application/x-www-form-urlencoded', 'content-encoding': 'gzip' },
+    });
+    assert.notEqual(response.statusCode, 303, 'nothing was created from an inflated body');
+    assert.ok(response.statusCode < 500);
+  });
+
   it('compresses pages, which stay uncacheable', async () => {
     await c.get('/forms/new');
     const editor = await c.get('/forms/new', { 'accept-encoding': 'br' });

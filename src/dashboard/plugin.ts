@@ -82,7 +82,9 @@ export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps)
   await app.register(cookie);
   // Pages compressed on the way out (assets come compressed already, assets.ts). Live streams
   // write to the socket themselves and are never buffered by it.
-  await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
+  // Request bodies are never decompressed: a browser's form posts are plain, and a compressed body
+  // (a small upload that inflates to gigabytes) is refused like any other unknown encoding.
+  await app.register(compress, { globalCompression: true, globalDecompression: false, threshold: 1024, encodings: ['br', 'gzip'] });
   // A knowledge base's text is the largest thing a page posts.
   await app.register(formbody, { bodyLimit: knowledgeBodyLimit(config) });
   app.decorateRequest('session', null);
