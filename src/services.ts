@@ -109,6 +109,7 @@ export function buildServices(config: Config, database: Database, options: Servi
     // where 2 served 2,600–3,400 and 4 (before) 1,900–2,200, side by side; on SQLite (one writer) 1 and
     // 2 were alike.
     writeConcurrency: 1,
+    changed: ({ account, form, type }) => live.publish([{ type, account, form, count: 1 }]),
   });
   const delivery = {
     store: deliveryRows, sender, mailer, baseUrl, slots: limits.slots,

@@ -70,6 +70,11 @@ describe(`live dashboard stream (${ENGINE})`, () => {
     assert.deepEqual((await all.next('submissions')).data, { form: form.id, count: 1 });
     assert.equal((await all.next('verdicts')).data.form, form.id);
     assert.equal((await all.next('deliveries', 10_000)).data.form, form.id);
+    // An owner's correction through the API (or an agent's, through MCP) shows too.
+    const id = (await t.request({ method: 'GET', url: `/api/forms/${form.id}/submissions`, headers: { authorization: `Bearer ${key}` } })).json().data[0].id;
+    const corrected = await t.request({ method: 'PATCH', url: `/api/forms/${form.id}/submissions/${id}`, headers: { authorization: `Bearer ${key}` }, payload: { spam_flag: true } });
+    assert.equal(corrected.statusCode, 200, corrected.body);
+    assert.deepEqual((await all.next('verdicts')).data, { form: form.id, count: 1 });
 
     assert.equal((await submit(other.endpoint)).statusCode, 201);
     assert.deepEqual((await one.next('submissions')).data, { form: other.id, count: 1 });
