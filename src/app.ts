@@ -46,9 +46,10 @@ export async function buildApp({ config, database, logger, services: given }: Ap
   });
   const services = given ?? buildServices(config, database);
   // Services built here are closed here; given ones belong to the caller, who may still use them.
-  if (!given) app.addHook('onClose', () => services.limits.close());
+  if (!given) app.addHook('onClose', () => Promise.all([services.limits.close(), services.live.close()]));
   useRateLimitBackend(app, services.limits.rateLimits);
   services.limits.useLog(app.log);
+  services.live.useLog(app.log);
 
   app.setValidatorCompiler(routeValidatorCompiler);
   app.setErrorHandler(errorHandlerFor('public', config.maxBodyBytes));

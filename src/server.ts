@@ -37,6 +37,7 @@ export async function serve(config: Config): Promise<void> {
     // the pool's connections, and the database's close waited for them for ever.
     await (await worker.catch(() => null))?.stop();
     await services.limits.close();
+    await services.live.close();
     await database.close();
   });
 
@@ -76,6 +77,7 @@ export async function work(config: Config): Promise<void> {
     log.info({ signal }, 'worker shutting down');
     await worker.stop();
     await services.limits.close();
+    await services.live.close();
     await database.close();
   });
   flushCompileCache(); // as in serve()

@@ -9,6 +9,7 @@ import { startPipelineWorker } from './pipeline/worker.ts';
 import { enqueueAutoReplies } from './replies/tasks.ts';
 import { startReplyWorker } from './replies/worker.ts';
 import { startRetentionWorker } from './retention/worker.ts';
+import { countEvents } from './live/events.ts';
 
 export async function startWorkers(config: Config, database: Database, services: Services, log: JobLog): Promise<RunningWorker> {
   const { queue, delivery } = services;
@@ -19,9 +20,14 @@ export async function startWorkers(config: Config, database: Database, services:
       await enqueueAutoReplies(queue, tx, finished.map(({ work }) => work));
       await delivery.onBatchFinished(tx, finished);
     },
+    onCommitted: (finished) => services.live.publish(countEvents('verdicts', finished.map(({ work }) => ({ account: work.owner.id, form: work.form.id })))),
   });
   const replies = await startReplyWorker({ config, queue, sender: services.replySending, log });
-  const deliveries = await startDeliveryWorker({ config, queue, store: delivery.store, sender: delivery.sender, mailer: delivery.mailer, baseUrl: delivery.baseUrl, slots: delivery.slots, log });
+  const deliveries = await startDeliveryWorker({ config, queue, store: delivery.store, sender: delivery.sender, mailer: delivery.mailer, baseUrl: delivery.baseUrl, slots: delivery.slots, log,
+    onRecorded: (work, status) => {
+      if (status !== 'pending') services.live.publish(countEvents('deliveries', [{ account: work.ownerId, form: work.destination.formId }]));
+    },
+  });
   const retention = await startRetentionWorker({ db: database.db, queue, retention: services.retention, intervalMs: config.pipeline.retentionIntervalMs, log });
   return {
     async stop() {

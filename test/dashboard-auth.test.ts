@@ -131,7 +131,7 @@ describe('dashboard accounts and sessions', () => {
     assert.equal(logout.statusCode, 403, 'even log-out needs the token');
     assert.equal((await t.services.accounts.listKeys('owner@example.com')).length, keysBefore);
     const good = await c.post('/integrations/keys', { name: 'real' }, { origin: 'http://localhost:80' });
-    assert.equal(good.statusCode, 201);
+    assert.equal(good.statusCode, 303);
   });
 
   it('never accepts the session cookie on /api/* and never sets it there', async () => {

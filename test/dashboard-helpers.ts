@@ -48,6 +48,12 @@ export class DashboardClient {
     );
   }
 
+  /** The page a POST redirected to (post, redirect, get): the POST must have answered 303. */
+  async follow(response: LightMyRequestResponse): Promise<LightMyRequestResponse> {
+    if (response.statusCode !== 303) throw new Error(`expected 303 after a POST, got ${response.statusCode}: ${response.body.slice(0, 300)}`);
+    return this.get(String(response.headers.location));
+  }
+
   /** A set-up link's token, as `intake serve` prints it on a new server. */
   async setupToken(): Promise<string> {
     const issued = await this.t.services.setup.newToken();

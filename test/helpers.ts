@@ -94,6 +94,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: Se
     async close() {
       await app.close();
       await services.limits.close();
+      await services.live.close();
       await database.close();
       await store.cleanup();
     },

@@ -2,6 +2,7 @@
 // labelled inputs with their errors.
 import type { FastifyReply } from 'fastify';
 import { html, type Html } from './html.ts';
+import { assetUrl } from './assets.ts';
 import type { Session } from './service.ts';
 
 export type Errors = Record<string, string>;
@@ -43,8 +44,8 @@ export function page(options: PageOptions): Html {
 <meta name="color-scheme" content="light dark">
 <title>${options.title} · Intake</title>
 <link rel="icon" href="data:,">
-<link rel="stylesheet" href="/assets/dashboard.css">
-<script type="module" src="/assets/dashboard.js"></script>
+<link rel="stylesheet" href="${assetUrl('dashboard.css')}">
+<script type="module" src="${assetUrl('dashboard.js')}"></script>
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>

@@ -3,15 +3,16 @@
 // the security headers exist only for these routes, so /api/*, /mcp and the submission endpoints
 // never set or read the session cookie.
 import { timingSafeEqual } from 'node:crypto';
-import fs from 'node:fs';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
+import compress from '@fastify/compress';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, outageError } from '../http/errors.ts';
 import { logOutage } from '../http/error-replies.ts';
 import { hashSecret } from '../accounts/secrets.ts';
 import { bodyKeyedLimit, byClientIp, rateLimitZone } from '../http/rate-limit.ts';
 import { sendPage } from './layout.ts';
+import { sendAsset } from './assets.ts';
 import type { Session } from './service.ts';
 import type { DashboardDeps } from './deps.ts';
 import { errorPage, setPageHeaders } from './error-pages.ts';
@@ -26,6 +27,7 @@ import { consentPages } from './pages/consent.ts';
 import { accountPages } from './pages/account.ts';
 import { dataRequestPages } from './pages/data-requests.ts';
 import { knowledgePages } from './pages/knowledge.ts';
+import { livePages } from './pages/live.ts';
 import { knowledgeBodyLimit } from '../knowledge/routes.ts';
 
 declare module 'fastify' {
@@ -37,12 +39,6 @@ declare module 'fastify' {
     public?: boolean;
   }
 }
-
-const ASSETS: Record<string, string> = {
-  'dashboard.css': 'text/css; charset=utf-8',
-  'dashboard.js': 'text/javascript; charset=utf-8',
-  'builder.js': 'text/javascript; charset=utf-8',
-};
 
 function sameText(a: string, b: string): boolean {
   const x = Buffer.from(a);
@@ -79,13 +75,17 @@ function csrfValid(request: FastifyRequest): boolean {
 
 export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
   const { config, services } = deps;
-  const assets = new Map(Object.keys(ASSETS).map((name) => [name, fs.readFileSync(new URL(`./assets/${name}`, import.meta.url))]));
 
   // Pages for people, not API operations: kept out of /openapi.json.
   app.addHook('onRoute', (route) => {
     route.schema = { ...route.schema, hide: true };
   });
   await app.register(cookie);
+  // Pages compressed on the way out (assets come compressed already, assets.ts). Live streams
+  // write to the socket themselves and are never buffered by it.
+  // Request bodies are never decompressed: a browser's form posts are plain, and a compressed body
+  // (a small upload that inflates to gigabytes) is refused like any other unknown encoding.
+  await app.register(compress, { globalCompression: true, globalDecompression: false, threshold: 1024, encodings: ['br', 'gzip'] });
   // A knowledge base's text is the largest thing a page posts.
   await app.register(formbody, { bodyLimit: knowledgeBodyLimit(config) });
   app.decorateRequest('session', null);
@@ -127,9 +127,9 @@ export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps)
   });
 
   app.get<{ Params: { name: string } }>('/assets/:name', { config: { public: true } }, async (request, reply) => {
-    const body = assets.get(request.params.name);
-    if (!body) throw new AppError('not_found', 404, 'Not found');
-    return reply.type(ASSETS[request.params.name] as string).header('Cache-Control', 'public, max-age=300').send(body);
+    const sent = sendAsset(request, reply, request.params.name);
+    if (!sent) throw new AppError('not_found', 404, 'Not found');
+    return sent;
   });
 
   app.get('/', { config: { public: true } }, async (request, reply) => {
@@ -154,4 +154,5 @@ export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps)
   await consentPages(app, deps);
   await accountPages(app, deps);
   await dataRequestPages(app, deps);
+  await livePages(app, deps);
 }

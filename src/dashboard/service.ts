@@ -10,6 +10,7 @@ import type { SetupService } from '../setup/service.ts';
 
 export const SESSION_DAYS = 14;
 const LINK_HOURS = 24;
+const FLASH_MS = 5 * 60_000;
 const DAY_MS = 86_400_000;
 // Compared against when the email is unknown, so a wrong email costs as long as a wrong password.
 const DUMMY_HASH = hashPassword('not a password of anyone');
@@ -115,6 +116,16 @@ export function dashboardService(deps: { store: DashboardStore; accounts: Accoun
       const ok = await verifyPassword(password, hash ?? (await DUMMY_HASH));
       if (!account || !hash || !ok) throw new DashboardError('password', 'That email and password do not match an account.');
       return startSession(account);
+    },
+
+    /** Leaves a sealed notice (flash.ts) for the session's next page, for five minutes at most. */
+    async leaveFlash(token: string, sealed: string): Promise<void> {
+      const now = clock();
+      await store.putFlash(hashSecret(token), sealed, new Date(now.getTime() + FLASH_MS).toISOString(), now.toISOString());
+    },
+
+    async takeFlash(token: string): Promise<string | null> {
+      return store.takeFlash(hashSecret(token), clock().toISOString());
     },
 
     async session(token: string): Promise<Session | null> {

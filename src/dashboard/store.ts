@@ -10,6 +10,23 @@ export interface SessionRow {
 
 export function dashboardStore(db: Db) {
   return {
+    /** One notice per session: a newer one replaces what the next page has not shown yet. */
+    async putFlash(tokenHash: string, payload: string, expiresAt: string, now: string): Promise<void> {
+      // Notices no page came to read (the tab was closed) go here: the table holds a few rows at most.
+      await db.deleteFrom('dashboard_flashes').where('expires_at', '<=', now).execute();
+      await db
+        .insertInto('dashboard_flashes')
+        .values({ token_hash: tokenHash, payload, expires_at: expiresAt })
+        .onConflict((oc) => oc.column('token_hash').doUpdateSet({ payload, expires_at: expiresAt }))
+        .execute();
+    },
+
+    /** Reads and deletes in one statement, so two pages never both show it. */
+    async takeFlash(tokenHash: string, now: string): Promise<string | null> {
+      const row = await db.deleteFrom('dashboard_flashes').where('token_hash', '=', tokenHash).returning(['payload', 'expires_at']).executeTakeFirst();
+      return row && toIso(row.expires_at) > now ? row.payload : null;
+    },
+
     async anyPassword(): Promise<boolean> {
       const row = await db.selectFrom('account_passwords').select('account_id').limit(1).executeTakeFirst();
       return row !== undefined;

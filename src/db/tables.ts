@@ -227,6 +227,13 @@ export interface DashboardSessionsTable {
   expires_at: Timestamp;
 }
 
+/** A one-time notice for a session's next page, encrypted with a key only its cookie gives (0024). */
+export interface DashboardFlashesTable {
+  token_hash: string;
+  payload: string;
+  expires_at: Timestamp;
+}
+
 export interface PasswordLinksTable {
   token_hash: string;
   account_id: string;
@@ -352,6 +359,7 @@ export interface Tables {
   delivery_attempts: DeliveryAttemptsTable;
   account_passwords: AccountPasswordsTable;
   dashboard_sessions: DashboardSessionsTable;
+  dashboard_flashes: DashboardFlashesTable;
   password_links: PasswordLinksTable;
   audit_log: AuditLogTable;
   submission_analyses: SubmissionAnalysesTable;

@@ -1,7 +1,7 @@
 // The delivery worker: its own pool of jobs and slots, so slow receivers never hold up processing.
 import type { Config } from '../config.ts';
 import type { JobLog, JobQueue, RunningWorker } from '../jobs/queue.ts';
-import { deliverer } from './deliveries/deliverer.ts';
+import { deliverer, type DelivererDeps } from './deliveries/deliverer.ts';
 import type { SenderDeps } from './deliveries/sender.ts';
 import type { DeliveryStore } from './deliveries/store.ts';
 import { DELIVER, type DeliverPayload } from './deliveries/tasks.ts';
@@ -18,6 +18,7 @@ export interface DeliveryWorkerOptions {
   /** Where the per-destination cap on deliveries in flight is counted (shared across processes or not). */
   slots: InFlightSlots;
   log: JobLog;
+  onRecorded?: DelivererDeps['onRecorded'];
 }
 
 export function startDeliveryWorker(options: DeliveryWorkerOptions): Promise<RunningWorker> {

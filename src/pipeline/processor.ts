@@ -38,6 +38,8 @@ export interface ProcessorDeps {
   feedback?: SpamFeedbackStore;
   /** Runs in the transaction that records final statuses, once for all it finished (notifications are enqueued there). */
   onBatchFinished?: OnBatchFinished;
+  /** Runs after that transaction committed, once for the batch: the live dashboard is told (never awaited). */
+  onCommitted?: (finished: Array<{ work: Work; result: StepResult }>) => void;
   clock?: () => Date;
 }
 
@@ -75,10 +77,13 @@ export function submissionProcessor(deps: ProcessorDeps) {
     async (batch) => {
       try {
         await store.transaction((tx) => record(tx, batch));
+        deps.onCommitted?.(batch);
         return batch.map(() => null);
       } catch (error) {
         if (batch.length === 1) return [{ error }];
-        return Promise.all(batch.map((item) => store.transaction((tx) => record(tx, [item])).then(() => null, (e: unknown) => ({ error: e }))));
+        const outcomes = await Promise.all(batch.map((item) => store.transaction((tx) => record(tx, [item])).then(() => null, (e: unknown) => ({ error: e }))));
+        deps.onCommitted?.(batch.filter((_, i) => outcomes[i] === null));
+        return outcomes;
       }
     },
     { maxBatch: 64, maxConcurrent: 1 },

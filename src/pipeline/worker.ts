@@ -21,9 +21,10 @@ export interface PipelineWorkerOptions {
   log: JobLog;
   knowledge: KnowledgeService;
   onBatchFinished?: ProcessorDeps['onBatchFinished'];
+  onCommitted?: ProcessorDeps['onCommitted'];
 }
 
-export function startPipelineWorker({ config, database, queue, log, knowledge, onBatchFinished }: PipelineWorkerOptions): Promise<RunningWorker> {
+export function startPipelineWorker({ config, database, queue, log, knowledge, onBatchFinished, onCommitted }: PipelineWorkerOptions): Promise<RunningWorker> {
   const model = config.ai ? openAiChatModel(config.ai) : null;
   const store = pipelineStore(database.db, database.engine);
   const process = submissionProcessor({
@@ -37,6 +38,7 @@ export function startPipelineWorker({ config, database, queue, log, knowledge, o
     log,
     feedback: spamFeedbackStore(database.db),
     onBatchFinished,
+    onCommitted,
   });
 
   return queue.startWorker(

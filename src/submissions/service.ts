@@ -71,6 +71,8 @@ export function submissionService(deps: {
   queue: JobQueue;
   /** Batches in flight at once (see GroupCommit). */
   writeConcurrency: number;
+  /** After an owner's change committed (a spam correction, a deletion): the live dashboard is told. */
+  changed?: (change: { account: string; form: string; type: 'verdicts' | 'submissions' }) => void;
   clock?: () => Date;
 }) {
   const { store, forms, config } = deps;
@@ -181,6 +183,7 @@ export function submissionService(deps: {
       queue.wake();
       if (result === 'missing') throw fail.submissionNotFound();
       if (result === 'unprocessed') throw fail.cannotUpdate('The submission has not been processed yet; correct its spam flag once it has.');
+      deps.changed?.({ account: owner.accountId, form: form.id, type: 'verdicts' });
       return this.get(owner.accountId, formId, id);
     },
 
@@ -189,6 +192,7 @@ export function submissionService(deps: {
       const result = await store.delete(formId, id);
       if (result === 'missing') throw fail.submissionNotFound();
       if (result === 'busy') throw fail.cannotDelete('The submission is being processed right now; try again in a moment.');
+      deps.changed?.({ account: accountId, form: formId, type: 'submissions' });
       return submission;
     },
   };

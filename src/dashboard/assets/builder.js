@@ -6,6 +6,14 @@ const WITH_VALUE = new Set(['min_length', 'max_length', 'min', 'max', 'pattern',
 const WITH_VALUES = new Set(['one_of', 'not_one_of']);
 const NUMERIC = new Set(['min_length', 'max_length', 'min', 'max']);
 const COMPARATORS = ['eq', 'neq', 'one_of', 'not_one_of', 'gt', 'lt', 'gte', 'lte', 'filled', 'empty'];
+// What the owner reads; the JSON keeps the rule names the API defines.
+const LABELS = {
+  required: 'Required', honeypot: 'Honeypot (trap for bots)', one_of: 'One of', not_one_of: 'Not one of',
+  min_length: 'At least (characters)', max_length: 'At most (characters)', min: 'At least', max: 'At most',
+  pattern: 'Matches pattern', after: 'After (date)', before: 'Before (date)',
+  eq: 'equals', neq: 'does not equal', gt: 'greater than', lt: 'less than', gte: 'at least', lte: 'at most', filled: 'is filled', empty: 'is empty',
+  string: 'Text', email: 'Email', number: 'Number', boolean: 'Yes / no', date: 'Date',
+};
 let uid = 0;
 
 function el(tag, attributes = {}, children = []) {
@@ -27,7 +35,7 @@ function labelled(text, control) {
 
 function selectOf(options, value) {
   const select = el('select');
-  for (const option of options) select.append(el('option', { value: option, text: option, selected: option === value }));
+  for (const option of options) select.append(el('option', { value: option, text: LABELS[option] ?? option, selected: option === value }));
   return select;
 }
 
@@ -116,11 +124,24 @@ export function attach(textarea) {
     field.rules.forEach((rule, i) => card.append(ruleRow(field, rule, i)));
     const addRule = el('button', { type: 'button', class: 'button secondary small', text: 'Add rule' });
     addRule.addEventListener('click', () => { field.rules.push({ op: 'max_length', value: 1000 }); write(); render(); });
-    const up = el('button', { type: 'button', class: 'button secondary small', text: 'Move up', disabled: index === 0 });
-    up.addEventListener('click', () => { state.fields.splice(index - 1, 0, ...state.fields.splice(index, 1)); write(); render(); });
+    const move = (by, label) => {
+      const button = el('button', { type: 'button', class: 'button secondary small', text: label, disabled: !state.fields[index + by] });
+      button.addEventListener('click', () => {
+        state.fields.splice(index + by, 0, ...state.fields.splice(index, 1));
+        write();
+        render();
+        // Focus follows the field to its new place (or stays on the button that can still move it).
+        const card = root.querySelectorAll('.bcard')[index + by];
+        const again = [...(card?.querySelectorAll('button') ?? [])].find((b) => b.textContent === label && !b.disabled);
+        (again ?? card?.querySelector('input'))?.focus();
+      });
+      return button;
+    };
+    const up = move(-1, 'Move up');
+    const down = move(1, 'Move down');
     const remove = el('button', { type: 'button', class: 'button danger small', text: 'Remove field' });
     remove.addEventListener('click', () => { state.fields.splice(index, 1); write(); render(); });
-    card.append(el('div', { class: 'actions' }, [addRule, up, remove]));
+    card.append(el('div', { class: 'actions' }, [addRule, up, down, remove]));
     return card;
   }
 

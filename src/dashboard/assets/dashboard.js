@@ -30,31 +30,109 @@ function confirmations() {
   });
 }
 
-// The inbox's first page asks for itself every few seconds and swaps in the rows and the tab
-// counts when they changed. DOMParser runs no scripts; the server escaped every value anyway.
-function liveInbox() {
-  const body = document.querySelector('tbody[data-poll]');
-  if (!body) return;
-  const url = body.getAttribute('data-poll');
-  async function poll() {
-    if (document.visibilityState === 'visible') {
+// A list that changes on its own (an inbox's first page, the forms list) stays current: a server-sent
+// event stream (/live, one per page) says when there are new submissions, verdicts or delivery
+// results, and the page then asks for itself and swaps in the rows (and an inbox's tab counts). Without a stream (no EventSource, refused, a proxy
+// that cuts it) it asks every few seconds instead. DOMParser runs no scripts; the server escaped
+// every value anyway. Focus and scroll position survive a swap: rows are keyed by data-id.
+const POLL_MS = 2500;
+
+function rowOf(node) {
+  return node instanceof Element ? node.closest('[data-id]') : null;
+}
+
+/** Where focus is within the rows, to put it back on the same row (by id) after a swap. */
+function focusWithin(container) {
+  const active = document.activeElement;
+  if (!active || !container.contains(active)) return null;
+  const row = rowOf(active);
+  if (!row) return null;
+  const focusables = [...row.querySelectorAll('a, button, input, select, textarea, [tabindex]')];
+  return { id: row.getAttribute('data-id'), index: active === row ? -1 : focusables.indexOf(active), top: row.getBoundingClientRect().top };
+}
+
+function restoreFocus(container, saved) {
+  if (!saved) return;
+  const row = [...container.querySelectorAll('[data-id]')].find((r) => r.getAttribute('data-id') === saved.id);
+  if (!row) return;
+  const focusables = [...row.querySelectorAll('a, button, input, select, textarea, [tabindex]')];
+  const target = saved.index === -1 ? row : focusables[saved.index] ?? focusables[0] ?? row;
+  target.focus({ preventScroll: true });
+  // The focused row stays where the reader's eyes are, however many rows arrived above it.
+  window.scrollBy(0, row.getBoundingClientRect().top - saved.top);
+}
+
+function liveList() {
+  const rows = document.querySelector('[data-poll]');
+  if (!rows) return;
+  const url = rows.getAttribute('data-poll');
+  const status = document.getElementById('live-status');
+  let refreshing = null;
+  let again = false;
+
+  async function refresh() {
+    if (refreshing) { again = true; return refreshing; }
+    refreshing = (async () => {
       try {
         const response = await fetch(url, { headers: { Accept: 'text/html' }, credentials: 'same-origin' });
-        if (response.ok) {
-          const fresh = new DOMParser().parseFromString(await response.text(), 'text/html');
-          for (const selector of ['#inbox-rows', '#inbox-tabs']) {
-            const now = document.querySelector(selector);
-            const next = fresh.querySelector(selector);
-            if (now && next && now.innerHTML !== next.innerHTML) now.replaceChildren(...next.childNodes);
-          }
+        if (!response.ok) return;
+        const fresh = new DOMParser().parseFromString(await response.text(), 'text/html');
+        const next = fresh.querySelector('[data-poll]');
+        if (next && rows.innerHTML !== next.innerHTML) {
+          const known = new Set([...rows.querySelectorAll('[data-id]')].map((r) => r.getAttribute('data-id')));
+          const added = [...next.querySelectorAll('[data-id]')].filter((r) => !known.has(r.getAttribute('data-id'))).length;
+          const saved = focusWithin(rows);
+          const scroll = window.scrollY;
+          rows.replaceChildren(...next.childNodes);
+          window.scrollTo(0, scroll);
+          restoreFocus(rows, saved);
+          const noun = rows.getAttribute('data-announce');
+          if (noun && added > 0 && known.size > 0 && status) status.textContent = `${added} new ${noun}${added === 1 ? '' : 's'}`;
         }
+        const tabs = document.getElementById('inbox-tabs');
+        const freshTabs = fresh.getElementById('inbox-tabs');
+        if (tabs && freshTabs && tabs.innerHTML !== freshTabs.innerHTML) tabs.replaceChildren(...freshTabs.childNodes);
       } catch {
-        // Offline for a moment: try again at the next tick.
+        // Offline for a moment: the next event or tick tries again.
       }
-    }
-    setTimeout(poll, 2500);
+    })();
+    await refreshing;
+    refreshing = null;
+    if (again) { again = false; await refresh(); }
   }
-  setTimeout(poll, 2500);
+
+  let polling = false;
+  function poll() {
+    if (polling) return;
+    polling = true;
+    rows.setAttribute('data-live-mode', 'polling');
+    const tick = async () => {
+      if (document.visibilityState === 'visible') await refresh();
+      setTimeout(tick, POLL_MS);
+    };
+    setTimeout(tick, POLL_MS);
+  }
+
+  const stream = rows.getAttribute('data-live');
+  if (!stream || typeof EventSource !== 'function') return poll();
+  const source = new EventSource(stream);
+  let opened = false;
+  let timer = null;
+  // Events come in bursts (a batch, then its verdicts): one refresh for each burst.
+  const soon = () => { clearTimeout(timer); timer = setTimeout(refresh, 150); };
+  source.addEventListener('ready', () => {
+    // Reconnected after a drop: whatever happened meanwhile is fetched once.
+    if (opened) soon();
+    opened = true;
+    rows.setAttribute('data-live-mode', 'stream');
+  });
+  for (const type of ['submissions', 'verdicts', 'deliveries', 'resync']) source.addEventListener(type, soon);
+  source.addEventListener('error', () => {
+    // A refused stream (too many tabs, a proxy, logged out) does not come back: poll instead.
+    if (source.readyState === EventSource.CLOSED) poll();
+  });
+  // Never connected within a few seconds (a proxy that holds the response): poll instead.
+  setTimeout(() => { if (!opened) { source.close(); poll(); } }, 8000);
 }
 
 // The destination form shows only the inputs of the chosen type (all of them without JS).
@@ -69,9 +147,22 @@ function destinationTypes() {
   show();
 }
 
+// The form editor shows a setting only while the switch it depends on is on.
+function dependentSettings() {
+  for (const group of document.querySelectorAll('[data-shown-by]')) {
+    const name = group.getAttribute('data-shown-by');
+    const toggle = document.querySelector(`input[type="checkbox"][name="${CSS.escape(name)}"]`);
+    if (!toggle) continue;
+    const show = () => { group.hidden = !toggle.checked; };
+    toggle.addEventListener('change', show);
+    show();
+  }
+}
+
 copyButtons();
 destinationTypes();
+dependentSettings();
 confirmations();
-liveInbox();
+liveList();
 const schema = document.querySelector('textarea[data-builder]');
-if (schema) import('/assets/builder.js').then((m) => m.attach(schema));
+if (schema) import(schema.getAttribute('data-builder-module') ?? '/assets/builder.js').then((m) => m.attach(schema));

@@ -82,7 +82,7 @@ function healthPage(session: Session, h: Health): Html {
     body: html`<div class="page-head"><h1>Health</h1><p class="muted">${h.serverWide
       ? 'What this server is doing, for whoever runs it.'
       : 'Your notifications and email. The server\'s queue and workers are shown to its operator.'}</p></div>
-<section class="panel"><div class="table-wrap"><table class="health">
+<section class="panel"><div class="table-wrap" role="region" aria-label="Health" tabindex="0"><table class="health">
   <caption class="visually-hidden">Server health</caption>
   <tbody>
     ${healthRow('Database', `${h.engine === 'postgres' ? 'PostgreSQL' : 'SQLite'}: ${h.dependencies.database.up ? 'answering' : `not answering (${h.dependencies.database.reason})`}`, h.dependencies.database.up)}

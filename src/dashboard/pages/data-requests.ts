@@ -10,6 +10,7 @@ import { input, notice, page, postForm, sendPage, type Errors } from '../layout.
 import type { DashboardDeps } from '../deps.ts';
 import type { Session } from '../service.ts';
 import { sessionOf } from '../page-context.ts';
+import { redirectWith, takeFlash } from '../flash.ts';
 
 interface Found {
   email: string;
@@ -23,7 +24,7 @@ function results(session: Session, found: Found): Html {
   return html`<section class="panel" aria-labelledby="found-title">
   <h2 id="found-title">${n} submission${n === 1 ? '' : 's'} hold ${found.email}</h2>
   ${found.complete ? '' : notice('warn', 'Some new submissions were not indexed yet: search again in a minute to be sure.')}
-  ${n === 0 ? '' : html`<div class="table-wrap"><table><caption class="visually-hidden">Matching submissions</caption>
+  ${n === 0 ? '' : html`<div class="table-wrap" role="region" aria-label="Matching submissions" tabindex="0"><table><caption class="visually-hidden">Matching submissions</caption>
     <thead><tr><th scope="col">Form</th><th scope="col">Received</th></tr></thead>
     <tbody>${found.submissions.map((m) => html`<tr><td>${m.form_name}</td><td><a href="/forms/${m.form_id}/submissions/${m.id}">${when(m.created_at)}</a></td></tr>`)}</tbody>
   </table></div>
@@ -56,11 +57,13 @@ export async function dataRequestPages(app: FastifyInstance, deps: DashboardDeps
   const { subjects, audit } = deps.services;
   const invalid = (error: unknown): Errors | null => (error instanceof AppError && error.code === 'validation_error' ? { email: 'Enter an email address such as person@example.com.' } : null);
 
-  app.get('/account/data-requests', async (request, reply) => sendPage(reply, dataRequestsPage(sessionOf(request))));
-
-  app.post('/account/data-requests', async (request: Body, reply) => {
+  // The address searched for travels to the results in a sealed flash (flash.ts), never in a URL
+  // that logs and browser history would keep.
+  app.get('/account/data-requests', async (request, reply) => {
     const session = sessionOf(request);
-    const email = text(request.body, 'email');
+    const flash = await takeFlash(request, deps);
+    const email = flash?.value;
+    if (email === undefined) return sendPage(reply, dataRequestsPage(session, flash ? { done: flash.text } : {}));
     try {
       return sendPage(reply, dataRequestsPage(session, { found: await subjects.search(session.account.id, email), email }));
     } catch (error) {
@@ -69,6 +72,9 @@ export async function dataRequestPages(app: FastifyInstance, deps: DashboardDeps
       return sendPage(reply, dataRequestsPage(session, { errors, email }), 422);
     }
   });
+
+  app.post('/account/data-requests', async (request: Body, reply) =>
+    redirectWith(request, reply, deps, '/account/data-requests', { kind: 'ok', text: '', value: text(request.body, 'email') }));
 
   app.post('/account/data-requests/export', async (request: Body, reply) => {
     const session = sessionOf(request);
@@ -92,7 +98,7 @@ export async function dataRequestPages(app: FastifyInstance, deps: DashboardDeps
     try {
       const erasure = await subjects.erase(session.account.id, email);
       await audit.recordKeyless({ accountId: session.account.id, surface: 'dashboard', actor: session.account.id, operation: 'subjects erase', targetId: null, detail: erasureDetail(erasure) });
-      return sendPage(reply, dataRequestsPage(session, { done: `Done: ${erasureDetail(erasure)}.` }));
+      return redirectWith(request, reply, deps, '/account/data-requests', { kind: 'ok', text: `Done: ${erasureDetail(erasure)}.` });
     } catch (error) {
       const errors = invalid(error);
       if (!errors) throw error;

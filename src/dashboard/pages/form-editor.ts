@@ -11,6 +11,7 @@ import { html, type Html } from '../html.ts';
 import { checkbox, input, select, type Errors } from '../layout.ts';
 import type { Session } from '../service.ts';
 import { csrfField } from '../layout.ts';
+import { assetUrl } from '../assets.ts';
 
 const checkers = { create: bodyChecker<FormInput>(CreateFormBody), update: bodyChecker<FormInput>(UpdateFormBody) };
 
@@ -87,7 +88,12 @@ export function valuesFromBody(body: unknown): EditorValues {
 
 const str = (value: unknown) => (typeof value === 'string' ? value : '');
 
-function settingsFields(v: EditorValues, errors: Errors, knowledgeBases: KnowledgeBaseOption[]): Html {
+/** Settings that matter only while a switch is on: dashboard.js hides them while it is off (all show without JS). */
+function shownBy(name: string, content: Html): Html {
+  return html`<div class="depends" data-shown-by="${name}">${content}</div>`;
+}
+
+function settingsFields(v: EditorValues, errors: Errors, knowledgeBases: KnowledgeBaseOption[], creating: boolean): Html {
   const s = v.settings;
   const kbControl = select({
     name: 'knowledge_base_id',
@@ -100,27 +106,30 @@ function settingsFields(v: EditorValues, errors: Errors, knowledgeBases: Knowled
   return html`<fieldset class="panel">
   <legend>Spam protection</legend>
   ${checkbox({ name: 'spam_protection_enabled', label: 'Check submissions for spam', checked: s.spam_protection_enabled === true })}
-  ${select({ name: 'spam_protection_strategy', label: 'Strategy', value: str(s.spam_protection_strategy) || 'standard', options: [['standard', 'Standard (rules and classifier)'], ['intelligent', 'Intelligent (uses AI credits)']], errors })}
+  ${shownBy('spam_protection_enabled', html`${select({ name: 'spam_protection_strategy', label: 'Strategy', value: str(s.spam_protection_strategy) || 'standard', options: [['standard', 'Standard (rules and classifier)'], ['intelligent', 'Intelligent (uses AI credits)']], errors })}
   <div class="field${errors.intent ? ' invalid' : ''}">
     <label for="f-intent">Intent</label>
     <textarea id="f-intent" name="intent" rows="2" maxlength="1000" aria-describedby="f-intent-hint">${str(s.intent)}</textarea>
     <p class="hint" id="f-intent-hint">What the form is for, in plain words; intelligent spam checks judge submissions against it.</p>
     ${errors.intent ? html`<p class="error">${errors.intent}</p>` : ''}
-  </div>
+  </div>`)}
 </fieldset>
 <fieldset class="panel">
   <legend>Language and replies</legend>
   ${checkbox({ name: 'localisation_enabled', label: 'Translate submissions into my language', checked: s.localisation_enabled === true })}
   ${checkbox({ name: 'smart_reply_enabled', label: 'Draft smart replies from a knowledge base', checked: s.smart_reply_enabled === true })}
-  ${select({ name: 'smart_replies_mode', label: 'Reply mode', value: str(s.smart_replies_mode) || 'draft', options: [['draft', 'Draft (I review and send)'], ['auto', 'Automatic (send at once)']], errors })}
+  ${shownBy('smart_reply_enabled', html`${select({ name: 'smart_replies_mode', label: 'Reply mode', value: str(s.smart_replies_mode) || 'draft', options: [['draft', 'Draft (I review and send)'], ['auto', 'Automatic (send at once)']], errors })}
   ${kbControl}
-  ${input({ name: 'reply_email_field', label: 'Reply to the address in field', value: str(s.reply_email_field), errors, hint: 'The email field replies go to; empty: the first email field.' })}
+  ${input({ name: 'reply_email_field', label: 'Reply to the address in field', value: str(s.reply_email_field), errors, hint: 'The email field replies go to; empty: the first email field.' })}`)}
 </fieldset>
 <fieldset class="panel">
   <legend>Form webhook</legend>
   ${checkbox({ name: 'webhook_enabled', label: 'Send each submission to a webhook', checked: s.webhook_enabled === true })}
-  ${input({ name: 'webhook_url', label: 'Webhook URL', type: 'url', value: str(s.webhook_url), errors, hint: 'HTTPS. More destinations on the Notifications page.' })}
-  ${input({ name: 'webhook_secret', label: 'Webhook secret', type: 'password', errors, autocomplete: 'off', hint: 'Write-only: leave empty to keep the current one.' })}
+  ${shownBy('webhook_enabled', html`${input({ name: 'webhook_url', label: 'Webhook URL', type: 'url', value: str(s.webhook_url), errors, hint: 'HTTPS. More destinations on the Notifications page.' })}
+  ${input({
+    name: 'webhook_secret', label: 'Webhook secret', type: 'password', errors, autocomplete: 'off',
+    hint: creating ? 'Optional: the receiver checks each request with it. Stored write-only.' : 'Write-only: leave empty to keep the current one.',
+  })}`)}
 </fieldset>`;
 }
 
@@ -150,15 +159,15 @@ export function editorForm(o: {
       <div class="builder" id="builder" hidden aria-label="Field builder"></div>
       <div class="field json${schemaError ? ' invalid' : ''}">
         <label for="f-fields_schema">Fields as JSON</label>
-        <textarea id="f-fields_schema" name="fields_schema" rows="18" spellcheck="false" class="code" data-builder="#builder"${
+        <textarea id="f-fields_schema" name="fields_schema" rows="18" spellcheck="false" class="code" data-builder="#builder" data-builder-module="${assetUrl('builder.js')}"${
           schemaError ? html` aria-invalid="true" aria-describedby="f-fields_schema-error"` : ''
         }>${v.fieldsJson}</textarea>
         ${schemaError ? html`<p class="error" id="f-fields_schema-error">${schemaError}</p>` : ''}
-        <p class="hint">Types: string, email, number, boolean, date. Rules: required, honeypot, one_of, not_one_of, min_length, max_length, min, max, pattern, after, before, each with an optional <code>when</code> condition.</p>
+        <p class="hint">Types: string, email, number, boolean, date. Rules (<code>op</code>): required, honeypot (a trap field for bots), one_of and not_one_of (allowed or refused values), min_length and max_length, min and max, pattern, after and before (dates), each with an optional <code>when</code> condition.</p>
       </div>
     </div>
   </fieldset>
-  ${settingsFields(v, o.errors, o.knowledgeBases)}
+  ${settingsFields(v, o.errors, o.knowledgeBases, o.action === '/forms/new')}
   <div class="actions"><button type="submit" class="button primary">${o.submit}</button><a class="button secondary" href="/forms">Cancel</a></div>
 </form>`;
 }

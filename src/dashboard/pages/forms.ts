@@ -6,7 +6,8 @@ import type { FormRecord } from '../../forms/store.ts';
 import { AppError } from '../../http/errors.ts';
 import { baseUrlOf } from '../../http/base-url.ts';
 import { html, when, type Html } from '../html.ts';
-import { actionButton, firstErrors, notice, page, sendPage, shownOnce, type Errors } from '../layout.ts';
+import { actionButton, firstErrors, notice, page, sendPage, type Errors } from '../layout.ts';
+import { flashNotice, redirectWith, takeFlash } from '../flash.ts';
 import type { DashboardDeps } from '../deps.ts';
 import type { Session } from '../service.ts';
 import { formPage, formTabs, sessionOf } from '../page-context.ts';
@@ -28,11 +29,11 @@ async function listPage(deps: DashboardDeps, session: Session): Promise<Html> {
       return { form, last: latest.data[0]?.created_at ?? null };
     }),
   );
-  const table = html`<div class="table-wrap"><table>
+  const table = html`<div class="table-wrap" role="region" aria-label="Your forms" tabindex="0"><table>
   <caption class="visually-hidden">Your forms</caption>
   <thead><tr><th scope="col">Name</th><th scope="col" class="num">Submissions</th><th scope="col" class="num">Spam</th><th scope="col">Last submission</th></tr></thead>
-  <tbody>${rows.map(
-    ({ form, last }) => html`<tr>
+  <tbody id="forms-rows" data-poll="/forms" data-live="/live">${rows.map(
+    ({ form, last }) => html`<tr data-id="${form.id}">
     <td><a href="/forms/${form.id}/inbox" class="strong">${form.name}</a><div class="muted small">${form.slug} · ${form.visibility}</div></td>
     <td class="num">${form.submissionCount - form.spamCount}</td>
     <td class="num">${form.spamCount}</td>
@@ -80,7 +81,7 @@ ${created}
 <section class="panel" aria-labelledby="versions-title">
   <h2 id="versions-title">Versions</h2>
   <p class="muted">A change of fields or slug mints a new endpoint; older endpoints keep accepting submissions for their version.</p>
-  <div class="table-wrap"><table>
+  <div class="table-wrap" role="region" aria-labelledby="versions-title" tabindex="0"><table>
   <thead><tr><th scope="col">Version</th><th scope="col">Endpoint</th><th scope="col">Fields</th><th scope="col">Created</th></tr></thead>
   <tbody>${versions.map(
     (v) => html`<tr><td>${v.number}${v.id === form.version.id ? html` <span class="badge">current</span>` : ''}</td><td><code class="wrap">${endpointUrl(base, v)}</code></td><td>${v.schema.fields.map((f) => f.name).join(', ')}</td><td>${when(v.createdAt)}</td></tr>`,
@@ -114,8 +115,9 @@ export async function formPages(app: FastifyInstance, deps: DashboardDeps): Prom
     const session = sessionOf(request);
     try {
       const { form, submissionToken } = await forms.create(session.account.id, formInputFrom(request.body, 'create'));
-      const created = submissionToken ? shownOnce('Submission token of this private form.', submissionToken) : notice('ok', 'Form created.');
-      return show(reply, await overviewPage(request, deps, session, form, created), 201);
+      return redirectWith(request, reply, deps, `/forms/${form.id}`, submissionToken
+        ? { kind: 'ok', text: 'Form created.', secret: { label: 'Submission token of this private form.', value: submissionToken } }
+        : { kind: 'ok', text: 'Form created.' });
     } catch (error) {
       const errors = validationErrors(error);
       if (!errors) throw error;
@@ -123,7 +125,10 @@ export async function formPages(app: FastifyInstance, deps: DashboardDeps): Prom
     }
   });
 
-  app.get<IdParams>('/forms/:id', async (request, reply) => show(reply, await overviewPage(request, deps, sessionOf(request), await ownForm(request))));
+  app.get<IdParams>('/forms/:id', async (request, reply) => {
+    const form = await ownForm(request);
+    return show(reply, await overviewPage(request, deps, sessionOf(request), form, flashNotice(await takeFlash(request, deps))));
+  });
 
   app.get<IdParams>('/forms/:id/edit', async (request, reply) => {
     const session = sessionOf(request);
@@ -136,8 +141,9 @@ export async function formPages(app: FastifyInstance, deps: DashboardDeps): Prom
     const current = await ownForm(request);
     try {
       const { form, submissionToken } = await forms.update(session.account.id, current.id, formInputFrom(request.body, 'update'));
-      const saved = submissionToken ? shownOnce('Submission token of this now private form.', submissionToken) : notice('ok', 'Changes saved.');
-      return show(reply, await overviewPage(request, deps, session, form, saved));
+      return redirectWith(request, reply, deps, `/forms/${form.id}`, submissionToken
+        ? { kind: 'ok', text: 'Changes saved.', secret: { label: 'Submission token of this now private form.', value: submissionToken } }
+        : { kind: 'ok', text: 'Changes saved.' });
     } catch (error) {
       const errors = validationErrors(error);
       if (!errors) throw error;

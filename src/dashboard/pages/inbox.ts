@@ -1,6 +1,6 @@
 // A form's inbox: Inbox / Spam / All tabs, newest first. Plain browsing pages by number through
 // the API's listing (deep pages seek by block counts, so page 50,000 is as quick as page 1); a
-// search or status filter pages by keyset instead. New rows arrive by polling (dashboard.js).
+// search or status filter pages by keyset instead. New rows arrive live (dashboard.js and live.ts).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FormRecord } from '../../forms/store.ts';
 import type { SubmissionsTable } from '../../db/tables.ts';
@@ -50,7 +50,7 @@ function preview(data: Record<string, unknown>): string {
 function rowsMarkup(form: FormRecord, rows: Submission[]): Html {
   if (rows.length === 0) return html`<tr><td colspan="3" class="empty-row">Nothing here yet.</td></tr>`;
   return html`${rows.map(
-    (s) => html`<tr>
+    (s) => html`<tr data-id="${s.id}">
   <td class="time"><a href="/forms/${form.id}/submissions/${s.id}">${when(s.created_at)}</a></td>
   <td class="preview">${preview(s.data)}</td>
   <td class="badges">${statusBadge(s)}${s.original_language ? html`<span class="badge lang">${s.original_language}</span>` : ''}</td>
@@ -138,11 +138,12 @@ function inboxPage(session: Session, form: FormRecord, l: Listing): Html {
   </form>
   <a class="button secondary" href="${exportUrl(form, l)}" download>Export CSV</a>
 </div>
-<div class="table-wrap"><table class="inbox">
+<div class="table-wrap" role="region" aria-label="Submissions" tabindex="0"><table class="inbox">
   <caption class="visually-hidden">Submissions, newest first</caption>
   <thead><tr><th scope="col">Received</th><th scope="col">Content</th><th scope="col">Status</th></tr></thead>
-  <tbody id="inbox-rows"${live ? html` data-poll="${inboxUrl(form, { tab: l.filter })}"` : ''} aria-live="polite">${rowsMarkup(form, l.rows)}</tbody>
+  <tbody id="inbox-rows"${live ? html` data-poll="${inboxUrl(form, { tab: l.filter })}" data-live="/live?form=${form.id}" data-announce="submission"` : ''}>${rowsMarkup(form, l.rows)}</tbody>
 </table></div>
+<p id="live-status" class="visually-hidden" role="status" aria-live="polite"></p>
 ${pager(form, l)}`);
 }
 

@@ -8,7 +8,8 @@ import { baseUrlOf } from '../../http/base-url.ts';
 import { AppError } from '../../http/errors.ts';
 import { text } from '../form-input.ts';
 import { html, when, type Html } from '../html.ts';
-import { actionButton, input, notice, page, postForm, select, sendPage, shownOnce, type Errors } from '../layout.ts';
+import { actionButton, input, notice, page, postForm, select, sendPage, type Errors } from '../layout.ts';
+import { flashNotice, redirectWith, takeFlash } from '../flash.ts';
 import type { DashboardDeps } from '../deps.ts';
 import type { Session } from '../service.ts';
 import { sessionOf } from '../page-context.ts';
@@ -48,18 +49,18 @@ function appsSection(session: Session, apps: ConnectedApp[]): Html {
 </section>`;
 }
 
-/** Configuration snippets for common MCP clients; the key stays a placeholder. */
-function mcpSection(base: string): Html {
+/** Configuration snippets for common MCP clients, with the key just created or a placeholder. */
+function mcpSection(base: string, newKey = 'YOUR_API_KEY'): Html {
   const url = `${base}/mcp`;
   const snippets: Array<[string, string, string]> = [
-    ['mcp-claude-code', 'Claude Code', `claude mcp add --transport http intake ${url} --header "Authorization: Bearer YOUR_API_KEY"`],
-    ['mcp-cursor', 'Cursor (~/.cursor/mcp.json)', JSON.stringify({ mcpServers: { intake: { url, headers: { Authorization: 'Bearer YOUR_API_KEY' } } } }, null, 2)],
+    ['mcp-claude-code', 'Claude Code', `claude mcp add --transport http intake ${url} --header "Authorization: Bearer ${newKey}"`],
+    ['mcp-cursor', 'Cursor (~/.cursor/mcp.json)', JSON.stringify({ mcpServers: { intake: { url, headers: { Authorization: `Bearer ${newKey}` } } } }, null, 2)],
     ['mcp-vscode', 'VS Code (.vscode/mcp.json)', JSON.stringify({
       inputs: [{ type: 'promptString', id: 'intake-key', description: 'Intake API key', password: true }],
       servers: { intake: { type: 'http', url, headers: { Authorization: 'Bearer ${input:intake-key}' } } },
     }, null, 2)],
     ['mcp-desktop', 'Claude Desktop (through mcp-remote)', JSON.stringify({
-      mcpServers: { intake: { command: 'npx', args: ['-y', 'mcp-remote', url, '--header', 'Authorization:${INTAKE_AUTH}'], env: { INTAKE_AUTH: 'Bearer YOUR_API_KEY' } } },
+      mcpServers: { intake: { command: 'npx', args: ['-y', 'mcp-remote', url, '--header', 'Authorization:${INTAKE_AUTH}'], env: { INTAKE_AUTH: `Bearer ${newKey}` } } },
     }, null, 2)],
   ];
   return html`<section class="panel" aria-labelledby="mcp-title">
@@ -67,7 +68,7 @@ function mcpSection(base: string): Html {
   <p class="muted">Agents reach everything an owner can do at <code>${url}</code> (Streamable HTTP) with an API key; a read-only key gives them the read tools only.</p>
   ${snippets.map(([id, title, text]) => html`<section class="snippet">
     <div class="snippet-head"><h3 id="${id}-title">${title}</h3><button type="button" class="button secondary small" data-copy="#${id}">Copy</button></div>
-    <pre aria-labelledby="${id}-title"><code id="${id}">${text}</code></pre>
+    <pre role="region" tabindex="0" aria-labelledby="${id}-title"><code id="${id}">${text}</code></pre>
   </section>`)}
 </section>`;
 }
@@ -77,7 +78,8 @@ interface Listed {
   apps: ConnectedApp[];
 }
 
-function integrationsPage(request: FastifyRequest, deps: DashboardDeps, session: Session, { keys, apps }: Listed, top: Html, errors: Errors = {}): Html {
+/** `newKey`: the key just created, which the snippets then hold instead of a placeholder (this page only). */
+function integrationsPage(request: FastifyRequest, deps: DashboardDeps, session: Session, { keys, apps }: Listed, top: Html, errors: Errors = {}, newKey?: string): Html {
   const base = baseUrlOf(request, deps.config.publicUrl);
   return page({
     title: 'Integrations',
@@ -93,13 +95,13 @@ ${top}
     ${select({ name: 'scope', label: 'Scope', value: 'full', options: [['full', 'Full: read and change'], ['read', 'Read only']], errors, hint: 'A read-only key can list and read but never change anything or spend credits.' })}
     <button type="submit" class="button primary">Generate new key</button></div>`, html`novalidate`)}
   ${keys.length
-    ? html`<div class="table-wrap"><table>
+    ? html`<div class="table-wrap" role="region" aria-label="API keys" tabindex="0"><table>
     <thead><tr><th scope="col">Name</th><th scope="col">Prefix</th><th scope="col">Scope</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
     <tbody>${keys.map((key) => keyRow(session, key))}</tbody></table></div>`
     : html`<p class="muted">No keys yet.</p>`}
 </section>
 ${appsSection(session, apps)}
-${mcpSection(base)}
+${mcpSection(base, newKey)}
 <section class="panel" aria-labelledby="docs-title">
   <h2 id="docs-title">API reference</h2>
   <p>The OpenAPI document is at <a href="/openapi.json">/openapi.json</a>; browse it at <a href="/docs">/docs</a>.</p>
@@ -114,15 +116,17 @@ export async function integrationPages(app: FastifyInstance, deps: DashboardDeps
 
   app.get('/integrations', async (request, reply) => {
     const session = sessionOf(request);
-    return sendPage(reply, integrationsPage(request, deps, session, await listed(session), html``));
+    const flash = await takeFlash(request, deps);
+    return sendPage(reply, integrationsPage(request, deps, session, await listed(session), flashNotice(flash), {}, flash?.secret?.value));
   });
 
   app.post('/integrations/keys', async (request, reply) => {
     const session = sessionOf(request);
     try {
       const created = await accounts.createKey({ email: session.account.email, name: text(request.body, 'name'), scope: text(request.body, 'scope') || 'full' });
-      const top = shownOnce(`New ${created.scope === 'read' ? 'read-only ' : ''}API key “${text(request.body, 'name')}”.`, created.key);
-      return sendPage(reply, integrationsPage(request, deps, session, await listed(session), top), 201);
+      return redirectWith(request, reply, deps, '/integrations', {
+        kind: 'ok', text: 'Key created.', secret: { label: `New ${created.scope === 'read' ? 'read-only ' : ''}API key “${text(request.body, 'name')}”.`, value: created.key },
+      });
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
       const errors: Errors = /scope/.test(error.message) ? { scope: 'Choose full or read.' } : { name: 'Give the key a name of 1 to 100 characters.' };
@@ -135,12 +139,12 @@ export async function integrationPages(app: FastifyInstance, deps: DashboardDeps
     const own = (await keysOf(session)).some((key) => key.id === request.params.id);
     if (!own) throw new AppError('not_found', 404, 'Key not found');
     await accounts.revokeKey(request.params.id);
-    return sendPage(reply, integrationsPage(request, deps, session, await listed(session), notice('ok', 'Key revoked.')));
+    return redirectWith(request, reply, deps, '/integrations', { kind: 'ok', text: 'Key revoked.' });
   });
 
   app.post<{ Params: { id: string } }>('/integrations/apps/:id/revoke', async (request, reply) => {
     const session = sessionOf(request);
     await deps.services.oauth.revoke(session.account.id, request.params.id);
-    return sendPage(reply, integrationsPage(request, deps, session, await listed(session), notice('ok', 'App revoked.')));
+    return redirectWith(request, reply, deps, '/integrations', { kind: 'ok', text: 'App revoked.' });
   });
 }

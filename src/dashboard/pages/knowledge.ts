@@ -78,7 +78,7 @@ export async function knowledgePages(app: FastifyInstance, deps: DashboardDeps):
 ${done && DONE[done] ? notice('ok', DONE[done] as string) : ''}
 <p class="muted">Smart replies answer submissions from a knowledge base: link one in a form's settings.</p>
 ${list.length
-  ? html`<div class="table-wrap"><table>
+  ? html`<div class="table-wrap" role="region" aria-label="Knowledge bases" tabindex="0"><table>
   <thead><tr><th scope="col">Name</th><th scope="col" class="num">Passages</th><th scope="col" class="num">Forms</th><th scope="col">Updated</th></tr></thead>
   <tbody>${list.map((kb) => html`<tr><td><a class="strong" href="/knowledge/${kb.id}">${kb.name}</a></td><td class="num">${kb.passageCount}</td><td class="num">${kb.linkedForms}</td><td>${when(kb.updatedAt)}</td></tr>`)}</tbody>
 </table></div>`

@@ -9,7 +9,8 @@ import type { FormRecord } from '../../forms/store.ts';
 import { AppError } from '../../http/errors.ts';
 import { flag, optional, text } from '../form-input.ts';
 import { html, when, type Html } from '../html.ts';
-import { actionButton, checkbox, firstErrors, input, notice, postForm, select, sendPage, shownOnce, type Errors } from '../layout.ts';
+import { actionButton, checkbox, firstErrors, input, notice, postForm, select, sendPage, type Errors } from '../layout.ts';
+import { flashNotice, redirectWith, takeFlash } from '../flash.ts';
 import type { DashboardDeps } from '../deps.ts';
 import type { Session } from '../service.ts';
 import { bodyChecker } from '../validate.ts';
@@ -124,15 +125,17 @@ export async function notificationPages(app: FastifyInstance, deps: DashboardDep
 
   app.get('/forms/:id/notifications', async (request: NotificationRequest, reply) => {
     const done = request.query.done;
-    return sendPage(reply, await listPage(request, done && DONE[done] ? notice('ok', DONE[done] as string) : html``));
+    const flash = await takeFlash(request, deps);
+    return sendPage(reply, await listPage(request, flash ? flashNotice(flash) : done && DONE[done] ? notice('ok', DONE[done] as string) : html``));
   });
 
   app.post('/forms/:id/notifications', async (request: NotificationRequest, reply) => {
     const { accountId, form } = await context(request);
     try {
       const { secret } = await destinations.create(accountId, form.id, destinationInput(request.body));
-      const top = secret ? shownOnce('Signing secret of the new webhook.', secret) : notice('ok', DONE.added as string);
-      return sendPage(reply, await listPage(request, top), 201);
+      return redirectWith(request, reply, deps, `/forms/${form.id}/notifications`, {
+        kind: 'ok', text: DONE.added as string, ...(secret && { secret: { label: 'Signing secret of the new webhook.', value: secret } }),
+      });
     } catch (error) {
       if (!(error instanceof AppError) || error.code !== 'validation_error') throw error;
       return sendPage(reply, await listPage(request, notice('error', 'Check the destination.'), firstErrors(error.details), request.body), 422);
@@ -142,10 +145,9 @@ export async function notificationPages(app: FastifyInstance, deps: DashboardDep
   app.post('/forms/:id/notifications/:did/test', async (request: NotificationRequest, reply) => {
     const { accountId, form } = await context(request);
     const result = await deliveries.test(accountId, form.id, request.params.did);
-    const outcome = result.delivered
-      ? notice('ok', 'Test event delivered.')
-      : notice('error', html`Test event not delivered: ${result.delivery.lastError ?? `HTTP ${result.delivery.lastStatusCode ?? '—'}`}`);
-    return sendPage(reply, await listPage(request, outcome));
+    return redirectWith(request, reply, deps, `/forms/${form.id}/notifications`, result.delivered
+      ? { kind: 'ok', text: 'Test event delivered.' }
+      : { kind: 'error', text: `Test event not delivered: ${result.delivery.lastError ?? `HTTP ${result.delivery.lastStatusCode ?? '—'}`}` });
   });
 
   for (const [action, enabled] of [['enable', true], ['disable', false]] as const) {
@@ -159,7 +161,7 @@ export async function notificationPages(app: FastifyInstance, deps: DashboardDep
   app.post('/forms/:id/notifications/:did/regenerate-secret', async (request: NotificationRequest, reply) => {
     const { accountId, form } = await context(request);
     const { secret } = await destinations.regenerateSecret(accountId, form.id, request.params.did);
-    return sendPage(reply, await listPage(request, shownOnce('New signing secret.', secret)));
+    return redirectWith(request, reply, deps, `/forms/${form.id}/notifications`, { kind: 'ok', text: 'New signing secret.', secret: { label: 'New signing secret.', value: secret } });
   });
 
   app.post('/forms/:id/notifications/:did/delete', async (request: NotificationRequest, reply) => {

@@ -96,7 +96,7 @@ Send only what the person asked you to send; never invent contact details.`;
 function snippet(id: string, title: string, text: string): Html {
   return html`<section class="snippet">
   <div class="snippet-head"><h3 id="${id}-title">${title}</h3><button type="button" class="button secondary small" data-copy="#${id}">Copy</button></div>
-  <pre aria-labelledby="${id}-title"><code id="${id}">${text}</code></pre>
+  <pre role="region" tabindex="0" aria-labelledby="${id}-title"><code id="${id}">${text}</code></pre>
 </section>`;
 }
 

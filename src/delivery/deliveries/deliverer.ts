@@ -22,6 +22,8 @@ export interface DelivererDeps {
   /** Where links to the dashboard point. */
   baseUrl: string;
   log: JobLog;
+  /** After an attempt's outcome committed: the live dashboard is told (never awaited). */
+  onRecorded?: (work: DeliveryWork, status: AttemptOutcome['status']) => void;
   clock?: () => Date;
 }
 
@@ -105,6 +107,7 @@ export function deliverer(deps: DelivererDeps) {
       ? [{ task: DELIVER, payload: { deliveryId: work.delivery.id, attempt: attempt + 1 }, runAt: new Date(outcome.nextAttemptAt) }]
       : [];
     await store.recordAttempt(work, outcome, (tx) => deps.queue.enqueueInTransaction(tx, retry));
+    deps.onRecorded?.(work, outcome.status);
 
     const context = { deliveryId: work.delivery.id, destinationId: destination.id, submissionId: work.delivery.submissionId, attempt, error: result.error };
     if (outcome.status === 'failed') log.error(context, 'delivery failed for good');

@@ -44,6 +44,8 @@ export interface DeliveryWork {
   destination: Destination;
   /** For the owner's alert when the destination is disabled. */
   ownerEmail: string;
+  /** The owner's account, whose live dashboard hears of the outcome. */
+  ownerId: string;
   formName: string;
 }
 
@@ -129,11 +131,11 @@ export function deliveryStore(db: Db) {
         .innerJoin('forms', 'forms.id', 'destinations.form_id')
         .innerJoin('accounts', 'accounts.id', 'forms.account_id')
         .selectAll('destinations')
-        .select(['accounts.email as owner_email', 'forms.name as form_name'])
+        .select(['accounts.email as owner_email', 'accounts.id as owner_id', 'forms.name as form_name'])
         .where('destinations.id', '=', row.destination_id)
         .executeTakeFirst();
       if (!destination) return null;
-      return { delivery: toDelivery(row), destination: toDestination(destination), ownerEmail: destination.owner_email, formName: destination.form_name };
+      return { delivery: toDelivery(row), destination: toDestination(destination), ownerEmail: destination.owner_email, ownerId: destination.owner_id, formName: destination.form_name };
     },
 
     /**
