@@ -41,6 +41,8 @@ const ASSETS: Record<string, string> = {
   'dashboard.css': 'text/css; charset=utf-8',
   'dashboard.js': 'text/javascript; charset=utf-8',
   'builder.js': 'text/javascript; charset=utf-8',
+  'inbox.js': 'text/javascript; charset=utf-8',
+  'inbox.css': 'text/css; charset=utf-8',
 };
 
 function sameText(a: string, b: string): boolean {

@@ -259,6 +259,16 @@ export function submissionStore(db: Db, statements: BatchStatements) {
       return Number(rows[0]?.n ?? 0);
     },
 
+    /** The dashboard's tabs counted in one walk of the form's blocks: Inbox (neither spam nor done), Done (not spam), Spam, All. */
+    async tabCounts(formId: string): Promise<{ inbox: number; done: number; spam: number; all: number }> {
+      const { rows } = await sql<{ total: number | string | null; spam: number | string | null; done: number | string | null }>`
+        select sum(total) as total, sum(spam) as spam, sum(done - done_spam) as done from submission_blocks where form_id = ${formId}`.execute(db);
+      const all = Number(rows[0]?.total ?? 0);
+      const spam = Number(rows[0]?.spam ?? 0);
+      const done = Number(rows[0]?.done ?? 0);
+      return { inbox: all - spam - done, done, spam, all };
+    },
+
     /** One page of a search, and where the next one starts. */
     async search(formId: string, query: SearchQuery): Promise<{ submissions: Submission[]; nextBeforeSeq: number | null }> {
       const page = await searchSubmissions(db, formId, query);

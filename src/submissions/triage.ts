@@ -106,6 +106,16 @@ export function triageService(deps: { forms: FormService; store: SubmissionStore
     markRead: (accountId: string, formId: string, id: string, read: boolean) => markOne(accountId, formId, id, read ? 'read' : 'unread'),
     markDone: (accountId: string, formId: string, id: string, done: boolean) => markOne(accountId, formId, id, done ? 'done' : 'not_done'),
 
+    /** The dashboard's tab counts: Inbox, Done, Spam, All. */
+    async tabCounts(accountId: string, formId: string) {
+      return store.tabCounts((await forms.get(accountId, formId)).id);
+    },
+
+    /** The submissions before and after one in a listing, for the submission page's previous and next. */
+    async neighbours(accountId: string, formId: string, id: string, selection: Selection) {
+      return triage.neighbours((await forms.get(accountId, formId)).id, id, selection);
+    },
+
     async bulk(actor: Actor, formId: string, action: BulkAction, target: BulkTarget): Promise<BulkResult> {
       // Another owner's form is refused as a whole, not reported submission by submission.
       const form = await forms.get(actor.accountId, formId);
