@@ -50,7 +50,7 @@ describe('dashboard inbox', () => {
   it('leads each row with who sent it and what they want, in words and names', async () => {
     const body = await inbox();
     assert.deepEqual(rowIds(body), [...ids].reverse());
-    assert.match(body, /<a href="[^"]+">(<span class="visually-hidden">Unread: <\/span>)?Person 4<\/a>/);
+    assert.match(body, /<th scope="row" class="from"><span class="visually-hidden">Unread: <\/span><a href="[^"]+">Person 4<\/a>/);
     assert.match(body, /<span class="subject">Question number 4<\/span> <span class="row-snippet">More details on the second line.<\/span>/);
     assert.match(body, /<time datetime="[^"]+" title="[^"]+ UTC">3 min ago<\/time>/);
     assert.match(body, />German</);

@@ -75,7 +75,8 @@ if (body && bulk) {
     pageBox.hidden = false;
     for (const label of bulk.querySelectorAll('label[for="select-page"]')) label.hidden = false;
     pageBox.addEventListener('change', () => {
-      for (const row of rows()) toggle(row, pageBox.checked);
+      const on = pageBox.checked;
+      for (const row of rows()) toggle(row, on);
     });
   }
 
