@@ -12,6 +12,8 @@ import { languageName, relativeTime, rowFacts, senderOf, snippetOf, subjectOf } 
 export interface RowContext {
   now: Date;
   ownLanguage: string;
+  /** The form has no submissions at all, in any tab. */
+  formEmpty: boolean;
 }
 
 function row(form: FormRecord, view: View, s: Submission, context: RowContext): Html {
@@ -36,7 +38,8 @@ function row(form: FormRecord, view: View, s: Submission, context: RowContext): 
 
 export function rowsMarkup(form: FormRecord, view: View, rows: Submission[], context: RowContext): Html {
   if (rows.length === 0) {
-    const empty = view.text || view.status ? 'Nothing matches this search.' : view.tab === 'inbox' ? 'All done: nothing waiting here.' : 'Nothing here.';
+    const empty = context.formEmpty ? 'Nothing here yet.' : view.text || view.status ? 'Nothing matches this search.'
+      : view.tab === 'inbox' ? 'All done: nothing waiting here.' : 'Nothing here.';
     return html`<tr><td colspan="5" class="empty-row">${empty}</td></tr>`;
   }
   return html`${rows.map((s) => row(form, view, s, context))}`;

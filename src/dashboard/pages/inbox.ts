@@ -166,7 +166,7 @@ ${bulkBar(session, form, l)}
 <div class="table-wrap"><table class="inbox" data-tab="${view.tab}">
   <caption class="visually-hidden">Submissions, newest first; unread ones in bold</caption>
   <thead><tr><th scope="col"><span class="visually-hidden">Select</span></th><th scope="col">From</th><th scope="col">Message</th><th scope="col"><span class="visually-hidden">Details</span></th><th scope="col">Received</th></tr></thead>
-  <tbody id="inbox-rows"${live ? html` data-poll="${inboxUrl(form, view)}"` : ''} aria-live="polite">${rowsMarkup(form, view, l.rows, { now, ownLanguage: session.account.language })}</tbody>
+  <tbody id="inbox-rows"${live ? html` data-poll="${inboxUrl(form, view)}"` : ''} aria-live="polite">${rowsMarkup(form, view, l.rows, { now, ownLanguage: session.account.language, formEmpty: l.counts.all === 0 })}</tbody>
 </table></div>
 ${pager(form, l)}
 ${shortcutsDialog()}

@@ -57,12 +57,13 @@ function viewFields(view: View): Html {
   return html`<input type="hidden" name="tab" value="${view.tab}"><input type="hidden" name="q" value="${view.text}"><input type="hidden" name="status" value="${view.status ?? ''}">`;
 }
 
-/** Shown only when the form checks spam, or the owner marked this one: otherwise there is no verdict to show. */
-function spamPanel(session: Session, form: FormRecord, s: Submission, view: View): Html {
+/**
+ * Shown only when the form checks spam, or the owner marked this one: otherwise there is no verdict
+ * to show. The button that corrects it is in the action bar.
+ */
+function spamPanel(form: FormRecord, s: Submission): Html {
   if (!form.settings.spam_protection_enabled && !s.spam_flag && s.spam_corrected_at === null) return html``;
-  const base = `/forms/${form.id}/submissions/${s.id}`;
   const confidence = s.spam_confidence === null ? '—' : `${Math.round(s.spam_confidence * 100)}%`;
-  const button = markButton(session, `${base}/spam`, view, 'spam', s.spam_flag ? 'false' : 'true', s.spam_flag ? 'Not spam' : 'Mark as spam');
   return html`<section class="panel" aria-labelledby="spam-title">
   <h2 id="spam-title">Spam verdict</h2>
   <dl class="facts">
@@ -71,7 +72,7 @@ function spamPanel(session: Session, form: FormRecord, s: Submission, view: View
     <div><dt>Corrected</dt><dd>${s.spam_corrected_at ? when(s.spam_corrected_at) : 'No'}</dd></div>
   </dl>
   ${s.spam_reason ? html`<p class="reason">${s.spam_reason}</p>` : ''}
-  ${processed(s) ? button : html`<p class="muted">The verdict can be corrected once processing has finished.</p>`}
+  ${processed(s) ? '' : html`<p class="muted">The verdict can be corrected once processing has finished.</p>`}
 </section>`;
 }
 
@@ -106,7 +107,7 @@ function actionBar(session: Session, form: FormRecord, s: Submission, view: View
   return html`<div class="message-actions" role="group" aria-label="Act on this submission">
   ${replyAction(s, subject)}
   ${markButton(session, `${base}/done`, view, 'done', s.done ? 'false' : 'true', s.done ? 'Not done' : 'Mark done', 'done-action')}
-  ${processed(s) ? markButton(session, `${base}/spam`, view, 'spam', s.spam_flag ? 'false' : 'true', s.spam_flag ? 'Not spam' : 'Spam') : ''}
+  ${processed(s) ? markButton(session, `${base}/spam`, view, 'spam', s.spam_flag ? 'false' : 'true', s.spam_flag ? 'Not spam' : 'Mark as spam') : ''}
   ${markButton(session, `${base}/read`, view, 'read', 'false', 'Mark unread')}
   <nav class="prev-next" aria-label="Submissions in this view">
     <a href="${inboxUrl(form, view)}">Back to ${TABS.find(([t]) => t === view.tab)![1]}</a>
@@ -153,7 +154,7 @@ ${done && DONE[done] ? notice('ok', DONE[done] as string) : ''}
     ${deliveriesPanel(form, deliveries)}
   </div>
   <div>
-    ${spamPanel(session, form, s, view)}
+    ${spamPanel(form, s)}
     <section class="panel" aria-labelledby="processing-title">
       <h2 id="processing-title">Processing</h2>
       <dl class="facts stacked">
