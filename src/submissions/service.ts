@@ -15,7 +15,7 @@ import { idempotencyRequestHash } from './idempotency.ts';
 import type { CorrectionEffects, InsertOutcome, NewSubmission, Split, Submission, SubmissionMetadata, SubmissionStore } from './store.ts';
 import type { SearchQuery } from './search.ts';
 import type { WriteBatch } from './writer.ts';
-import { learnCorrection } from '../pipeline/spam/feedback-store.ts';
+import { learnCorrections } from '../pipeline/spam/feedback-store.ts';
 import { correctionFeatures } from '../pipeline/spam/owner-feedback.ts';
 
 export interface SubmitRequest {
@@ -65,8 +65,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 export function correctionEffects(queue: JobQueue, accountId: string): CorrectionEffects {
   return {
     resume: (tx, ids) => queue.enqueueInTransaction(tx, ids.map((submissionId) => ({ task: PROCESS_SUBMISSION, payload: { submissionId } }))),
-    learn: (tx, sample) =>
-      learnCorrection(tx, { accountId, buckets: correctionFeatures(sample.fields, sample.data), spam: sample.spam, reverses: sample.reverses }),
+    learn: (tx, samples) =>
+      learnCorrections(tx, samples.map((sample) => ({ accountId, buckets: correctionFeatures(sample.fields, sample.data), spam: sample.spam, reverses: sample.reverses }))),
   };
 }
 

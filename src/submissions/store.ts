@@ -103,7 +103,8 @@ export interface CorrectedSample {
   /** The owner had corrected it the other way before. */
   reverses: boolean;
 }
-export type LearnFromCorrection = (tx: Transaction<Tables>, sample: CorrectedSample) => Promise<void>;
+/** Teaches the owner's spam checks the corrections of one transaction, all at once. */
+export type LearnFromCorrection = (tx: Transaction<Tables>, samples: CorrectedSample[]) => Promise<void>;
 
 function toSubmission(row: Selectable<SubmissionsTable>): Submission {
   return {
@@ -360,10 +361,12 @@ export function submissionStore(db: Db, statements: BatchStatements) {
           .where('id', '=', formId)
           .execute();
         if (learn) {
-          for (const row of changed) {
-            const { fields } = fromJson(row.fields_schema) as FieldsSchema;
-            await learn(tx, { data: fromJson(row.data) as Record<string, unknown>, fields, spam, reverses: row.spam_corrected_at !== null });
-          }
+          await learn(tx, changed.map((row) => ({
+            data: fromJson(row.data) as Record<string, unknown>,
+            fields: (fromJson(row.fields_schema) as FieldsSchema).fields,
+            spam,
+            reverses: row.spam_corrected_at !== null,
+          })));
         }
         return outcomes;
       });
