@@ -1,5 +1,5 @@
 // A form with a million submissions, written straight into the database in one statement: about one
-// in ten is spam, and the form's and owner's counters are moved to match (the listing reads its
+// in ten is spam, one in three marked done (the owner's archive), and the form's and owner's counters are moved to match (the listing reads its
 // totals from them). On SQLite the deep-page block counts follow from the triggers, as for any
 // write; PostgreSQL recounts them once (see generatePostgres).
 import { DatabaseSync } from 'node:sqlite';
@@ -7,6 +7,8 @@ import { LISTING_BLOCK_SIZE } from '../src/db/migrations/0003_listing.ts';
 import { sqlitePath, withPostgres, type BenchStore } from './stores.ts';
 
 export const SPAM_EVERY = 10;
+/** Every submission whose number leaves 1 divided by this is marked done. */
+export const DONE_EVERY = 3;
 const MESSAGE = 'I would like to know more about your services, the pricing for a small team, and whether there is a trial.';
 /** 2025-01-01T00:00:00Z; consecutive submissions 30 s apart. */
 const EPOCH = 1_735_689_600;
@@ -33,7 +35,7 @@ export function generateSqlite(store: BenchStore, formId: string, count: number)
     db.prepare(`
       with recursive n(i) as (select 1 union all select i + 1 from n where i < ?)
       insert into submissions (id, form_id, version_id, data, metadata, processing_status, spam_flag, spam_confidence,
-        spam_reason, reply_status, created_at)
+        spam_reason, reply_status, created_at, done)
       select printf('00000000-0000-4000-8000-%012x', i), ?, ?,
         json_object('name', 'Person ' || i, 'email', 'person' || i || '@example.com', 'subject', 'Question ' || (i % 97),
           'message', 'Hello, message ' || i || '. ' || ?),
@@ -41,7 +43,7 @@ export function generateSqlite(store: BenchStore, formId: string, count: number)
           'origin', 'https://example.com', 'utm', json_object()),
         'completed', i % ${SPAM_EVERY} = 0, case when i % ${SPAM_EVERY} = 0 then 0.97 end,
         case when i % ${SPAM_EVERY} = 0 then 'generated spam' end, 'pending',
-        strftime('%Y-%m-%dT%H:%M:%fZ', ? + i * 30, 'unixepoch')
+        strftime('%Y-%m-%dT%H:%M:%fZ', ? + i * 30, 'unixepoch'), i % ${DONE_EVERY} = 1
       from n`).run(count, form.id, form.versionId, MESSAGE, EPOCH);
     const spam = Math.floor(count / SPAM_EVERY);
     db.prepare('update forms set submission_count = submission_count + ?, spam_count = spam_count + ? where id = ?').run(count, spam, form.id);
@@ -64,7 +66,7 @@ export async function generatePostgres(store: BenchStore, formId: string, count:
     await client.query('alter table submissions disable trigger user');
     await client.query(`
       insert into submissions (id, form_id, version_id, data, metadata, processing_status, spam_flag, spam_confidence,
-        spam_reason, reply_status, created_at)
+        spam_reason, reply_status, created_at, done)
       select '00000000-0000-4000-8000-' || lpad(to_hex(i), 12, '0'), $1, $2,
         jsonb_build_object('name', 'Person ' || i, 'email', 'person' || i || '@example.com', 'subject', 'Question ' || (i % 97),
           'message', 'Hello, message ' || i || '. ' || $3::text),
@@ -72,13 +74,14 @@ export async function generatePostgres(store: BenchStore, formId: string, count:
           'origin', 'https://example.com', 'utm', '{}'::jsonb),
         'completed', i % ${SPAM_EVERY} = 0, case when i % ${SPAM_EVERY} = 0 then 0.97 end,
         case when i % ${SPAM_EVERY} = 0 then 'generated spam' end, 'pending',
-        to_timestamp($4::bigint + i * 30)
+        to_timestamp($4::bigint + i * 30), i % ${DONE_EVERY} = 1
       from generate_series(1, $5::int) as i`, [formId, form.current_version_id, MESSAGE, EPOCH, count]);
     await client.query('alter table submissions enable trigger user');
     await client.query('delete from submission_blocks where form_id = $1', [formId]);
     await client.query(`
-      insert into submission_blocks (form_id, block, total, spam)
-      select form_id, seq / ${LISTING_BLOCK_SIZE}, count(*), count(*) filter (where spam_flag)
+      insert into submission_blocks (form_id, block, total, spam, done, done_spam)
+      select form_id, seq / ${LISTING_BLOCK_SIZE}, count(*), count(*) filter (where spam_flag), count(*) filter (where done),
+        count(*) filter (where done and spam_flag)
       from submissions where form_id = $1 group by form_id, seq / ${LISTING_BLOCK_SIZE}`, [formId]);
     const spam = Math.floor(count / SPAM_EVERY);
     await client.query('update forms set submission_count = submission_count + $1, spam_count = spam_count + $2 where id = $3', [count, spam, formId]);

@@ -93,7 +93,7 @@ export async function buildApp({ config, database, logger, services: given }: Ap
     auditRestWrites(zone, services.audit);
     await zone.register(formRoutes, { config, accounts: services.accounts, forms: services.forms });
     await zone.register(exportRoutes, { config, accounts: services.accounts, exports: services.exports, audit: services.audit });
-    await zone.register(submissionRoutes, { config, accounts: services.accounts, submissions: services.submissions, replies: services.replies });
+    await zone.register(submissionRoutes, { config, accounts: services.accounts, submissions: services.submissions, triage: services.triage, replies: services.replies });
     await zone.register(knowledgeRoutes, { config, accounts: services.accounts, knowledge: services.knowledge });
     await zone.register(accountRoutes, { config, accounts: services.accounts });
     await zone.register(destinationRoutes, { config, accounts: services.accounts, destinations: services.destinations, deliveries: services.deliveries });

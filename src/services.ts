@@ -41,6 +41,8 @@ import { sharedLimitsFor } from './limits/index.ts';
 import { dependencyChecks } from './health/dependencies.ts';
 import { submissionService } from './submissions/service.ts';
 import { batchStatementsFor, submissionStore } from './submissions/store.ts';
+import { triageService } from './submissions/triage.ts';
+import { triageStore } from './submissions/triage-store.ts';
 import { submissionWriter } from './submissions/writer.ts';
 import { exportService } from './exports/service.ts';
 import { exportStore } from './exports/store.ts';
@@ -111,6 +113,7 @@ export function buildServices(config: Config, database: Database, options: Servi
     writeConcurrency: 1,
     changed: ({ account, form, type }) => live.publish([{ type, account, form, count: 1 }]),
   });
+  const triage = triageService({ forms, store: submissionRows, triage: triageStore(database.db), queue });
   const delivery = {
     store: deliveryRows, sender, mailer, baseUrl, slots: limits.slots,
     onBatchFinished: enqueueDeliveries({ destinations: destinationRows, deliveries: deliveryRows, queue, baseUrl }),
@@ -128,7 +131,7 @@ export function buildServices(config: Config, database: Database, options: Servi
   const dependencies = dependencyChecks(database, limits);
   const oauthRows = oauthStore(database.db);
   const oauth = oauthService({ store: oauthRows, providers: providers({ store: oauthRows, proxy: config.trustProxy }), accounts: accountRows });
-  return { queue, limits, live, dependencies, accounts, setup, dashboard, forms, knowledge, submissions, replies, replySending, destinations, deliveries, delivery, audit, analysis, exports, subjects, retention, oauth };
+  return { queue, limits, live, dependencies, accounts, setup, dashboard, forms, knowledge, submissions, triage, replies, replySending, destinations, deliveries, delivery, audit, analysis, exports, subjects, retention, oauth };
 }
 
 export type Services = ReturnType<typeof buildServices>;

@@ -121,7 +121,7 @@ describe('dashboard in Chromium', { skip: chromiumMissing() }, () => {
 
   it('marks the submission as spam and not spam, and toggles its translation', async () => {
     await page.locator('#inbox-rows a').first().click();
-    await page.getByRole('heading', { name: 'Spam verdict' }).waitFor();
+    await page.locator('#message-subject').waitFor();
     for (let i = 0; i < 50 && !(await page.getByRole('button', { name: 'Mark as spam' }).count()); i++) {
       await page.waitForTimeout(200);
       await page.reload();
@@ -276,7 +276,7 @@ describe('dashboard in Chromium', { skip: chromiumMissing() }, () => {
     await screenshot(phone, '15-inbox-375px');
     await phone.emulateMedia({ colorScheme: 'dark' });
     await phone.locator('#inbox-rows a').first().click();
-    await phone.getByRole('heading', { name: 'Spam verdict' }).waitFor();
+    await phone.locator('#message-subject').waitFor();
     await screenshot(phone, '16-submission-375px-dark');
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.goto(formUrl);

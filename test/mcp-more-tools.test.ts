@@ -129,6 +129,11 @@ describe('MCP destinations, account, stats, bulk actions, resources and prompts'
     assert.equal(hints('delete_submissions').destructiveHint, true);
     assert.equal(hints('mark_spam').destructiveHint, false);
 
+    // Read and done, by ids (mcp-triage.test.ts covers them with the dashboard).
+    for (const name of ['mark_read', 'mark_unread', 'mark_done', 'mark_not_done']) {
+      assert.deepEqual((await ok(name, { form_id: form.id, submission_ids: [ids[0]] })).succeeded, [ids[0]], name);
+    }
+
     const { entries } = await ok('list_audit', { page_size: 100 });
     assert.ok(entries.some((e: { operation: string; target_id: string }) => e.operation === 'delete_submissions' && e.target_id === form.id));
   });

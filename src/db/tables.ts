@@ -118,6 +118,11 @@ export interface SubmissionsTable {
   reply_sending_at: NullableTimestamp;
   reply_sending_by: string | null;
   reply_message_id: string | null;
+  /** The owner's archive, beside spam (migration 0023). */
+  done: ColumnType<boolean | number, boolean | undefined, boolean>;
+  done_at: NullableTimestamp;
+  /** When the owner first opened it or marked it read; null: unread. */
+  read_at: NullableTimestamp;
 }
 
 export interface CreditChargesTable {

@@ -24,6 +24,7 @@ export const EXPORT_CHUNK = 100;
 /** As given by a caller (a query string, an MCP tool, a dashboard page): checked here. */
 export interface ExportRequest {
   filter: SpamFilter;
+  done?: boolean;
   from?: string;
   to?: string;
   text?: string;
@@ -58,7 +59,7 @@ export function checkExportQuery(request: ExportRequest): ExportQuery {
   if (from && to && from > to) throw fail.invalidParameters('from must not be later than to.', { from: ['is later than to'] });
   const text = request.text?.trim();
   if (text && text.length > MAX_TEXT) throw fail.invalidParameters(`text must be at most ${MAX_TEXT} characters.`, { text: ['is too long'] });
-  return { filter: request.filter, ...(from && { from }), ...(to && { to }), ...(text && { text }), ...(request.processingStatus && { processingStatus: request.processingStatus }) };
+  return { filter: request.filter, ...(request.done !== undefined && { done: request.done }), ...(from && { from }), ...(to && { to }), ...(text && { text }), ...(request.processingStatus && { processingStatus: request.processingStatus }) };
 }
 
 /** `contact-submissions-2026-11-25.csv`: the slug is lowercase letters, digits and hyphens already. */
@@ -87,7 +88,7 @@ export function exportService(deps: { store: ExportStore; forms: FormService; cl
         if (rows.length > limit) break;
       }
       if (rows.length <= limit) return { form, rows, total: rows.length };
-      const narrowed = query.from || query.to || query.text || query.processingStatus;
+      const narrowed = query.from || query.to || query.text || query.processingStatus || query.done !== undefined;
       const counted = query.filter === 'all' ? form.submissionCount : query.filter === 'spam' ? form.spamCount : form.submissionCount - form.spamCount;
       return { form, rows: rows.slice(0, limit), total: narrowed ? await countRows(store, form.id, query, range) : counted };
     },

@@ -3,16 +3,17 @@
 // narrow date range or a search that matches little would otherwise make one statement scan it all,
 // and on SQLite that statement runs on the event loop). Nothing is held between chunks: no
 // transaction, no cursor, no connection; the submit path never waits on an export.
-import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { SubmissionsTable } from '../db/tables.ts';
 import { fromJson, toBool, toIso } from '../db/values.ts';
 import type { FieldsSchema } from '../forms/field-schema.ts';
 import type { SpamFilter } from '../submissions/store.ts';
-import { likePattern } from '../submissions/search.ts';
+import { dataContains } from '../submissions/search.ts';
 
 export interface ExportQuery {
   filter: SpamFilter;
+  /** Done (archived) or not; undefined: either (the dashboard's Inbox and Done tabs set it). */
+  done?: boolean;
   /** ISO timestamps: created at or after `from`, before or at `to`. */
   from?: string;
   to?: string;
@@ -40,10 +41,11 @@ export function exportStore(db: Db) {
   function matching(formId: string, query: ExportQuery, after: number, through: number) {
     let select = db.selectFrom('submissions').where('form_id', '=', formId).where('seq', '>', after).where('seq', '<=', through);
     if (query.filter !== 'all') select = select.where('spam_flag', '=', query.filter === 'spam');
+    if (query.done !== undefined) select = select.where('done', '=', query.done);
     if (query.from) select = select.where('created_at', '>=', query.from);
     if (query.to) select = select.where('created_at', '<=', query.to);
     if (query.processingStatus) select = select.where('processing_status', '=', query.processingStatus);
-    if (query.text) select = select.where(sql<boolean>`lower(cast(data as text)) like ${likePattern(query.text)} escape '\\'`);
+    if (query.text) select = select.where(dataContains(query.text));
     return select;
   }
 

@@ -5,15 +5,17 @@ import type { Config } from '../config.ts';
 import { ownerOf, requireApiKey } from '../http/auth.ts';
 import { useErrorFamily } from '../http/error-replies.ts';
 import type { ReplyService } from '../replies/service.ts';
-import { FormParams, ListQuery, SubmissionPatchBody, ManagementErrors, SubmissionOutput, SubmissionPage, SubmissionParams } from './schemas.ts';
+import { fail } from '../http/errors.ts';
+import { BulkBody, BulkOutput, FormParams, ListQuery, SubmissionPatchBody, ManagementErrors, SubmissionOutput, SubmissionPage, SubmissionParams } from './schemas.ts';
 import type { SubmissionService } from './service.ts';
+import type { TriageService } from './triage.ts';
 
 const security = [{ apiKey: [] }];
 const tags = ['Submissions'];
 
-export const submissionRoutes: FastifyPluginAsyncTypebox<{ config: Config; accounts: AccountService; submissions: SubmissionService; replies: ReplyService }> = async (
+export const submissionRoutes: FastifyPluginAsyncTypebox<{ config: Config; accounts: AccountService; submissions: SubmissionService; triage: TriageService; replies: ReplyService }> = async (
   app,
-  { config, accounts, submissions, replies },
+  { config, accounts, submissions, triage, replies },
 ) => {
   useErrorFamily(app, 'submissions', config.maxBodyBytes);
   requireApiKey(app, accounts);
@@ -26,6 +28,7 @@ export const submissionRoutes: FastifyPluginAsyncTypebox<{ config: Config; accou
   }, async (request) =>
     submissions.list(ownerOf(request).account.id, request.params.form_id, {
       filter: request.query.filter,
+      ...(request.query.done !== undefined && { done: request.query.done }),
       page: request.query.page,
       pageSize: request.query.page_size,
     }));
@@ -36,18 +39,39 @@ export const submissionRoutes: FastifyPluginAsyncTypebox<{ config: Config; accou
 
   app.patch('/api/forms/:form_id/submissions/:id', {
     schema: {
-      tags, security, summary: "Correct a submission's spam verdict, or edit its reply",
+      tags, security, summary: "Correct a submission's spam verdict, mark it read or done, or edit its reply",
       description: 'spam_flag marks the submission spam or not spam; the correction and who made it are recorded (422 while it is still being processed). '
+        + 'read marks it read or unread, done marks it done (archived) or not. '
         + 'reply_subject and reply_content edit the smart reply draft (422 once it was sent).',
       params: SubmissionParams, body: SubmissionPatchBody, response: { 200: SubmissionOutput, ...ManagementErrors },
     },
   }, async (request) => {
     const owner = ownerOf(request);
     const { form_id: formId, id } = request.params;
-    const { spam_flag: spam, reply_subject, reply_content } = request.body;
+    const { spam_flag: spam, read, done, reply_subject, reply_content } = request.body;
     let submission = spam === undefined ? null : await submissions.correctSpam({ accountId: owner.account.id, keyId: owner.keyId }, formId, id, spam);
+    if (read !== undefined) submission = await triage.markRead(owner.account.id, formId, id, read);
+    if (done !== undefined) submission = await triage.markDone(owner.account.id, formId, id, done);
     if (reply_subject !== undefined || reply_content !== undefined) submission = await replies.edit(owner.account.id, formId, id, { reply_subject, reply_content });
     return submission ?? submissions.get(owner.account.id, formId, id);
+  });
+
+  app.post('/api/forms/:form_id/submissions/bulk', {
+    schema: {
+      tags, security, summary: 'Act on many submissions: read, unread, done, not_done, spam, not_spam or delete',
+      description: 'On 1 to 500 ids, or on every submission a where selects (filter, done, text) when the request arrives, up to 100,000 a request '
+        + '(more: true says to send it again). Each submission that cannot be changed (not found; still being processed for spam marks and delete) '
+        + 'is counted in failed_count and the first 100 listed; the rest go on. Spam marks are recorded and teach the spam checks as single corrections do.',
+      params: FormParams, body: BulkBody, response: { 200: BulkOutput, ...ManagementErrors },
+    },
+  }, async (request) => {
+    const owner = ownerOf(request);
+    const { action, ids, where } = request.body;
+    if ((ids === undefined) === (where === undefined)) throw fail.invalidParameters('Give either ids or where, not both and not neither.', { ids: ['give this or where'] });
+    const target = ids ? { ids } : { where: { filter: where!.filter, ...(where!.done !== undefined && { done: where!.done }), ...(where!.text && { text: where!.text }) } };
+    const result = await triage.bulk({ accountId: owner.account.id, keyId: owner.keyId }, request.params.form_id, action, target);
+    request.auditDetail = `${action}: ${result.changed} changed of ${result.matched}${ids ? '' : ' matching'}`;
+    return result;
   });
 
   app.post('/api/forms/:form_id/submissions/:id/reply', {

@@ -69,11 +69,17 @@ export const SubmissionOutput = Type.Object({
   processed_at: nullable({ type: 'string', format: 'date-time' }),
   spam_corrected_at: nullable({ type: 'string', format: 'date-time' }),
   metadata: Type.Object({}, { additionalProperties: true, description: 'ip, user_agent, referer, origin, utm' }),
+  read: Type.Boolean({ description: 'Opened in the dashboard or marked read (reading it through the API or MCP does not mark it)' }),
+  read_at: nullable({ type: 'string', format: 'date-time' }),
+  done: Type.Boolean({ description: "The owner's archive, beside spam: done submissions leave the dashboard's Inbox tab" }),
+  done_at: nullable({ type: 'string', format: 'date-time' }),
 });
 
 export const SubmissionPatchBody = Type.Object(
   {
     spam_flag: Type.Optional(Type.Boolean({ description: 'true: this is spam; false: this is not spam' })),
+    read: Type.Optional(Type.Boolean({ description: 'true: mark read; false: mark unread' })),
+    done: Type.Optional(Type.Boolean({ description: 'true: mark done (archive); false: back to the inbox' })),
     reply_subject: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: '^[^\\r\\n]*$', 'x-message': 'must be one line of 1 to 200 characters' })),
     reply_content: Type.Optional(Type.String({ minLength: 1, maxLength: 20_000, description: 'The reply text; editing it makes or replaces the draft' })),
   },
@@ -86,6 +92,7 @@ export const FormParams = Type.Object({ form_id: Type.String() });
 export const ListQuery = Type.Object(
   {
     filter: Type.Enum(['inbox', 'spam', 'all'], { default: 'inbox' }),
+    done: Type.Optional(Type.Boolean({ description: 'true: only done submissions; false: only those not done; absent: both (the filter alone decides)' })),
     page: Type.Integer({ minimum: 1, maximum: 1_000_000_000, default: 1 }),
     page_size: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
   },
@@ -104,3 +111,28 @@ export const SubmissionPage = Type.Object({
 
 const managementError = Type.Object({ error: Type.Object({ code: Type.Union([Type.Integer(), Type.String()]), message: Type.String() }, { additionalProperties: true }) });
 export const ManagementErrors = { 400: managementError, 401: managementError, 404: managementError, 422: managementError };
+
+const Filter = Type.Enum(['inbox', 'spam', 'all'], { description: 'As the listing: inbox (not spam), spam, all' });
+
+export const BulkBody = Type.Object(
+  {
+    action: Type.Enum(['read', 'unread', 'done', 'not_done', 'spam', 'not_spam', 'delete']),
+    ids: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 500, description: '1 to 500 submission ids' })),
+    where: Type.Optional(Type.Object({
+      filter: Filter,
+      done: Type.Optional(Type.Boolean()),
+      text: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Text the submitted data contains, case-insensitively' })),
+    }, { additionalProperties: false, description: 'Every submission this selects when the request arrives (up to 100,000 a request)' })),
+  },
+  { additionalProperties: false, description: 'Give ids or where, not both' },
+);
+
+export const BulkOutput = Type.Object({
+  action: Type.String(),
+  matched: Type.Integer({ description: 'Submissions the ids named or the where selected' }),
+  changed: Type.Integer(),
+  unchanged: Type.Integer({ description: 'Already in the state asked for' }),
+  failed: Type.Array(Type.Object({ id: Type.String(), code: Type.String(), message: Type.String() }), { description: 'The first 100 that could not be changed' }),
+  failed_count: Type.Integer(),
+  more: Type.Boolean({ description: 'The where selects more than one request acts on: send it again' }),
+});

@@ -7,6 +7,8 @@ import type { SpamFilter } from './store.ts';
 
 export interface SearchQuery {
   filter: SpamFilter;
+  /** Done or not; undefined: either. */
+  done?: boolean;
   /** Text the submitted data must contain, case-insensitively. */
   text?: string;
   processingStatus?: SubmissionsTable['processing_status'];
@@ -39,9 +41,15 @@ export function likePattern(text: string): string {
   return `%${asJson.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/** True for a row whose submitted data contains the text, case-insensitively. */
+export function dataContains(text: string) {
+  return sql<boolean>`lower(cast(data as text)) like ${likePattern(text)} escape '\\'`;
+}
+
 export async function searchSubmissions(db: Db, formId: string, query: SearchQuery): Promise<SearchPage> {
   let select = db.selectFrom('submissions').selectAll().where('form_id', '=', formId);
   if (query.filter !== 'all') select = select.where('spam_flag', '=', query.filter === 'spam');
+  if (query.done !== undefined) select = select.where('done', '=', query.done);
   if (query.beforeSeq !== undefined) select = select.where('seq', '<', query.beforeSeq);
   let floor: number | null = null;
   if (query.text || query.processingStatus || query.replyStatus || query.since || query.until) {
@@ -53,7 +61,7 @@ export async function searchSubmissions(db: Db, formId: string, query: SearchQue
     if (query.replyStatus) select = select.where('reply_status', '=', query.replyStatus);
     if (query.since) select = select.where('created_at', '>=', query.since);
     if (query.until) select = select.where('created_at', '<', query.until);
-    if (query.text) select = select.where(sql<boolean>`lower(cast(data as text)) like ${likePattern(query.text)} escape '\\'`);
+    if (query.text) select = select.where(dataContains(query.text));
   }
   const rows = await select.orderBy('seq', 'desc').limit(query.limit).execute();
   const last = rows.at(-1);

@@ -12,10 +12,10 @@ import type { JobQueue } from '../jobs/queue.ts';
 import { PROCESS_SUBMISSION } from '../pipeline/tasks.ts';
 import { contentFingerprint } from './fingerprint.ts';
 import { idempotencyRequestHash } from './idempotency.ts';
-import type { InsertOutcome, LearnFromCorrection, NewSubmission, SpamFilter, Submission, SubmissionMetadata, SubmissionStore } from './store.ts';
+import type { CorrectionEffects, InsertOutcome, NewSubmission, Split, Submission, SubmissionMetadata, SubmissionStore } from './store.ts';
 import type { SearchQuery } from './search.ts';
 import type { WriteBatch } from './writer.ts';
-import { learnCorrection } from '../pipeline/spam/feedback-store.ts';
+import { learnCorrections } from '../pipeline/spam/feedback-store.ts';
 import { correctionFeatures } from '../pipeline/spam/owner-feedback.ts';
 
 export interface SubmitRequest {
@@ -59,6 +59,15 @@ const VALIDATOR_CACHE_LIMIT = 10_000;
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** What an owner's spam correction sets off: the skipped steps resumed, the account's spam checks taught. */
+export function correctionEffects(queue: JobQueue, accountId: string): CorrectionEffects {
+  return {
+    resume: (tx, ids) => queue.enqueueInTransaction(tx, ids.map((submissionId) => ({ task: PROCESS_SUBMISSION, payload: { submissionId } }))),
+    learn: (tx, samples) =>
+      learnCorrections(tx, samples.map((sample) => ({ accountId, buckets: correctionFeatures(sample.fields, sample.data), spam: sample.spam, reverses: sample.reverses }))),
+  };
 }
 
 export function submissionService(deps: {
@@ -146,11 +155,13 @@ export function submissionService(deps: {
       return (await requireEndpoint(segment, slug)).form;
     },
 
-    async list(accountId: string, formId: string, query: { filter: SpamFilter; page: number; pageSize: number }): Promise<Page> {
+    /** A page of a split, newest first; `done` undefined lists done and not done alike, as the spec's filter does. */
+    async list(accountId: string, formId: string, query: Split & { page: number; pageSize: number }): Promise<Page> {
       const form = await forms.get(accountId, formId);
-      const total =
-        query.filter === 'all' ? form.submissionCount : query.filter === 'spam' ? form.spamCount : form.submissionCount - form.spamCount;
-      const data = await store.list(form.id, query.filter, query.pageSize, (query.page - 1) * query.pageSize);
+      const split: Split = { filter: query.filter, ...(query.done !== undefined && { done: query.done }) };
+      const total = query.done !== undefined ? await store.count(form.id, split)
+        : query.filter === 'all' ? form.submissionCount : query.filter === 'spam' ? form.spamCount : form.submissionCount - form.spamCount;
+      const data = await store.list(form.id, split, query.pageSize, (query.page - 1) * query.pageSize);
       return {
         data,
         meta: { current_page: query.page, total_pages: Math.ceil(total / query.pageSize), total_count: total, page_size: query.pageSize },
@@ -175,12 +186,9 @@ export function submissionService(deps: {
     /** The owner marks a submission spam or not spam; the correction is recorded on it, and their spam checks learn from it. */
     async correctSpam(owner: { accountId: string; keyId: string }, formId: string, id: string, spam: boolean): Promise<Submission> {
       const form = await forms.get(owner.accountId, formId);
-      const resume = (tx: Parameters<typeof queue.enqueueInTransaction>[0]) =>
-        queue.enqueueInTransaction(tx, [{ task: PROCESS_SUBMISSION, payload: { submissionId: id } }]);
-      const learn: LearnFromCorrection = (tx, sample) =>
-        learnCorrection(tx, { accountId: owner.accountId, buckets: correctionFeatures(sample.fields, sample.data), spam: sample.spam, reverses: sample.reverses });
-      const result = await store.correctSpam(form.id, id, spam, owner.keyId, clock().toISOString(), { resume, learn });
+      const results = await store.correctSpam(form.id, [id], spam, owner.keyId, clock().toISOString(), correctionEffects(queue, owner.accountId));
       queue.wake();
+      const result = results.get(id);
       if (result === 'missing') throw fail.submissionNotFound();
       if (result === 'unprocessed') throw fail.cannotUpdate('The submission has not been processed yet; correct its spam flag once it has.');
       deps.changed?.({ account: owner.accountId, form: form.id, type: 'verdicts' });
@@ -189,7 +197,7 @@ export function submissionService(deps: {
 
     async delete(accountId: string, formId: string, id: string): Promise<Submission> {
       const submission = await this.get(accountId, formId, id);
-      const result = await store.delete(formId, id);
+      const result = (await store.delete(formId, [id])).get(id);
       if (result === 'missing') throw fail.submissionNotFound();
       if (result === 'busy') throw fail.cannotDelete('The submission is being processed right now; try again in a moment.');
       deps.changed?.({ account: accountId, form: formId, type: 'submissions' });

@@ -15,6 +15,21 @@ import { correctedSpamReason } from '../pipeline/spam/correction-reason.ts';
 
 export type SpamFilter = 'inbox' | 'spam' | 'all';
 
+/** What a listing selects: the spec's spam filter, and the done state when given (undefined: either). */
+export interface Split {
+  filter: SpamFilter;
+  done?: boolean;
+}
+
+/** Each block's count of the submissions a split selects, from the columns of migrations 0003 and 0023. */
+function countedInBlock(split: Split) {
+  const { filter, done } = split;
+  if (done === undefined) return filter === 'all' ? sql`total` : filter === 'spam' ? sql`spam` : sql`total - spam`;
+  if (filter === 'all') return done ? sql`done` : sql`total - done`;
+  if (filter === 'spam') return done ? sql`done_spam` : sql`spam - done_spam`;
+  return done ? sql`done - done_spam` : sql`total - spam - done + done_spam`;
+}
+
 export interface SubmissionMetadata {
   ip: string;
   user_agent: string | null;
@@ -70,6 +85,12 @@ export interface Submission {
   /** When the owner last corrected spam_flag; null while it is the pipeline's verdict. */
   spam_corrected_at: string | null;
   metadata: SubmissionMetadata;
+  /** Opened in the dashboard or marked read; `read_at` when it first was. */
+  read: boolean;
+  read_at: string | null;
+  /** The owner's archive, beside spam; `done_at` when it was marked done. */
+  done: boolean;
+  done_at: string | null;
 }
 
 export type SpamCorrection = 'corrected' | 'unchanged' | 'missing' | 'unprocessed';
@@ -82,7 +103,8 @@ export interface CorrectedSample {
   /** The owner had corrected it the other way before. */
   reverses: boolean;
 }
-export type LearnFromCorrection = (tx: Transaction<Tables>, sample: CorrectedSample) => Promise<void>;
+/** Teaches the owner's spam checks the corrections of one transaction, all at once. */
+export type LearnFromCorrection = (tx: Transaction<Tables>, samples: CorrectedSample[]) => Promise<void>;
 
 function toSubmission(row: Selectable<SubmissionsTable>): Submission {
   return {
@@ -104,6 +126,10 @@ function toSubmission(row: Selectable<SubmissionsTable>): Submission {
     processed_at: toIsoOrNull(row.processed_at),
     spam_corrected_at: toIsoOrNull(row.spam_corrected_at),
     metadata: fromJson(row.metadata) as SubmissionMetadata,
+    read: row.read_at !== null,
+    read_at: toIsoOrNull(row.read_at),
+    done: toBool(row.done),
+    done_at: toIsoOrNull(row.done_at),
   };
 }
 
@@ -155,8 +181,8 @@ const postgresBatchStatements: BatchStatements = {
  * Where a deep page starts, from the per-block counts that migration 0003 keeps: the newest block
  * whose running count (newest first) passes the offset holds the page's first row. Null past the end.
  */
-async function deepPageStart(db: Db, formId: string, filter: SpamFilter, offset: number): Promise<{ belowSeq: number; skip: number } | null> {
-  const counted = filter === 'all' ? sql`total` : filter === 'spam' ? sql`spam` : sql`total - spam`;
+async function deepPageStart(db: Db, formId: string, split: Split, offset: number): Promise<{ belowSeq: number; skip: number } | null> {
+  const counted = countedInBlock(split);
   const { rows } = await sql<{ block: number | string; newer: number | string }>`
     select block, running - counted as newer from (
       select block, ${counted} as counted,
@@ -182,8 +208,8 @@ function preparedSqliteStatements(db: DatabaseSync): BatchStatements {
   };
 }
 
-/** Called inside a spam correction's transaction when the pipeline must run the steps spam made it skip. */
-export type OnResume = (tx: Transaction<Tables>) => Promise<void>;
+/** Called inside a spam correction's transaction with the submissions whose skipped steps must run now. */
+export type OnResume = (tx: Transaction<Tables>, ids: string[]) => Promise<void>;
 
 /** What a spam correction sets off in its own transaction: the skipped steps resumed, the owner's filter taught. */
 export interface CorrectionEffects {
@@ -211,19 +237,37 @@ export function submissionStore(db: Db, statements: BatchStatements) {
       });
     },
 
-    async list(formId: string, filter: SpamFilter, limit: number, offset: number): Promise<Submission[]> {
+    async list(formId: string, split: Split, limit: number, offset: number): Promise<Submission[]> {
       let query = db.selectFrom('submissions').selectAll().where('form_id', '=', formId);
-      if (filter !== 'all') query = query.where('spam_flag', '=', filter === 'spam');
+      if (split.filter !== 'all') query = query.where('spam_flag', '=', split.filter === 'spam');
+      if (split.done !== undefined) query = query.where('done', '=', split.done);
       // A shallow page skips fewer index entries than a block holds; a deep one seeks to its block first.
       let skip = offset;
       if (offset >= LISTING_BLOCK_SIZE) {
-        const start = await deepPageStart(db, formId, filter, offset);
+        const start = await deepPageStart(db, formId, split, offset);
         if (!start) return [];
         query = query.where('seq', '<', start.belowSeq);
         skip = start.skip;
       }
       const rows = await query.orderBy('seq', 'desc').limit(limit).offset(skip).execute();
       return rows.map(toSubmission);
+    },
+
+    /** How many submissions a split selects, summed from the block counts (an index walk of one form's blocks). */
+    async count(formId: string, split: Split): Promise<number> {
+      const { rows } = await sql<{ n: number | string | null }>`
+        select sum(${countedInBlock(split)}) as n from submission_blocks where form_id = ${formId}`.execute(db);
+      return Number(rows[0]?.n ?? 0);
+    },
+
+    /** The dashboard's tabs counted in one walk of the form's blocks: Inbox (neither spam nor done), Done (not spam), Spam, All. */
+    async tabCounts(formId: string): Promise<{ inbox: number; done: number; spam: number; all: number }> {
+      const { rows } = await sql<{ total: number | string | null; spam: number | string | null; done: number | string | null }>`
+        select sum(total) as total, sum(spam) as spam, sum(done - done_spam) as done from submission_blocks where form_id = ${formId}`.execute(db);
+      const all = Number(rows[0]?.total ?? 0);
+      const spam = Number(rows[0]?.spam ?? 0);
+      const done = Number(rows[0]?.done ?? 0);
+      return { inbox: all - spam - done, done, spam, all };
     },
 
     /** One page of a search, and where the next one starts. */
@@ -237,78 +281,94 @@ export function submissionStore(db: Db, statements: BatchStatements) {
       return row ? toSubmission(row) : null;
     },
 
-    /** Deletes unless a worker holds it; the form's counters move in the same transaction. */
-    async delete(formId: string, id: string): Promise<'deleted' | 'missing' | 'busy'> {
+    /** Deletes those no worker holds; the form's counters move in the same transaction. */
+    async delete(formId: string, ids: string[]): Promise<Map<string, 'deleted' | 'missing' | 'busy'>> {
+      const outcomes = new Map<string, 'deleted' | 'missing' | 'busy'>(ids.map((id) => [id, 'missing']));
+      if (ids.length === 0) return outcomes;
       return db.transaction().execute(async (tx) => {
-        const row = await tx
+        const rows = await tx
           .deleteFrom('submissions')
           .where('form_id', '=', formId)
-          .where('id', '=', id)
+          .where('id', 'in', ids)
           .where('processing_status', '!=', 'processing')
-          .returning(['spam_flag'])
-          .executeTakeFirst();
-        if (!row) {
-          const exists = await tx.selectFrom('submissions').select('id').where('form_id', '=', formId).where('id', '=', id).executeTakeFirst();
-          return exists ? 'busy' : 'missing';
-        }
-        const spam = toBool(row.spam_flag) ? 1 : 0;
-        await tx
-          .updateTable('forms')
-          .set((eb) => ({ submission_count: eb('submission_count', '-', 1), spam_count: eb('spam_count', '-', spam) }))
-          .where('id', '=', formId)
+          .returning(['id', 'spam_flag'])
           .execute();
-        return 'deleted';
+        for (const row of rows) outcomes.set(row.id, 'deleted');
+        const left = ids.filter((id) => outcomes.get(id) === 'missing');
+        if (left.length > 0) {
+          const held = await tx.selectFrom('submissions').select('id').where('form_id', '=', formId).where('id', 'in', left).execute();
+          for (const row of held) outcomes.set(row.id, 'busy');
+        }
+        if (rows.length > 0) {
+          const spam = rows.filter((row) => toBool(row.spam_flag)).length;
+          await tx
+            .updateTable('forms')
+            .set((eb) => ({ submission_count: eb('submission_count', '-', rows.length), spam_count: eb('spam_count', '-', spam) }))
+            .where('id', '=', formId)
+            .execute();
+        }
+        return outcomes;
       });
     },
 
     /**
      * The owner's verdict replaces the pipeline's, with who and when recorded; the form's spam
-     * counter moves with the flag. Only processed submissions: the pipeline would overwrite it.
-     * `learn` runs in the same transaction, so a correction and what it teaches are stored together.
+     * counter moves with the flags. Only processed submissions: the pipeline would overwrite it.
+     * `learn` runs in the same transaction, so corrections and what they teach are stored together.
      */
-    async correctSpam(formId: string, id: string, spam: boolean, by: string, at: string, effects: CorrectionEffects = {}): Promise<SpamCorrection> {
+    async correctSpam(formId: string, ids: string[], spam: boolean, by: string, at: string, effects: CorrectionEffects = {}): Promise<Map<string, SpamCorrection>> {
       const { resume, learn } = effects;
+      const outcomes = new Map<string, SpamCorrection>(ids.map((id) => [id, 'missing']));
+      if (ids.length === 0) return outcomes;
       return db.transaction().execute(async (tx) => {
-        const row = await tx
+        const rows = await tx
           .selectFrom('submissions as s')
           .innerJoin('form_versions as v', 'v.id', 's.version_id')
-          .select(['s.spam_flag', 's.spam_reason', 's.processing_status', 's.processing_reason', 's.spam_corrected_at', 's.data', 'v.fields_schema'])
+          .select(['s.id', 's.spam_flag', 's.spam_reason', 's.processing_status', 's.processing_reason', 's.spam_corrected_at', 's.data', 'v.fields_schema'])
           .where('s.form_id', '=', formId)
-          .where('s.id', '=', id)
-          .executeTakeFirst();
-        if (!row) return 'missing';
-        if (row.processing_status === 'pending' || row.processing_status === 'processing') return 'unprocessed';
-        if (toBool(row.spam_flag) === spam) return 'unchanged';
-        await tx
-          .updateTable('submissions')
-          .set({
-            spam_flag: spam,
-            spam_reason: correctedSpamReason(spam, row.spam_reason),
-            spam_corrected_at: at,
-            spam_corrected_by: by,
-          })
-          .where('id', '=', id)
+          .where('s.id', 'in', ids)
           .execute();
-        // The pipeline stopped at its spam verdict: the steps it skipped run now, once, in a job
+        const changed = rows.filter((row) => {
+          const unprocessed = row.processing_status === 'pending' || row.processing_status === 'processing';
+          const outcome: SpamCorrection = unprocessed ? 'unprocessed' : toBool(row.spam_flag) === spam ? 'unchanged' : 'corrected';
+          outcomes.set(row.id, outcome);
+          return outcome === 'corrected';
+        });
+        if (changed.length === 0) return outcomes;
+        // One statement per distinct reason the correction leaves (a few: the pipeline's reasons repeat).
+        const byReason = Map.groupBy(changed, (row) => correctedSpamReason(spam, row.spam_reason));
+        for (const [reason, group] of byReason) {
+          await tx
+            .updateTable('submissions')
+            .set({ spam_flag: spam, spam_reason: reason, spam_corrected_at: at, spam_corrected_by: by })
+            .where('id', 'in', group.map((row) => row.id))
+            .execute();
+        }
+        // The pipeline stopped at its spam verdict: the steps it skipped run now, once, in jobs
         // enqueued with the correction (a later correction finds the reason changed and resumes nothing).
-        if (!spam && row.processing_reason === 'spam_detected' && resume) {
+        const resumed = spam || !resume ? [] : changed.filter((row) => row.processing_reason === 'spam_detected').map((row) => row.id);
+        if (resumed.length > 0) {
           await tx
             .updateTable('submissions')
             .set({ processing_status: 'pending', processing_reason: 'resumed: marked as not spam' })
-            .where('id', '=', id)
+            .where('id', 'in', resumed)
             .execute();
-          await resume(tx);
+          await resume!(tx, resumed);
         }
         await tx
           .updateTable('forms')
-          .set((eb) => ({ spam_count: eb('spam_count', '+', spam ? 1 : -1) }))
+          .set((eb) => ({ spam_count: eb('spam_count', '+', spam ? changed.length : -changed.length) }))
           .where('id', '=', formId)
           .execute();
         if (learn) {
-          const { fields } = fromJson(row.fields_schema) as FieldsSchema;
-          await learn(tx, { data: fromJson(row.data) as Record<string, unknown>, fields, spam, reverses: row.spam_corrected_at !== null });
+          await learn(tx, changed.map((row) => ({
+            data: fromJson(row.data) as Record<string, unknown>,
+            fields: (fromJson(row.fields_schema) as FieldsSchema).fields,
+            spam,
+            reverses: row.spam_corrected_at !== null,
+          })));
         }
-        return 'corrected';
+        return outcomes;
       });
     },
   };

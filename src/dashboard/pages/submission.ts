@@ -1,5 +1,7 @@
-// One submission: its data (original or translated), metadata, processing status, spam verdict
-// with the owner's correction, reply draft, deliveries, and delete.
+// One submission, led by its message: who sent it and what they want, reply (the smart reply's
+// draft, else a mailto: to the sender), done / spam / unread, previous and next within the inbox
+// view it was opened from; then every field (original or translated), the spam verdict when the
+// form checks spam, processing, metadata, deliveries and delete. Opening it marks it read.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FormRecord } from '../../forms/store.ts';
 import type { Submission } from '../../submissions/store.ts';
@@ -8,16 +10,21 @@ import { flag, text } from '../form-input.ts';
 import { html, safeHref, showValue, when, type Html } from '../html.ts';
 import { notice, postForm, sendPage } from '../layout.ts';
 import type { DashboardDeps } from '../deps.ts';
+import { assetUrl } from '../assets.ts';
 import type { Session } from '../service.ts';
 import { formPage, sessionOf } from '../page-context.ts';
 import { statusBadge } from './status-badge.ts';
 import { REPLY_DONE, replyPanel, replyRoutes } from './reply.ts';
+import { inboxUrl, selectionOf, submissionUrl, TABS, viewOf, viewParams, type View } from './inbox-view.ts';
+import { languageName, messageOf, relativeTime, senderEmail, senderOf, subjectOf } from './submission-summary.ts';
 
-type SubmissionRequest = FastifyRequest<{ Params: { id: string; sid: string }; Querystring: { view?: string; done?: string } }>;
+type SubmissionRequest = FastifyRequest<{ Params: { id: string; sid: string }; Querystring: { view?: string; done?: string; tab?: string; q?: string; status?: string } }>;
 
 const DONE: Record<string, string> = {
   spam: 'Marked as spam.',
   'not-spam': 'Marked as not spam.',
+  'marked-done': 'Marked done.',
+  'not-done': 'Moved back to the inbox.',
   ...REPLY_DONE,
 };
 
@@ -40,13 +47,24 @@ function metadataList(s: Submission): Html {
 </dl>`;
 }
 
-function spamPanel(session: Session, form: FormRecord, s: Submission): Html {
-  const base = `/forms/${form.id}/submissions/${s.id}`;
+const processed = (s: Submission) => s.processing_status !== 'pending' && s.processing_status !== 'processing';
+
+/** A button that posts one field to one of this submission's actions, keeping the inbox view. */
+function markButton(session: Session, action: string, view: View, field: string, value: string, label: string, id?: string): Html {
+  return postForm(session, action, html`${viewFields(view)}<input type="hidden" name="${field}" value="${value}"><button class="button secondary small" type="submit"${id ? html` id="${id}"` : ''}>${label}</button>`, html`class="inline"`);
+}
+
+function viewFields(view: View): Html {
+  return html`<input type="hidden" name="tab" value="${view.tab}"><input type="hidden" name="q" value="${view.text}"><input type="hidden" name="status" value="${view.status ?? ''}">`;
+}
+
+/**
+ * Shown only when the form checks spam, or the owner marked this one: otherwise there is no verdict
+ * to show. The button that corrects it is in the action bar.
+ */
+function spamPanel(form: FormRecord, s: Submission): Html {
+  if (!form.settings.spam_protection_enabled && !s.spam_flag && s.spam_corrected_at === null) return html``;
   const confidence = s.spam_confidence === null ? '—' : `${Math.round(s.spam_confidence * 100)}%`;
-  const processed = s.processing_status !== 'pending' && s.processing_status !== 'processing';
-  const button = s.spam_flag
-    ? postForm(session, `${base}/spam`, html`<input type="hidden" name="spam" value="false"><button class="button secondary" type="submit">Not spam</button>`, html`class="inline"`)
-    : postForm(session, `${base}/spam`, html`<input type="hidden" name="spam" value="true"><button class="button secondary" type="submit">Mark as spam</button>`, html`class="inline"`);
   return html`<section class="panel" aria-labelledby="spam-title">
   <h2 id="spam-title">Spam verdict</h2>
   <dl class="facts">
@@ -55,7 +73,7 @@ function spamPanel(session: Session, form: FormRecord, s: Submission): Html {
     <div><dt>Corrected</dt><dd>${s.spam_corrected_at ? when(s.spam_corrected_at) : 'No'}</dd></div>
   </dl>
   ${s.spam_reason ? html`<p class="reason">${s.spam_reason}</p>` : ''}
-  ${processed ? button : html`<p class="muted">The verdict can be corrected once processing has finished.</p>`}
+  ${processed(s) ? '' : html`<p class="muted">The verdict can be corrected once processing has finished.</p>`}
 </section>`;
 }
 
@@ -71,31 +89,77 @@ function deliveriesPanel(form: FormRecord, deliveries: LoggedDelivery[]): Html {
 </section>`;
 }
 
-function submissionPage(session: Session, form: FormRecord, s: Submission, deliveries: LoggedDelivery[], view: string, done: string | undefined): Html {
+interface Around {
+  newer: string | null;
+  older: string | null;
+}
+
+/** Reply: the smart reply's draft when there is one to send, else an email to the sender. */
+function replyAction(s: Submission, subject: string): Html {
+  if (s.reply_content !== null && s.reply_status !== 'sent') return html`<a class="button primary small" href="#reply-title" id="reply-action">Reply</a>`;
+  const email = senderEmail(s.data);
+  if (!email) return html``;
+  const href = safeHref(`mailto:${encodeURIComponent(email).replace(/%40/g, '@')}?subject=${encodeURIComponent(`Re: ${subject || 'your message'}`)}`);
+  return html`<a class="button primary small" href="${href}" id="reply-action">Reply by email</a>`;
+}
+
+function actionBar(session: Session, form: FormRecord, s: Submission, view: View, around: Around, subject: string): Html {
   const base = `/forms/${form.id}/submissions/${s.id}`;
-  const translated = view !== 'original' && s.translated_data !== null;
+  return html`<div class="message-actions" role="group" aria-label="Act on this submission">
+  ${replyAction(s, subject)}
+  ${markButton(session, `${base}/done`, view, 'done', s.done ? 'false' : 'true', s.done ? 'Not done' : 'Mark done', 'done-action')}
+  ${processed(s) ? markButton(session, `${base}/spam`, view, 'spam', s.spam_flag ? 'false' : 'true', s.spam_flag ? 'Not spam' : 'Mark as spam') : ''}
+  ${markButton(session, `${base}/read`, view, 'read', 'false', 'Mark unread')}
+  <nav class="prev-next" aria-label="Submissions in this view">
+    <a href="${inboxUrl(form, view)}">Back to ${TABS.find(([t]) => t === view.tab)![1]}</a>
+    ${around.newer ? html`<a href="${submissionUrl(form, around.newer, view)}" rel="prev" id="newer">← Newer</a>` : ''}
+    ${around.older ? html`<a href="${submissionUrl(form, around.older, view)}" rel="next" id="older">Older →</a>` : ''}
+  </nav>
+</div>`;
+}
+
+function submissionPage(session: Session, form: FormRecord, s: Submission, deliveries: LoggedDelivery[], query: SubmissionRequest['query'], around: Around): Html {
+  const view = viewOf(query);
+  const base = `/forms/${form.id}/submissions/${s.id}`;
+  const translated = query.view !== 'original' && s.translated_data !== null;
+  const shown = translated ? { ...s.data, ...(s.translated_data as Record<string, unknown>) } : s.data;
   const toggle = s.translated_data
-    ? html`<a class="button secondary small" id="translation-toggle" href="${base}?view=${translated ? 'original' : 'translated'}">${translated ? 'Show original' : 'Show translation'}</a>`
+    ? html`<a class="button secondary small" id="translation-toggle" href="${base}?${viewParams(view, { view: translated ? 'original' : 'translated' }).toString()}">${translated ? 'Show original' : 'Show translation'}</a>`
     : '';
+  const sender = senderOf(s.data) ?? 'Anonymous';
+  const email = senderEmail(s.data);
+  const subject = subjectOf(shown);
+  const message = messageOf(shown);
+  const done = query.done;
   return formPage(session, form, 'inbox', 'Submission', html`
+<link rel="stylesheet" href="${assetUrl('inbox.css')}">
 ${done && DONE[done] ? notice('ok', DONE[done] as string) : ''}
-<div class="row-between"><h2 class="h1-sub">Submission <span class="muted small">${when(s.created_at)}</span></h2><div>${statusBadge(s)}</div></div>
+<article class="message" aria-labelledby="message-subject">
+  <header class="message-head">
+    <p class="message-from"><strong id="message-sender">${sender}</strong>${email && email !== sender ? html` <span class="muted">&lt;${email}&gt;</span>` : ''}</p>
+    <h2 id="message-subject">${subject || 'No subject'}</h2>
+    <p class="muted small"><time datetime="${s.created_at}" title="${when(s.created_at)}">${relativeTime(s.created_at, new Date())}</time>${
+      s.original_language ? html` · written in <span id="language">${languageName(s.original_language)}</span>${translated ? ' · machine translation' : ''}` : ''}${
+      s.done ? html` · <span class="badge">Done</span>` : ''}${s.spam_flag ? html` · <span class="badge spam">Spam</span>` : ''}</p>
+  </header>
+  ${actionBar(session, form, s, view, around, subject)}
+  ${message ? html`<div class="prose message-text" id="message-text">${message.text}</div>` : ''}
+</article>
 <div class="grid-2">
   <div>
     <section class="panel" aria-labelledby="data-title">
-      <div class="row-between"><h2 id="data-title">${translated ? 'Translated data' : 'Data'}</h2>${toggle}</div>
-      ${s.original_language ? html`<p class="muted small">Written in <span id="language">${s.original_language}</span>${translated ? ' · machine translation' : ''}</p>` : ''}
-      <div id="submission-data">${dataList(translated ? { ...s.data, ...(s.translated_data as Record<string, unknown>) } : s.data)}</div>
+      <div class="row-between"><h2 id="data-title">${translated ? 'All fields, translated' : 'All fields'}</h2>${toggle}</div>
+      <div id="submission-data">${dataList(shown)}</div>
     </section>
     ${replyPanel(session, form, s)}
     ${deliveriesPanel(form, deliveries)}
   </div>
   <div>
-    ${spamPanel(session, form, s)}
+    ${spamPanel(form, s)}
     <section class="panel" aria-labelledby="processing-title">
       <h2 id="processing-title">Processing</h2>
       <dl class="facts stacked">
-        <div><dt>Status</dt><dd>${s.processing_status}</dd></div>
+        <div><dt>Status</dt><dd>${statusBadge(s)}</dd></div>
         <div><dt>Reason</dt><dd>${s.processing_reason ?? '—'}</dd></div>
         <div><dt>Processed</dt><dd>${when(s.processed_at)}</dd></div>
       </dl>
@@ -103,35 +167,60 @@ ${done && DONE[done] ? notice('ok', DONE[done] as string) : ''}
     <section class="panel" aria-labelledby="meta-title"><h2 id="meta-title">Metadata</h2>${metadataList(s)}</section>
     <section class="panel danger-zone" aria-labelledby="delete-title">
       <h2 id="delete-title">Delete</h2>
-      ${postForm(session, `${base}/delete`, html`<div class="field check"><input type="checkbox" id="confirm-delete" name="confirm" value="true" required><label for="confirm-delete">Yes, delete this submission</label></div><button type="submit" class="button danger">Delete submission</button>`)}
+      ${postForm(session, `${base}/delete`, html`${viewFields(view)}<div class="field check"><input type="checkbox" id="confirm-delete" name="confirm" value="true" required><label for="confirm-delete">Yes, delete this submission</label></div><button type="submit" class="button danger">Delete submission</button>`)}
     </section>
   </div>
 </div>`);
 }
 
 export async function submissionPages(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
-  const { forms, submissions, deliveries } = deps.services;
+  const { forms, submissions, deliveries, triage, audit } = deps.services;
+  const record = (session: Session, operation: string, id: string) =>
+    audit.recordKeyless({ accountId: session.account.id, surface: 'dashboard', actor: session.account.id, operation, targetId: id });
+  const back = (request: SubmissionRequest, done: string | null) =>
+    submissionUrl({ id: request.params.id }, request.params.sid, viewOf(request.body), { done });
 
   app.get('/forms/:id/submissions/:sid', async (request: SubmissionRequest, reply) => {
     const session = sessionOf(request);
     const form = await forms.get(session.account.id, request.params.id);
-    const submission = await submissions.get(session.account.id, form.id, request.params.sid);
+    let submission = await submissions.get(session.account.id, form.id, request.params.sid);
+    // Opening it is reading it.
+    if (!submission.read) submission = await triage.markRead(session.account.id, form.id, submission.id, true);
     const sent = await deliveries.forSubmission(submission.id);
-    return sendPage(reply, submissionPage(session, form, submission, sent, request.query.view ?? 'translated', request.query.done));
+    const around = await triage.neighbours(session.account.id, form.id, submission.id, selectionOf(viewOf(request.query)));
+    return sendPage(reply, submissionPage(session, form, submission, sent, request.query, around));
   });
 
   app.post('/forms/:id/submissions/:sid/spam', async (request: SubmissionRequest, reply) => {
     const session = sessionOf(request);
     const spam = flag(request.body, 'spam');
     await submissions.correctSpam({ accountId: session.account.id, keyId: `dashboard:${session.account.id}` }, request.params.id, request.params.sid, spam);
-    return reply.redirect(`/forms/${request.params.id}/submissions/${request.params.sid}?done=${spam ? 'spam' : 'not-spam'}`, 303);
+    await record(session, spam ? 'mark spam' : 'mark not spam', request.params.sid);
+    return reply.redirect(back(request, spam ? 'spam' : 'not-spam'), 303);
+  });
+
+  app.post('/forms/:id/submissions/:sid/done', async (request: SubmissionRequest, reply) => {
+    const session = sessionOf(request);
+    const done = flag(request.body, 'done');
+    await triage.markDone(session.account.id, request.params.id, request.params.sid, done);
+    await record(session, done ? 'mark done' : 'mark not done', request.params.sid);
+    return reply.redirect(back(request, done ? 'marked-done' : 'not-done'), 303);
+  });
+
+  // Back to the inbox: the submission page would mark it read again.
+  app.post('/forms/:id/submissions/:sid/read', async (request: SubmissionRequest, reply) => {
+    const session = sessionOf(request);
+    await triage.markRead(session.account.id, request.params.id, request.params.sid, flag(request.body, 'read'));
+    await record(session, 'mark unread', request.params.sid);
+    return reply.redirect(inboxUrl({ id: request.params.id }, viewOf(request.body), { notice: 'unread', n: 1 }), 303);
   });
 
   app.post('/forms/:id/submissions/:sid/delete', async (request: SubmissionRequest, reply) => {
     const session = sessionOf(request);
-    if (text(request.body, 'confirm') !== 'true') return reply.redirect(`/forms/${request.params.id}/submissions/${request.params.sid}`, 303);
+    if (text(request.body, 'confirm') !== 'true') return reply.redirect(back(request, null), 303);
     await submissions.delete(session.account.id, request.params.id, request.params.sid);
-    return reply.redirect(`/forms/${request.params.id}/inbox`, 303);
+    await record(session, 'delete submission', request.params.sid);
+    return reply.redirect(inboxUrl({ id: request.params.id }, viewOf(request.body), { notice: 'delete', n: 1 }), 303);
   });
 
   await replyRoutes(app, deps);

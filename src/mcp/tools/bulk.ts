@@ -1,5 +1,5 @@
-// Acting on many submissions at once: mark_spam, mark_not_spam and delete_submissions take up to
-// 500 ids, or a `where` that selects like list_submissions does. Each submission goes through the
+// Acting on many submissions at once: mark_spam, mark_not_spam, mark_read, mark_unread, mark_done,
+// mark_not_done and delete_submissions take up to 500 ids, or a `where` that selects like list_submissions does. Each submission goes through the
 // same service call as a single one (the same rules, the same learning from corrections); one that
 // cannot be changed is reported and the rest go on.
 import { Type, type Static } from 'typebox';
@@ -92,9 +92,32 @@ const spamCorrection = (spam: boolean) =>
     },
   });
 
+/** Read and done: the owner's own triage states, which the dashboard shows (bold until read; the Done tab). */
+const triageMark = (name: string, title: string, what: string, defaultFilter: 'inbox' | 'spam' | 'all', act: (services: Services, accountId: string, formId: string, id: string) => Promise<unknown>) =>
+  defineTool({
+    name,
+    title,
+    description: `${what} ${SELECTION} where's filter defaults to ${defaultFilter}. Returns the ids changed (or already so) and, for each not found, its error code. Free.`,
+    input: BulkInput,
+    output: BulkOutput,
+    annotations: { ...UPDATE, destructiveHint: false },
+    async run(args, { owner, services }) {
+      const { ids, more } = await selectIds(args, owner, services, defaultFilter);
+      return actOnEach(args, ids, more, (id) => act(services, owner.account.id, args.form_id, id));
+    },
+  });
+
 export const bulkTools = [
   spamCorrection(true),
   spamCorrection(false),
+  triageMark('mark_read', 'Mark submissions as read', "Marks submissions read, as opening them in the dashboard does (they stop showing in bold).", 'inbox',
+    (services, accountId, formId, id) => services.triage.markRead(accountId, formId, id, true)),
+  triageMark('mark_unread', 'Mark submissions as unread', 'Marks submissions unread again: the dashboard shows them in bold.', 'inbox',
+    (services, accountId, formId, id) => services.triage.markRead(accountId, formId, id, false)),
+  triageMark('mark_done', 'Mark submissions as done', "Marks submissions done (archived): they leave the dashboard's Inbox tab for its Done tab, stay stored, and list_submissions finds them with done: true.", 'inbox',
+    (services, accountId, formId, id) => services.triage.markDone(accountId, formId, id, true)),
+  triageMark('mark_not_done', 'Mark submissions as not done', "Moves submissions marked done back to the dashboard's Inbox tab.", 'all',
+    (services, accountId, formId, id) => services.triage.markDone(accountId, formId, id, false)),
   defineTool({
     name: 'delete_submissions',
     title: 'Delete submissions',

@@ -11,6 +11,7 @@ const Timestamp = (description: string) => Type.String({ format: 'date-time', de
 /** What selects submissions, in list_submissions and in the bulk tools' `where`. */
 export const SubmissionFilters = {
   filter: Type.Optional(Type.Enum(['inbox', 'spam', 'all'], { description: 'inbox: not spam; spam; all' })),
+  done: Type.Optional(Type.Boolean({ description: 'true: only those marked done (archived); false: only those not done; absent: both' })),
   text: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Text the submitted data contains' })),
   processing_status: Type.Optional(Type.Enum(['pending', 'processing', 'completed', 'skipped', 'failed'])),
   reply_status: Type.Optional(Type.Enum(['pending', 'completed', 'sent', 'failed'])),
@@ -18,12 +19,13 @@ export const SubmissionFilters = {
   until: Type.Optional(Timestamp('Only submissions that arrived before this time')),
 };
 
-type Filters = { [K in keyof typeof SubmissionFilters]?: string };
+type Filters = { [K in Exclude<keyof typeof SubmissionFilters, 'done'>]?: string } & { done?: boolean };
 
 /** The search service's query for those filters. */
 export function searchQueryOf(filters: Filters, defaultFilter: 'inbox' | 'spam' | 'all') {
   return {
     filter: (filters.filter ?? defaultFilter) as 'inbox' | 'spam' | 'all',
+    ...(filters.done !== undefined && { done: filters.done }),
     text: filters.text,
     processingStatus: filters.processing_status as 'pending' | 'processing' | 'completed' | 'skipped' | 'failed' | undefined,
     replyStatus: filters.reply_status as 'pending' | 'completed' | 'sent' | 'failed' | undefined,
@@ -36,7 +38,7 @@ export const submissionTools = [
   defineTool({
     name: 'list_submissions',
     title: 'List submissions',
-    description: `Lists a form's submissions, newest first. filter: inbox (not spam, the default), spam or all; text: words the submitted data must contain (case-insensitive); processing_status and reply_status narrow further; since/until bound the arrival time. Up to limit (default 20, at most 200) per call: pass next_cursor back as cursor for older ones. A search with text, statuses or times reads at most the 20,000 newest submissions per call, so a page may come back short yet carry a next_cursor: call again with it to search further back. Free. ${UNTRUSTED_NOTE}`,
+    description: `Lists a form's submissions, newest first. filter: inbox (not spam, the default), spam or all; done: true for those the owner marked done (archived), false for those still to deal with; text: words the submitted data must contain (case-insensitive); processing_status and reply_status narrow further; since/until bound the arrival time. Up to limit (default 20, at most 200) per call: pass next_cursor back as cursor for older ones. A search with text, statuses or times reads at most the 20,000 newest submissions per call, so a page may come back short yet carry a next_cursor: call again with it to search further back. Free. ${UNTRUSTED_NOTE}`,
     input: Type.Object({
       form_id: FormId,
       ...SubmissionFilters,
@@ -61,7 +63,7 @@ export const submissionTools = [
   defineTool({
     name: 'get_submission',
     title: 'Get a submission',
-    description: `One submission in full: its data, processing status, spam verdict and reason, language and translation, reply status and content, and the submitter's metadata (IP, user agent, referer, UTM). Free. ${UNTRUSTED_NOTE}`,
+    description: `One submission in full: its data, processing status, spam verdict and reason, read and done states, language and translation, reply status and content, and the submitter's metadata (IP, user agent, referer, UTM). Reading it does not mark it read (mark_read does). Free. ${UNTRUSTED_NOTE}`,
     input: Type.Object(SubmissionRef, { additionalProperties: false }),
     output: AgentSubmission,
     annotations: READ,

@@ -34,11 +34,24 @@ export function spamFeedbackStore(db: Kysely<Tables>) {
   };
 }
 
-/** Adds one correction to the account's counts, inside the transaction that records the correction. */
-export async function learnCorrection(tx: Transaction<Tables>, correction: Correction): Promise<void> {
-  const toSpam = correction.spam ? 1 : correction.reverses ? -1 : 0;
-  const toHam = correction.spam ? (correction.reverses ? -1 : 0) : 1;
-  const rows = [DOCUMENTS, ...new Set(correction.buckets)].map((feature) => ({ account_id: correction.accountId, feature, spam: toSpam, ham: toHam }));
+/**
+ * Adds corrections to their accounts' counts, inside the transaction that records them: summed per
+ * feature first, so a bulk correction of many submissions is a few upserts, not a few per submission.
+ */
+export async function learnCorrections(tx: Transaction<Tables>, corrections: readonly Correction[]): Promise<void> {
+  const sums = new Map<string, { account_id: string; feature: number; spam: number; ham: number }>();
+  for (const correction of corrections) {
+    const toSpam = correction.spam ? 1 : correction.reverses ? -1 : 0;
+    const toHam = correction.spam ? (correction.reverses ? -1 : 0) : 1;
+    for (const feature of [DOCUMENTS, ...new Set(correction.buckets)]) {
+      const key = `${correction.accountId} ${feature}`;
+      const sum = sums.get(key) ?? { account_id: correction.accountId, feature, spam: 0, ham: 0 };
+      sum.spam += toSpam;
+      sum.ham += toHam;
+      sums.set(key, sum);
+    }
+  }
+  const rows = [...sums.values()];
   // Upserts in slices: one statement per slice keeps the bound parameters well under both engines' limits.
   for (let start = 0; start < rows.length; start += SLICE) {
     await tx
