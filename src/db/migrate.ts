@@ -23,6 +23,7 @@ import * as security from './migrations/0013_security.ts';
 import * as ownerData from './migrations/0014_owner_data.ts';
 import * as submissionStats from './migrations/0020_submission_stats.ts';
 import * as oauth from './migrations/0021_oauth.ts';
+import * as dailyCounts from './migrations/0023_daily_counts.ts';
 
 type CodeMigration = { up(db: Kysely<any>, t: ColumnTypes): Promise<void> };
 
@@ -43,6 +44,7 @@ const MIGRATIONS: Record<string, CodeMigration> = {
   '0014_owner_data': ownerData,
   '0020_submission_stats': submissionStats,
   '0021_oauth': oauth,
+  '0023_daily_counts': dailyCounts,
 };
 
 class CodeMigrationProvider implements MigrationProvider {
