@@ -111,7 +111,7 @@ async function attempt(
   try {
     const { token } = await run();
     startSessionCookie(request, reply, deps.config, token);
-    return reply.redirect('/forms', 303);
+    return reply.redirect('/overview', 303);
   } catch (error) {
     if (!(error instanceof DashboardError)) throw error;
     const status = form.action === '/login' ? 401 : 422;
@@ -151,7 +151,7 @@ export async function authPages(app: FastifyInstance, deps: DashboardDeps, part:
     return sendPage(reply, authPage(request, reply, deps, setupForm(token), {}));
   });
   app.get('/login', PUBLIC, async (request, reply) => {
-    if (request.session) return reply.redirect('/forms', 303);
+    if (request.session) return reply.redirect('/overview', 303);
     if (await dashboard.needsSetup()) return reply.redirect('/setup', 303);
     return sendPage(reply, authPage(request, reply, deps, loginForm(deps), {}));
   });
