@@ -59,11 +59,12 @@ function href(surface: AuditEntry['surface'] | undefined, pageNumber: number): s
   return text ? `/audit?${text}` : '/audit';
 }
 
-function row(entry: AuditEntry): Html {
+/** `self`: the session's account, which keyless dashboard entries made before this page name by its id. */
+function row(entry: AuditEntry, self: { id: string; email: string }): Html {
   const failed = entry.outcome === 'failed';
   return html`<tr>
   <td>${when(entry.created_at)}</td>
-  <td class="wrap">${entry.key_name}</td>
+  <td class="wrap">${entry.key_name === self.id ? self.email : entry.key_name}</td>
   <td>${SURFACE_NAMES.get(entry.surface) ?? entry.surface}</td>
   <td><code class="wrap">${entry.operation}</code></td>
   <td>${entry.target_id ? html`<code class="wrap">${entry.target_id}</code>` : '—'}</td>
@@ -83,7 +84,7 @@ export async function auditPages(app: FastifyInstance, deps: DashboardDeps): Pro
     const table = html`<div class="table-wrap" tabindex="0" role="region" aria-label="Audit log entries"><table>
   <caption class="visually-hidden">Changes, newest first</caption>
   <thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">Through</th><th scope="col">What</th><th scope="col">On</th><th scope="col">Outcome</th></tr></thead>
-  <tbody>${data.map(row)}</tbody></table></div>`;
+  <tbody>${data.map((entry) => row(entry, session.account))}</tbody></table></div>`;
     const pager = html`<nav class="pager" aria-label="Pages"><p class="muted small">Page ${meta.current_page} of ${Math.max(1, meta.total_pages)} · ${meta.total_count} entries</p>
   <div class="actions">${current > 1 ? html`<a class="button secondary" href="${href(surface, current - 1)}" rel="prev">← Newer</a>` : ''}${
     current < meta.total_pages ? html`<a class="button secondary" href="${href(surface, current + 1)}" rel="next">Older →</a>` : ''
