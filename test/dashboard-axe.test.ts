@@ -50,6 +50,7 @@ describe(`dashboard accessibility in Chromium (${ENGINE})`, { skip: chromiumMiss
       '/forms', '/forms/new', `/forms/${form.id}`, `/forms/${form.id}/inbox`, `/forms/${form.id}/edit`, `/forms/${form.id}/delete`,
       `/forms/${form.id}/submissions/${submitted.json().id}`, `/forms/${form.id}/notifications`,
       `/forms/${form.id}/notifications/${destination.json().id}`, '/knowledge', '/knowledge/new', `/knowledge/${kb.json().id}`,
+      '/overview', '/overview?range=90', '/audit', `/forms/${form.id}/inbox?tab=all`,
       '/integrations', '/account', '/account/data-requests', '/health',
     );
     browser = await launchBrowser();

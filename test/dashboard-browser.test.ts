@@ -64,7 +64,7 @@ describe('dashboard in Chromium', { skip: chromiumMissing() }, () => {
     await page.getByLabel('Email').fill(EMAIL);
     await page.getByLabel('New password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL(`${base}/forms`);
+    await page.waitForURL(`${base}/overview`);
     await page.getByRole('heading', { name: 'No forms yet' }).waitFor();
     await screenshot(page, '02-forms-empty');
   });
@@ -190,7 +190,8 @@ describe('dashboard in Chromium', { skip: chromiumMissing() }, () => {
     await page.getByLabel('Email').fill(EMAIL);
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Log in' }).click();
-    await page.waitForURL(`${base}/forms`);
+    await page.waitForURL(`${base}/overview`);
+    await page.goto(`${base}/forms`);
     await page.getByRole('link', { name: /Contact/ }).first().waitFor();
     await screenshot(page, '14-forms');
   });

@@ -161,10 +161,16 @@ describe('MCP destinations, account, stats, bulk actions, resources and prompts'
     const on = (ms: number) => stats.periods.find((p: { start: string }) => p.start === isoDay(ms));
     assert.deepEqual(on(now - 10 * DAY_MS), { start: isoDay(now - 10 * DAY_MS), received: 1, spam: 0, replied: 0, delivery_failures: 0 });
     assert.deepEqual(on(now - 3 * DAY_MS), { start: isoDay(now - 3 * DAY_MS), received: 1, spam: 1, replied: 0, delivery_failures: 0 });
-    assert.equal(on(now - DAY_MS).replied, 1);
+    assert.equal(on(now - DAY_MS).replied, 0, 'a reply counts on the day its submission arrived, not the day it was sent');
+    assert.equal(on(now).replied, 1);
     assert.equal(on(now).received, 2, 'the replied one and the late one arrived today');
     assert.equal(on(now).delivery_failures, 1);
     assert.deepEqual(stats.totals, { received: 4, spam: 1, replied: 1, delivery_failures: 1 });
+
+    const dashboard = await ok('get_dashboard_stats');
+    assert.deepEqual(dashboard.last_7_days, { submissions: 3, spam: 1 }, 'the one moved ten days back is outside the last 7 days');
+    assert.deepEqual(dashboard.last_30_days, { submissions: 4, spam: 1 });
+    assert.equal(dashboard.replies_sent, 1);
 
     const weekly = await ok('get_submission_stats', { form_id: form.id, interval: 'week', from, to: isoDay(now) });
     assert.equal(new Date(`${weekly.from}T00:00:00Z`).getUTCDay(), 1, 'weeks start on Monday');

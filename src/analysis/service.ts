@@ -9,12 +9,11 @@ import { fail } from '../http/errors.ts';
 import { submissionText } from '../pipeline/submission-text.ts';
 import type { SubmissionService } from '../submissions/service.ts';
 import type { AiServices } from './ai.ts';
-import type { AnalysisStore } from './store.ts';
+import { overviewOf, type Overview, type OverviewRange } from './overview.ts';
+import type { AnalysisStore, DashboardFigures } from './store.ts';
 import { formStats } from './stats.ts';
 import type { StatsStore } from './stats-store.ts';
 import { summarizer } from './summary.ts';
-
-const DAY_MS = 86_400_000;
 
 export interface FreshSpamVerdict {
   spam: boolean;
@@ -45,11 +44,23 @@ export function analysisService(deps: {
 }) {
   const { store, forms, submissions, ai } = deps;
   const clock = deps.clock ?? (() => new Date());
+  const overview = overviewOf(deps.stats, clock);
 
   return {
-    async dashboard(accountId: string) {
-      const now = clock().getTime();
-      return store.dashboard(accountId, new Date(now - 7 * DAY_MS).toISOString(), new Date(now - 30 * DAY_MS).toISOString());
+    /** The owner's figures: totals from the forms' counters, the rest from the daily counts (the last 7 and 30 UTC days, today included). */
+    async dashboard(accountId: string): Promise<DashboardFigures> {
+      const scope = { accountId };
+      const [totals, replies, month] = await Promise.all([store.formTotals(accountId), deps.stats.replyTotals(accountId), overview(scope, 30)]);
+      const recent = (days: number) => month.days.slice(-days).reduce(
+        (sum, day) => ({ submissions: sum.submissions + day.received, spam: sum.spam + day.spam }), { submissions: 0, spam: 0 });
+      return { ...totals, repliesDrafted: replies.drafted, repliesSent: replies.sent, last7: recent(7), last30: recent(30) };
+    },
+
+    /** The series of the dashboard's charts, for one form (checked to be the owner's) or all the owner's forms. */
+    async overview(accountId: string, formId: string | null, range: OverviewRange): Promise<Overview> {
+      if (formId === null) return overview({ accountId }, range);
+      const form = await forms.get(accountId, formId);
+      return overview({ formId: form.id }, range);
     },
 
     /** A form's submissions, spam, replies sent and failed deliveries per day or week. */

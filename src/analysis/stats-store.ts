@@ -1,56 +1,102 @@
-// Counts of a form's activity per UTC day over a range: submissions received and caught as spam
-// (by arrival), replies sent (by sending time), deliveries that failed (by creation). Each count is
-// a range walk of an index ((form_id, created_at, spam_flag), (form_id, replied_at), and
-// deliveries by destination), grouped by day in the database: never a read of every row.
-import { sql, type RawBuilder } from 'kysely';
+// The figures of a form, or of all an owner's forms, per UTC day: read from the daily counts that
+// migration 0023's triggers keep (one row per form and day), never from the submissions themselves.
+// A range of 90 days reads at most 90 rows a form, whatever the number of submissions.
 import type { Db } from '../db/database.ts';
-import type { Engine } from '../db/migrations/column-types.ts';
 import { toCount } from '../db/values.ts';
 
 export interface DayCounts {
   received: number;
   spam: number;
-  replied: number;
+  repliesDrafted: number;
+  repliesSent: number;
+  repliesDeclined: number;
+  delivered: number;
   deliveryFailures: number;
 }
 
-export function statsStore(db: Db, engine: Engine) {
-  // SQLite keeps timestamps as ISO-8601 text in UTC; PostgreSQL as timestamptz.
-  const dayOf = (column: string): RawBuilder<string> =>
-    engine === 'postgres' ? sql<string>`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD')` : sql<string>`substr(${sql.ref(column)}, 1, 10)`;
+/** One form, or every form of an account. */
+export type StatsScope = { formId: string } | { accountId: string };
+
+export const emptyDay = (): DayCounts => ({
+  received: 0, spam: 0, repliesDrafted: 0, repliesSent: 0, repliesDeclined: 0, delivered: 0, deliveryFailures: 0,
+});
+
+const n = (value: unknown) => toCount((value ?? 0) as number | string);
+
+export function statsStore(db: Db) {
+  const counts = (scope: StatsScope) => {
+    const from = db.selectFrom('daily_counts as c');
+    return 'formId' in scope
+      ? from.where('c.form_id', '=', scope.formId)
+      : from.innerJoin('forms as f', 'f.id', 'c.form_id').where('f.account_id', '=', scope.accountId);
+  };
+  const deliveries = (scope: StatsScope) => {
+    const from = db.selectFrom('daily_deliveries as d').innerJoin('destinations as t', 't.id', 'd.destination_id');
+    return 'formId' in scope
+      ? from.where('t.form_id', '=', scope.formId)
+      : from.innerJoin('forms as f', 'f.id', 't.form_id').where('f.account_id', '=', scope.accountId);
+  };
 
   return {
-    /** Day (YYYY-MM-DD) → counts, for days with any; `since` inclusive, `until` exclusive. */
-    async daily(formId: string, since: string, until: string): Promise<Map<string, DayCounts>> {
-      const [arrived, replied, failed] = await Promise.all([
-        db.selectFrom('submissions')
-          .select([dayOf('created_at').as('day'), (eb) => eb.fn.countAll().as('n'), sql<number | string>`sum(case when spam_flag = ${sql.lit(true)} then 1 else 0 end)`.as('spam')])
-          .where('form_id', '=', formId).where('created_at', '>=', since).where('created_at', '<', until)
-          .groupBy(dayOf('created_at'))
+    /** Day (YYYY-MM-DD) → counts, for days with any, from `first` to `last` (both included). */
+    async daily(scope: StatsScope, first: string, last: string): Promise<Map<string, DayCounts>> {
+      const [arrived, delivered] = await Promise.all([
+        counts(scope)
+          .select((eb) => [
+            'c.day',
+            eb.fn.sum('c.received').as('received'),
+            eb.fn.sum('c.spam').as('spam'),
+            eb.fn.sum('c.replies_drafted').as('drafted'),
+            eb.fn.sum('c.replies_sent').as('sent'),
+            eb.fn.sum('c.replies_declined').as('declined'),
+          ])
+          .where('c.day', '>=', first).where('c.day', '<=', last)
+          .groupBy('c.day')
           .execute(),
-        db.selectFrom('submissions')
-          .select([dayOf('replied_at').as('day'), (eb) => eb.fn.countAll().as('n')])
-          .where('form_id', '=', formId).where('replied_at', '>=', since).where('replied_at', '<', until).where('reply_status', '=', 'sent')
-          .groupBy(dayOf('replied_at'))
-          .execute(),
-        db.selectFrom('deliveries')
-          .innerJoin('destinations', 'destinations.id', 'deliveries.destination_id')
-          .select([dayOf('deliveries.created_at').as('day'), (eb) => eb.fn.countAll().as('n')])
-          .where('destinations.form_id', '=', formId).where('deliveries.status', '=', 'failed')
-          .where('deliveries.created_at', '>=', since).where('deliveries.created_at', '<', until)
-          .groupBy(dayOf('deliveries.created_at'))
+        deliveries(scope)
+          .select((eb) => ['d.day', eb.fn.sum('d.delivered').as('delivered'), eb.fn.sum('d.failed').as('failed')])
+          .where('d.day', '>=', first).where('d.day', '<=', last)
+          .groupBy('d.day')
           .execute(),
       ]);
       const days = new Map<string, DayCounts>();
       const at = (day: string) => {
         let counts = days.get(day);
-        if (!counts) days.set(day, (counts = { received: 0, spam: 0, replied: 0, deliveryFailures: 0 }));
+        if (!counts) days.set(day, (counts = emptyDay()));
         return counts;
       };
-      for (const row of arrived) Object.assign(at(row.day), { received: toCount(row.n as number | string), spam: toCount(row.spam ?? 0) });
-      for (const row of replied) at(row.day).replied = toCount(row.n as number | string);
-      for (const row of failed) at(row.day).deliveryFailures = toCount(row.n as number | string);
+      for (const row of arrived) {
+        Object.assign(at(row.day), {
+          received: n(row.received), spam: n(row.spam), repliesDrafted: n(row.drafted), repliesSent: n(row.sent), repliesDeclined: n(row.declined),
+        });
+      }
+      for (const row of delivered) Object.assign(at(row.day), { delivered: n(row.delivered), deliveryFailures: n(row.failed) });
       return days;
+    },
+
+    /** Detected languages (ISO 639-1) of the submissions that arrived from `first` to `last`, most frequent first. */
+    async languages(scope: StatsScope, first: string, last: string): Promise<Array<{ language: string; submissions: number }>> {
+      const from = db.selectFrom('daily_languages as l');
+      const scoped = 'formId' in scope
+        ? from.where('l.form_id', '=', scope.formId)
+        : from.innerJoin('forms as f', 'f.id', 'l.form_id').where('f.account_id', '=', scope.accountId);
+      const rows = await scoped
+        .select((eb) => ['l.language', eb.fn.sum('l.submissions').as('submissions')])
+        .where('l.day', '>=', first).where('l.day', '<=', last)
+        .groupBy('l.language')
+        .execute();
+      return rows
+        .map((row) => ({ language: row.language, submissions: n(row.submissions) }))
+        .filter((row) => row.submissions > 0)
+        .sort((a, b) => b.submissions - a.submissions || a.language.localeCompare(b.language));
+    },
+
+    /** An account's replies drafted and sent, over every day. */
+    async replyTotals(accountId: string): Promise<{ drafted: number; sent: number }> {
+      const row = await counts({ accountId })
+        .select((eb) => [eb.fn.sum('c.replies_drafted').as('drafted'), eb.fn.sum('c.replies_sent').as('sent')])
+        .executeTakeFirst();
+      return { drafted: n(row?.drafted), sent: n(row?.sent) };
     },
   };
 }

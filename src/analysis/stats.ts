@@ -1,12 +1,13 @@
 // A form's activity per day or per ISO week (Monday to Sunday, UTC) between two dates, every
 // period listed, empty ones with zeros, so that an agent can chart or compare them as they are.
+// Counted by the day each submission arrived (see stats-store.ts); also the series of the dashboard's charts.
 import { fail } from '../http/errors.ts';
 import type { FormService } from '../forms/service.ts';
 import type { DayCounts, StatsStore } from './stats-store.ts';
 
 export type Interval = 'day' | 'week';
 export const MAX_DAYS: Record<Interval, number> = { day: 366, week: 735 };
-const DAY_MS = 86_400_000;
+export const DAY_MS = 86_400_000;
 
 export interface StatsPeriod {
   start: string;
@@ -16,8 +17,8 @@ export interface StatsPeriod {
   delivery_failures: number;
 }
 
-const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-const dayStart = (date: string) => Date.parse(`${date}T00:00:00.000Z`);
+export const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+export const dayStart = (date: string) => Date.parse(`${date}T00:00:00.000Z`);
 /** Back to the Monday of its week. */
 const weekStart = (ms: number) => ms - ((new Date(ms).getUTCDay() + 6) % 7) * DAY_MS;
 
@@ -33,7 +34,7 @@ export function formStats(deps: { store: StatsStore; forms: FormService; clock: 
     const days = Math.round((to - from) / DAY_MS) + 1;
     if (days > MAX_DAYS[query.interval]) throw fail.validation({ from: [`the range may span at most ${MAX_DAYS[query.interval]} days with interval ${query.interval}`] });
 
-    const daily = await deps.store.daily(form.id, new Date(from).toISOString(), new Date(to + DAY_MS).toISOString());
+    const daily = await deps.store.daily({ formId: form.id }, isoDay(from), isoDay(to));
     const step = query.interval === 'day' ? DAY_MS : 7 * DAY_MS;
     const periods: StatsPeriod[] = [];
     const totals = { received: 0, spam: 0, replied: 0, delivery_failures: 0 };
@@ -44,7 +45,7 @@ export function formStats(deps: { store: StatsStore; forms: FormService; clock: 
         if (!counts) continue;
         period.received += counts.received;
         period.spam += counts.spam;
-        period.replied += counts.replied;
+        period.replied += counts.repliesSent;
         period.delivery_failures += counts.deliveryFailures;
       }
       for (const key of ['received', 'spam', 'replied', 'delivery_failures'] as const) totals[key] += period[key];

@@ -1,6 +1,5 @@
-// The only code that reads the figures of the owner's dashboard and keeps the analyses agents
+// The forms' totals of the owner's dashboard figures, and the only code that keeps the analyses agents
 // asked for (a fresh spam verdict, a translation, a summary), so that asking twice costs once.
-import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { fromJson, toCount } from '../db/values.ts';
 
@@ -18,34 +17,14 @@ const n = (value: unknown) => toCount((value ?? 0) as number | string);
 
 export function analysisStore(db: Db) {
   return {
-    async dashboard(accountId: string, since7: string, since30: string): Promise<DashboardFigures> {
+    /** Forms, submissions and spam of an account, from the forms' own counters. */
+    async formTotals(accountId: string): Promise<Pick<DashboardFigures, 'forms' | 'submissions' | 'spam'>> {
       const totals = await db
         .selectFrom('forms')
         .select((eb) => [eb.fn.countAll().as('forms'), eb.fn.sum('submission_count').as('submissions'), eb.fn.sum('spam_count').as('spam')])
         .where('account_id', '=', accountId)
         .executeTakeFirstOrThrow();
-      const recent = await db
-        .selectFrom('submissions')
-        .innerJoin('forms', 'forms.id', 'submissions.form_id')
-        .select([
-          sql<number>`sum(case when submissions.reply_status = 'completed' then 1 else 0 end)`.as('drafted'),
-          sql<number>`sum(case when submissions.reply_status = 'sent' then 1 else 0 end)`.as('sent'),
-          sql<number>`sum(case when submissions.created_at >= ${since7} then 1 else 0 end)`.as('s7'),
-          sql<number>`sum(case when submissions.created_at >= ${since7} and submissions.spam_flag = ${sql.lit(true)} then 1 else 0 end)`.as('spam7'),
-          sql<number>`sum(case when submissions.created_at >= ${since30} then 1 else 0 end)`.as('s30'),
-          sql<number>`sum(case when submissions.created_at >= ${since30} and submissions.spam_flag = ${sql.lit(true)} then 1 else 0 end)`.as('spam30'),
-        ])
-        .where('forms.account_id', '=', accountId)
-        .executeTakeFirstOrThrow();
-      return {
-        forms: n(totals.forms),
-        submissions: n(totals.submissions),
-        spam: n(totals.spam),
-        repliesDrafted: n(recent.drafted),
-        repliesSent: n(recent.sent),
-        last7: { submissions: n(recent.s7), spam: n(recent.spam7) },
-        last30: { submissions: n(recent.s30), spam: n(recent.spam30) },
-      };
+      return { forms: n(totals.forms), submissions: n(totals.submissions), spam: n(totals.spam) };
     },
 
     async findAnalysis(submissionId: string, kind: string): Promise<unknown | null> {

@@ -27,6 +27,8 @@ export interface KeylessEvent {
   operation: string;
   targetId: string | null;
   detail?: string;
+  /** Succeeded unless said (a dashboard form that was refused). */
+  outcome?: 'succeeded' | 'failed';
 }
 
 export function auditService(store: AuditStore, clock: () => Date = () => new Date()) {
@@ -45,7 +47,7 @@ export function auditService(store: AuditStore, clock: () => Date = () => new Da
       });
     },
 
-    recordKeyless({ accountId, surface, actor, operation, targetId, detail }: KeylessEvent): Promise<void> {
+    recordKeyless({ accountId, surface, actor, operation, targetId, detail, outcome = 'succeeded' }: KeylessEvent): Promise<void> {
       return store.insert({
         account_id: accountId,
         key_id: actor,
@@ -53,14 +55,14 @@ export function auditService(store: AuditStore, clock: () => Date = () => new Da
         surface,
         operation: operation.slice(0, 200),
         target_id: targetId?.slice(0, 200) ?? null,
-        outcome: 'succeeded',
+        outcome,
         created_at: clock().toISOString(),
         detail: detail ?? null,
       });
     },
 
-    async list(accountId: string, page: number, pageSize: number): Promise<AuditPage> {
-      const { entries, total } = await store.list(accountId, pageSize, (page - 1) * pageSize);
+    async list(accountId: string, page: number, pageSize: number, surface?: AuditEntry['surface']): Promise<AuditPage> {
+      const { entries, total } = await store.list(accountId, pageSize, (page - 1) * pageSize, surface);
       return { data: entries, meta: { current_page: page, total_pages: Math.ceil(total / pageSize), total_count: total, page_size: pageSize } };
     },
   };

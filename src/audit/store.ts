@@ -23,18 +23,20 @@ export function auditStore(db: Db) {
       await db.insertInto('audit_log').values(entry).execute();
     },
 
-    /** Newest first. */
-    async list(accountId: string, limit: number, offset: number): Promise<{ entries: AuditEntry[]; total: number }> {
+    /** Newest first; `surface` narrows to entries made through one surface. */
+    async list(accountId: string, limit: number, offset: number, surface?: AuditEntry['surface']): Promise<{ entries: AuditEntry[]; total: number }> {
+      const of = () => {
+        const query = db.selectFrom('audit_log').where('account_id', '=', accountId);
+        return surface ? query.where('surface', '=', surface) : query;
+      };
       const [rows, count] = await Promise.all([
-        db
-          .selectFrom('audit_log')
+        of()
           .select(['id', 'created_at', 'key_id', 'key_name', 'surface', 'operation', 'target_id', 'outcome', 'detail'])
-          .where('account_id', '=', accountId)
           .orderBy('id', 'desc')
           .limit(limit)
           .offset(offset)
           .execute(),
-        db.selectFrom('audit_log').select((eb) => eb.fn.countAll().as('n')).where('account_id', '=', accountId).executeTakeFirstOrThrow(),
+        of().select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
       ]);
       return {
         entries: rows.map((row) => ({ ...row, id: String(row.id), created_at: toIso(row.created_at) })),

@@ -11,23 +11,25 @@ export interface PageOptions {
   title: string;
   session: Session | null;
   /** The navigation entry to mark current. */
-  section?: 'forms' | 'knowledge' | 'integrations' | 'account' | 'health';
+  section?: 'overview' | 'forms' | 'knowledge' | 'integrations' | 'audit' | 'account' | 'health';
   body: Html;
   /** Narrow centred card for the sign-in pages. */
   narrow?: boolean;
 }
 
 const NAV: Array<[NonNullable<PageOptions['section']>, string, string]> = [
+  ['overview', '/overview', 'Overview'],
   ['forms', '/forms', 'Forms'],
   ['knowledge', '/knowledge', 'Knowledge'],
   ['integrations', '/integrations', 'Integrations'],
+  ['audit', '/audit', 'Audit log'],
   ['account', '/account', 'Account'],
   ['health', '/health', 'Health'],
 ];
 
 function header(session: Session, section: PageOptions['section']): Html {
   return html`<header class="top">
-  <a class="brand" href="/forms">Intake</a>
+  <a class="brand" href="/overview">Intake</a>
   <nav aria-label="Main"><ul>${NAV.map(
     ([key, href, label]) => html`<li><a href="${href}"${key === section ? html` aria-current="page"` : ''}>${label}</a></li>`,
   )}</ul></nav>

@@ -28,6 +28,8 @@ import { accountPages } from './pages/account.ts';
 import { dataRequestPages } from './pages/data-requests.ts';
 import { knowledgePages } from './pages/knowledge.ts';
 import { livePages } from './pages/live.ts';
+import { overviewPages } from './pages/overview.ts';
+import { auditDashboardWrites, auditPages } from './pages/audit.ts';
 import { knowledgeBodyLimit } from '../knowledge/routes.ts';
 
 declare module 'fastify' {
@@ -107,6 +109,7 @@ export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps)
     setPageHeaders(request, reply);
     return payload;
   });
+  auditDashboardWrites(app, services.audit);
 
   app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
     const status = error instanceof AppError ? error.status : (error.statusCode ?? 500);
@@ -133,7 +136,7 @@ export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps)
   });
 
   app.get('/', { config: { public: true } }, async (request, reply) => {
-    if (request.session) return reply.redirect('/forms', 303);
+    if (request.session) return reply.redirect('/overview', 303);
     return reply.redirect((await services.dashboard.needsSetup()) ? '/setup' : '/login', 303);
   });
 
@@ -145,6 +148,7 @@ export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps)
     await authPages(zone, deps, 'attempts');
   });
   await authPages(app, deps, 'pages');
+  await overviewPages(app, deps);
   await formPages(app, deps);
   await inboxPages(app, deps);
   await submissionPages(app, deps);
@@ -155,4 +159,5 @@ export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps)
   await accountPages(app, deps);
   await dataRequestPages(app, deps);
   await livePages(app, deps);
+  await auditPages(app, deps);
 }

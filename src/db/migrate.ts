@@ -25,6 +25,7 @@ import * as submissionStats from './migrations/0020_submission_stats.ts';
 import * as oauth from './migrations/0021_oauth.ts';
 import * as readAndDone from './migrations/0023_read_and_done.ts';
 import * as dashboardFlashes from './migrations/0024_dashboard_flashes.ts';
+import * as dailyCounts from './migrations/0025_daily_counts.ts';
 
 type CodeMigration = { up(db: Kysely<any>, t: ColumnTypes): Promise<void> };
 
@@ -47,6 +48,7 @@ const MIGRATIONS: Record<string, CodeMigration> = {
   '0021_oauth': oauth,
   '0023_read_and_done': readAndDone,
   '0024_dashboard_flashes': dashboardFlashes,
+  '0025_daily_counts': dailyCounts,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

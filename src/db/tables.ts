@@ -347,6 +347,34 @@ export interface OauthRecordsTable {
   last_used_at: NullableTimestamp;
 }
 
+/** Per form and UTC day of arrival, the counts of its submissions as they are now (0023; kept by triggers). */
+export interface DailyCountsTable {
+  form_id: string;
+  /** YYYY-MM-DD, UTC. */
+  day: string;
+  received: number;
+  spam: number;
+  replies_drafted: number;
+  replies_sent: number;
+  replies_declined: number;
+}
+
+/** Per form, UTC day of arrival and detected language, how many submissions (0023). */
+export interface DailyLanguagesTable {
+  form_id: string;
+  day: string;
+  language: string;
+  submissions: number;
+}
+
+/** Per destination and UTC day a delivery was created, deliveries of submissions that succeeded or failed (0023). */
+export interface DailyDeliveriesTable {
+  destination_id: string;
+  day: string;
+  delivered: number;
+  failed: number;
+}
+
 export interface Tables {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -378,4 +406,7 @@ export interface Tables {
   subject_emails: SubjectEmailsTable;
   scheduled_runs: ScheduledRunsTable;
   oauth_records: OauthRecordsTable;
+  daily_counts: DailyCountsTable;
+  daily_languages: DailyLanguagesTable;
+  daily_deliveries: DailyDeliveriesTable;
 }

@@ -120,7 +120,7 @@ async function attempt(
   try {
     const { token } = await run();
     startSessionCookie(request, reply, deps.config, token);
-    return reply.redirect((form.action === '/login' && safeNext((request.body as Record<string, unknown> | undefined)?.next)) || '/forms', 303);
+    return reply.redirect((form.action === '/login' && safeNext((request.body as Record<string, unknown> | undefined)?.next)) || '/overview', 303);
   } catch (error) {
     if (!(error instanceof DashboardError)) throw error;
     const status = form.action === '/login' ? 401 : 422;
@@ -162,7 +162,7 @@ export async function authPages(app: FastifyInstance, deps: DashboardDeps, part:
   });
   app.get<{ Querystring: { next?: string } }>('/login', PUBLIC, async (request, reply) => {
     const next = safeNext(request.query.next);
-    if (request.session) return reply.redirect(next ?? '/forms', 303);
+    if (request.session) return reply.redirect(next ?? '/overview', 303);
     if (await dashboard.needsSetup()) return reply.redirect('/setup', 303);
     return sendPage(reply, authPage(request, reply, deps, loginForm(deps, next), {}));
   });

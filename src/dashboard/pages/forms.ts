@@ -1,5 +1,5 @@
 // Forms: the list with counts and last submission, create and edit (editor in form-editor.ts),
-// the overview with versions, endpoints and snippets, delete with a confirmation page.
+// the overview with its charts (overview.ts), versions, endpoints and snippets, delete with a confirmation page.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { endpointUrl } from '../../forms/present.ts';
 import type { FormRecord } from '../../forms/store.ts';
@@ -12,6 +12,7 @@ import type { DashboardDeps } from '../deps.ts';
 import type { Session } from '../service.ts';
 import { formPage, formTabs, sessionOf } from '../page-context.ts';
 import { editorForm, formInputFrom, valuesFromBody, valuesOf, type EditorValues, type KnowledgeBaseOption } from './form-editor.ts';
+import { overviewCharts, rangeOf } from './overview.ts';
 import { snippetsSection } from './snippets.ts';
 
 type IdParams = { Params: { id: string } };
@@ -66,8 +67,12 @@ async function overviewPage(request: FastifyRequest, deps: DashboardDeps, sessio
   const base = baseUrlOf(request, deps.config.publicUrl);
   const versions = await deps.services.forms.versions(session.account.id, form.id);
   const endpoint = endpointUrl(base, form.version);
+  const range = rangeOf(request.query);
+  const activity = await deps.services.analysis.overview(session.account.id, form.id, range);
+  const empty = html`<h3>No submissions in the last ${range} days</h3><p>Paste the snippet below into your site, or send a test submission with its <code>curl</code> line: it is charted here at once.</p><a class="button primary" href="#snippets-title">Get the snippet</a>`;
   return formPage(session, form, 'overview', form.name, html`
 ${created}
+${overviewCharts(activity, (r) => `/forms/${form.id}?range=${r}`, empty)}
 <section class="panel" aria-labelledby="endpoint-title">
   <h2 id="endpoint-title">Endpoint</h2>
   <div class="copy-row"><code id="endpoint">${endpoint}</code><button type="button" class="button secondary small" data-copy="#endpoint">Copy</button></div>

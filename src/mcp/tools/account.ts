@@ -8,8 +8,8 @@ import { FormId } from './forms.ts';
 const Counts = {
   received: Type.Integer({ description: 'Submissions that arrived' }),
   spam: Type.Integer({ description: 'Of those, caught as spam (or marked so by the owner)' }),
-  replied: Type.Integer({ description: 'Smart replies sent' }),
-  delivery_failures: Type.Integer({ description: 'Notifications to destinations that failed for good' }),
+  replied: Type.Integer({ description: 'Of those, answered by a smart reply that was sent (whenever it was sent)' }),
+  delivery_failures: Type.Integer({ description: 'Notifications created in the period that failed for good' }),
 };
 const DateOnly = (description: string) => Type.String({ format: 'date', description });
 
@@ -29,7 +29,7 @@ export const accountTools = [
   defineTool({
     name: 'get_submission_stats',
     title: 'Submission counts over time',
-    description: `A form's activity per day or per week (ISO weeks, Monday to Sunday, UTC) from from to to (dates, both included; by default the last 30 days, or the last 12 weeks): submissions received, spam, smart replies sent and failed deliveries, every period listed (zeros included), and the totals. At most ${MAX_DAYS.day} days by day, ${MAX_DAYS.week} by week. Free.`,
+    description: `A form's activity per day or per week (ISO weeks, Monday to Sunday, UTC) from from to to (dates, both included; by default the last 30 days, or the last 12 weeks): submissions received, spam, smart replies sent and failed deliveries, every period listed (zeros included), and the totals; each submission counts on the day it arrived, and a deleted one no longer counts. At most ${MAX_DAYS.day} days by day, ${MAX_DAYS.week} by week. Free.`,
     input: Type.Object({
       form_id: FormId,
       interval: Type.Optional(Type.Enum(['day', 'week'], { description: 'day (default) or week' })),

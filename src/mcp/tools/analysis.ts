@@ -26,7 +26,7 @@ export const analysisTools = [
   defineTool({
     name: 'get_dashboard_stats',
     title: 'Dashboard figures',
-    description: "The owner's figures across all forms: forms, submissions, spam caught, smart replies drafted and sent, and submissions and spam in the last 7 and 30 days. Free.",
+    description: "The owner's figures across all forms: forms, submissions, spam caught, smart replies drafted and sent, and submissions and spam in the last 7 and 30 days (UTC days, today included). Free.",
     input: Type.Object({}, { additionalProperties: false }),
     output: Type.Object({
       forms: Type.Integer(), submissions: Type.Integer(), spam_caught: Type.Integer(),
