@@ -21,7 +21,7 @@ export const ExportQuerySchema = Type.Object(
   { additionalProperties: true },
 );
 
-const fileBody = (description: string) => ({ description, schema: { type: 'string' } });
+const fileBody = (description: string) => ({ schema: { type: 'string', description } });
 
 export const EXPORT_OPERATION = 'GET /api/forms/:form_id/submissions/export';
 
