@@ -2,6 +2,7 @@
 //   --runs N        repetitions of each measurement (default 3; the report quotes medians)
 //   --seconds S     seconds of load per submit measurement (default 10)
 //   --only a,b      run only these sections (names in bench/sections.ts)
+//   --previous-tree DIR  a checkout of an earlier commit, measured beside this tree where a section compares (footprint)
 //   --out FILE      where to write the report (default BENCHMARKS.md)
 // PostgreSQL figures use DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test; each run gets a
 // throwaway schema. Where no server answers, those figures are skipped and the report says so.
@@ -19,6 +20,7 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '3' },
     seconds: { type: 'string', default: '10' },
     only: { type: 'string' },
+    'previous-tree': { type: 'string' },
     out: { type: 'string', default: path.join(ROOT, 'BENCHMARKS.md') },
   },
 });
@@ -32,7 +34,8 @@ if (sections.length === 0) throw new Error(`no section named ${values.only}; the
 const postgresUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const reachable = await postgresReachable(postgresUrl);
 if (!reachable) log(`PostgreSQL at ${postgresUrl} is not reachable: its figures are skipped`);
-const context: BenchContext = { runs: Number(values.runs), loadSeconds: Number(values.seconds), postgresUrl: reachable ? postgresUrl : null, log };
+const context: BenchContext = { runs: Number(values.runs), loadSeconds: Number(values.seconds), postgresUrl: reachable ? postgresUrl : null,
+  previousTree: values['previous-tree'] ? path.resolve(values['previous-tree']) : null, log };
 
 const environment = await describeEnvironment(context.postgresUrl);
 const results = [];

@@ -8,6 +8,8 @@ export interface BenchContext {
   loadSeconds: number;
   /** The PostgreSQL server to run against, or null when none is reachable (those figures are skipped). */
   postgresUrl: string | null;
+  /** A checkout of an earlier commit to measure beside this tree (`--previous-tree`), where a section compares. */
+  previousTree: string | null;
   log(message: string): void;
 }
 

@@ -2,6 +2,7 @@
 // exports a Section (see section.ts) and one line here.
 import { dashboardSection } from './dashboard.ts';
 import { exportSection } from './export.ts';
+import { footprintSection } from './footprint.ts';
 import { listingSection } from './listing.ts';
 import { pipelineSection } from './pipeline.ts';
 import { redisOutageSection } from './redis-outage.ts';
@@ -10,6 +11,7 @@ import { submitSection } from './submit.ts';
 
 export const SECTIONS: Section[] = [
   submitSection, // items 1, 2 and 5
+  footprintSection, // issue 25
   pipelineSection, // item 3
   listingSection, // item 4
   dashboardSection,

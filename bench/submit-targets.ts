@@ -34,7 +34,8 @@ export interface IntakeRun extends TargetRun {
   durability: Durability;
 }
 
-function loadOptions(url: string, seconds: number, idsFile?: string): LoadOptions {
+/** The submit benchmark's load: the contact submission POSTed by CONNECTIONS connections. */
+export function loadOptions(url: string, seconds: number, idsFile?: string): LoadOptions {
   return {
     url,
     method: 'POST',

@@ -74,6 +74,8 @@ export async function buildApp({ config, database, logger, services: given }: Ap
 
   await app.register(swagger, {
     openapi: {
+      // 3.1: schemas are JSON Schema 2020-12 as the routes validate with, `type: 'null'` and all, not rewritten to 3.0's `nullable`.
+      openapi: '3.1.0',
       info: { title: 'Intake', version: '0.1.0', description: 'Self-hosted form backend for people and AI agents.' },
       components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'An API key from `intake keys create`' } } },
     },

@@ -16,7 +16,7 @@ describe('OpenAPI, docs and health', () => {
   after(() => t.close());
 
   it('describes every route with its methods', () => {
-    assert.match(doc.openapi, /^3\./);
+    assert.equal(doc.openapi, '3.1.0');
     const expected: Record<string, string[]> = {
       '/api/forms': ['get', 'post'],
       '/api/forms/{id}': ['delete', 'get', 'put'],
@@ -30,6 +30,19 @@ describe('OpenAPI, docs and health', () => {
       assert.deepEqual(Object.keys(doc.paths[path]!).sort(), methods, path);
     }
     assert.equal(doc.components.securitySchemes.apiKey?.scheme, 'bearer');
+  });
+
+  it('is OpenAPI 3.1 in form: JSON Schema null types rather than 3.0 nullable, media types with only their own fields', () => {
+    assert.doesNotMatch(JSON.stringify(doc), /"nullable":/);
+    const mediaFields = new Set(['schema', 'example', 'examples', 'encoding']);
+    for (const [path, operations] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        const bodies = [operation.requestBody?.content, ...Object.values(operation.responses).map((r) => r.content)];
+        for (const media of bodies.flatMap((content) => Object.values(content ?? {}))) {
+          assert.deepEqual(Object.keys(media).filter((key) => !mediaFields.has(key)), [], `${method} ${path}`);
+        }
+      }
+    }
   });
 
   it('documents request schemas from the ones routes validate with', () => {

@@ -58,12 +58,13 @@ describe('first-run set-up on a real server, as the quick start goes', () => {
     await store?.cleanup();
   });
 
-  const printedLink = () => /^\s+(http:\/\/\S+\/setup\?token=\S+)$/m.exec(server.stdout())?.[1];
+  const printedLink = () => /^Open (http:\/\/localhost:\d+\/setup\?token=\S+) to create the owner account\.$/m.exec(server.stdout())?.[1];
 
   it('prints a set-up link on stdout, apart from the JSON log', async () => {
     for (let i = 0; i < 100 && !printedLink(); i++) await new Promise((r) => setTimeout(r, 50));
     assert.ok(printedLink(), server.stdout());
-    assert.match(server.stdout(), /this server is not set up yet/);
+    assert.match(server.stdout(), /This server is not set up yet/);
+    assert.equal(new URL(printedLink()!).port, new URL(server.base).port, 'the link names the port the server listens on');
   });
 
   it('refuses set-up to a stranger, without a token, with a made-up one or a used-up form', async () => {
@@ -108,6 +109,17 @@ describe('first-run set-up on a real server, as the quick start goes', () => {
     const fresh = await runCli(['setup-link'], store.env);
     assert.equal(fresh.code, 1);
     assert.match(fresh.stderr, /already set up/);
+  });
+
+  it('says where the dashboard is on the next start, once set up', async () => {
+    const again = await startServer({ ...store.env, INTAKE_LOG_LEVEL: 'info' }, true);
+    try {
+      for (let i = 0; i < 100 && !/Intake is ready at/.test(again.stdout()); i++) await new Promise((r) => setTimeout(r, 50));
+      assert.match(again.stdout(), new RegExp(`^Intake is ready at http://localhost:${new URL(again.base).port}/$`, 'm'));
+      assert.doesNotMatch(again.stdout(), /setup\?token=|create the owner account/);
+    } finally {
+      await stop(again.child);
+    }
   });
 
   it('writes no token, key or cookie of these flows into its log', async () => {

@@ -9,19 +9,22 @@ import { useErrorFamily } from '../http/error-replies.ts';
 import { FormParams, ManagementErrors } from '../submissions/schemas.ts';
 import type { ExportService } from './service.ts';
 
+/** A date or a time as the export service reads them (checkExportQuery), so that the document says what it refuses. */
+const ISO_TIME = '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])([T ]([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d(\\.\\d{1,9})?)?(Z|[+-]([01]\\d|2[0-3]):?[0-5]\\d)?)?$';
+
 export const ExportQuerySchema = Type.Object(
   {
     format: Type.Enum(['csv', 'ndjson', 'json'], { default: 'csv', description: 'csv (RFC 4180, for spreadsheets), ndjson (one JSON object a line) or json (one array)' }),
     filter: Type.Enum(['inbox', 'spam', 'all'], { default: 'inbox' }),
-    from: Type.Optional(Type.String({ maxLength: 40, description: 'ISO 8601: only submissions created at or after this time' })),
-    to: Type.Optional(Type.String({ maxLength: 40, description: 'ISO 8601: only submissions created at or before this time' })),
+    from: Type.Optional(Type.String({ maxLength: 40, pattern: ISO_TIME, description: 'ISO 8601: only submissions created at or after this time' })),
+    to: Type.Optional(Type.String({ maxLength: 40, pattern: ISO_TIME, description: 'ISO 8601: only submissions created at or before this time, not before from' })),
     text: Type.Optional(Type.String({ maxLength: 200, description: 'Only submissions whose data contains this text (case-insensitive), as the inbox search' })),
     bom: Type.Boolean({ default: false, description: 'CSV: start with a UTF-8 byte order mark, so Excel shows non-Latin text right' }),
   },
   { additionalProperties: true },
 );
 
-const fileBody = (description: string) => ({ description, schema: { type: 'string' } });
+const fileBody = (description: string) => ({ schema: { type: 'string', description } });
 
 export const EXPORT_OPERATION = 'GET /api/forms/:form_id/submissions/export';
 
@@ -44,7 +47,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ config: Config; accounts:
       params: FormParams, querystring: ExportQuerySchema,
       produces: ['text/csv', 'application/x-ndjson', 'application/json'],
       response: {
-        200: { description: 'The export file', content: { 'text/csv': fileBody('CSV'), 'application/x-ndjson': fileBody('NDJSON'), 'application/json': fileBody('A JSON array') } },
+        200: { description: 'The export file', content: { 'text/csv': fileBody('CSV'), 'application/x-ndjson': fileBody('NDJSON'), 'application/json': { schema: { type: 'array', items: { type: 'object' }, description: 'A JSON array, one object a submission' } } } },
         ...ManagementErrors,
       },
     },

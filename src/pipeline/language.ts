@@ -1,15 +1,26 @@
 // Offline language detection of submissions with eld (n-gram tables shipped in the package, no
 // network). The medium table: the library's published accuracy is within 0.3 points of the large
-// one on sentences while it takes under half the memory (about 60 MB of heap against 135 MB) and
-// half the load time (about 0.5 s, paid once when this module is first imported).
-import { eld } from 'eld/medium';
+// one on sentences. It is read from language-table.ts's compact copy rather than from `eld/medium`,
+// whose object literal takes about 59 MB of heap and a peak of about 150 MB while it is compiled.
 import type { FieldDefinition } from '../forms/field-schema.ts';
+import { readTable, type NgramsData } from './language-table.ts';
 import { submissionText } from './submission-text.ts';
 
 export { submissionText };
 
+interface Detector {
+  detect(text: string): { language: string; isReliable(): boolean };
+}
+
+// eld's detector without a bundled table: createEld is what each of eld's entry files calls before it
+// loads its table. Its module is not in the package's exports, so it is imported by its file, next to
+// the entry that `eld` resolves to (test/language-table.test.ts fails if an upgrade moves or changes it).
+const { createEld } = (await import(new URL('../languageDetector.js', import.meta.resolve('eld')).href)) as {
+  createEld(): { instance: Detector; loadData(data: NgramsData): string };
+};
 // Our own instance, so no other importer's language subset or cleanup setting can change our results.
-const detector = eld.newInstance();
+const { instance: detector, loadData } = createEld();
+loadData(readTable());
 
 /** The longest text cleaned; its first DETECTOR_READS characters once cleaned go to eld. */
 const DETECTION_WINDOW = 2000;

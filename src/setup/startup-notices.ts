@@ -22,11 +22,10 @@ export async function startupNotices(config: Config, services: Pick<Services, 's
   }
   const issued = await services.setup.newToken();
   if (issued) {
+    // One line that says where to go, with the link whole on it so that a terminal makes it clickable.
     lines.push(
-      'Intake is running, and this server is not set up yet. Open this link to create the owner account',
-      `(it works once, within ${issued.hours} hours; \`npm run intake -- setup-link\` prints a new one):`,
-      '',
-      `    ${setupUrl(config, issued.token)}`,
+      `Open ${setupUrl(config, issued.token)} to create the owner account.`,
+      `(This server is not set up yet. The link works once, within ${issued.hours} hours; \`npm run intake -- setup-link\` prints a new one.)`,
     );
   } else if (await services.dashboard.nobodyCanLogIn()) {
     lines.push('Intake is running. No account has a password yet: print a link to set one with', '    npm run intake -- users password-link --email <your email>');
