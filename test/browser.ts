@@ -62,5 +62,5 @@ export async function logInPage(page: Page, base: string, email: string, passwor
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Log in' }).click();
-  await page.waitForURL(`${base}/forms`);
+  await page.waitForURL(`${base}/overview`);
 }

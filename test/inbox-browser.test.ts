@@ -54,7 +54,7 @@ describe('inbox in Chromium', { skip: chromiumMissing() }, () => {
     await page.getByLabel('Email').fill(EMAIL);
     await page.getByLabel('New password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL(`${base}/forms`);
+    await page.waitForURL(`${base}/overview`);
 
     const key = await t.createKey(EMAIL);
     const form = await createForm(t, key, {
