@@ -25,7 +25,10 @@ const PASSWORD = 'correct horse battery staple';
 async function startCallback() {
   const codes: Array<URLSearchParams> = [];
   const server = http.createServer((req, res) => {
-    codes.push(new URL(req.url ?? '/', 'http://x').searchParams);
+    // Only the redirect itself: the browser asks this origin for /favicon.ico too, at its own pace,
+    // and that request would otherwise sometimes stand where the next redirect is looked for.
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (url.pathname === '/callback') codes.push(url.searchParams);
     res.writeHead(200, { 'content-type': 'text/html' }).end('<p>You can close this window.</p>');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { openDatabase } from '../src/db/database.ts';
-import { migrateToLatest, migrateUpTo } from '../src/db/migrate.ts';
+import { migrateUpTo } from '../src/db/migrate.ts';
 import { rebuildSubmissionBlocks } from '../src/db/migrations/0023_read_and_done.ts';
 import { createTestStore } from './helpers.ts';
 
@@ -25,7 +25,7 @@ describe('migration 0023', () => {
       await insert(['old1', 'old2'], false);
       await insert(['old3'], true);
 
-      assert.deepEqual(await migrateToLatest(database), ['0023_read_and_done']);
+      assert.deepEqual(await migrateUpTo(database, '0023_read_and_done'), ['0023_read_and_done']);
       const rows = await db.selectFrom('submissions').select(['id', 'done', 'done_at', 'read_at']).orderBy('id').execute();
       assert.deepEqual(rows.map((r) => [r.id, Boolean(r.done), r.done_at, r.read_at]), [['old1', false, null, null], ['old2', false, null, null], ['old3', false, null, null]]);
 

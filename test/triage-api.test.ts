@@ -91,8 +91,8 @@ describe('read and done through the API', () => {
     const entry = await t.database.db.selectFrom('audit_log').selectAll().where('operation', '=', 'POST /api/forms/:form_id/submissions/bulk').executeTakeFirstOrThrow();
     assert.equal(entry.target_id, form.id);
     assert.equal(entry.detail, 'done: 2 changed of 4');
-    assert.equal((await bulk({ action: 'read', ids: [ids[0]], where: { filter: 'all' } })).statusCode, 400, 'ids and where together');
-    assert.equal((await bulk({ action: 'read' })).statusCode, 400, 'neither ids nor where');
+    assert.equal((await bulk({ action: 'read', ids: [ids[0]], where: { filter: 'all' } })).statusCode, 422, 'ids and where together: a body its schema refuses, like any other');
+    assert.equal((await bulk({ action: 'read' })).statusCode, 422, 'neither ids nor where');
     assert.equal((await bulk({ action: 'archive', ids: [ids[0]] })).statusCode, 422);
     assert.equal((await bulk({ action: 'read', ids: Array.from({ length: 501 }, () => randomUUID()) })).statusCode, 422);
     const otherKey = await t.createKey();

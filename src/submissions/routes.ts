@@ -5,7 +5,6 @@ import type { Config } from '../config.ts';
 import { ownerOf, requireApiKey } from '../http/auth.ts';
 import { useErrorFamily } from '../http/error-replies.ts';
 import type { ReplyService } from '../replies/service.ts';
-import { fail } from '../http/errors.ts';
 import { BulkBody, BulkOutput, FormParams, ListQuery, SubmissionPatchBody, ManagementErrors, SubmissionOutput, SubmissionPage, SubmissionParams } from './schemas.ts';
 import type { SubmissionService } from './service.ts';
 import type { TriageService } from './triage.ts';
@@ -66,9 +65,12 @@ export const submissionRoutes: FastifyPluginAsyncTypebox<{ config: Config; accou
     },
   }, async (request) => {
     const owner = ownerOf(request);
-    const { action, ids, where } = request.body;
-    if ((ids === undefined) === (where === undefined)) throw fail.invalidParameters('Give either ids or where, not both and not neither.', { ids: ['give this or where'] });
-    const target = ids ? { ids } : { where: { filter: where!.filter, ...(where!.done !== undefined && { done: where!.done }), ...(where!.text && { text: where!.text }) } };
+    const body = request.body;
+    const { action } = body;
+    const ids = 'ids' in body ? body.ids : undefined;
+    const target = 'where' in body
+      ? { where: { filter: body.where.filter, ...(body.where.done !== undefined && { done: body.where.done }), ...(body.where.text && { text: body.where.text }) } }
+      : { ids: body.ids };
     const result = await triage.bulk({ accountId: owner.account.id, keyId: owner.keyId }, request.params.form_id, action, target);
     request.auditDetail = `${action}: ${result.changed} changed of ${result.matched}${ids ? '' : ' matching'}`;
     return result;

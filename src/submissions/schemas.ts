@@ -114,18 +114,23 @@ export const ManagementErrors = { 400: managementError, 401: managementError, 40
 
 const Filter = Type.Enum(['inbox', 'spam', 'all'], { description: 'As the listing: inbox (not spam), spam, all' });
 
-export const BulkBody = Type.Object(
-  {
-    action: Type.Enum(['read', 'unread', 'done', 'not_done', 'spam', 'not_spam', 'delete']),
-    ids: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 500, description: '1 to 500 submission ids' })),
-    where: Type.Optional(Type.Object({
+const BulkAction = Type.Enum(['read', 'unread', 'done', 'not_done', 'spam', 'not_spam', 'delete']);
+
+/** Ids or a where, never both: two shapes, so that the document says what the server enforces. */
+export const BulkBody = Type.Union([
+  Type.Object({
+    action: BulkAction,
+    ids: Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 500, description: '1 to 500 submission ids' }),
+  }, { additionalProperties: false, title: 'By ids' }),
+  Type.Object({
+    action: BulkAction,
+    where: Type.Object({
       filter: Filter,
       done: Type.Optional(Type.Boolean()),
       text: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Text the submitted data contains, case-insensitively' })),
-    }, { additionalProperties: false, description: 'Every submission this selects when the request arrives (up to 100,000 a request)' })),
-  },
-  { additionalProperties: false, description: 'Give ids or where, not both' },
-);
+    }, { additionalProperties: false, description: 'Every submission this selects when the request arrives (up to 100,000 a request)' }),
+  }, { additionalProperties: false, title: 'By a where' }),
+], { description: 'Give ids or where, not both' });
 
 export const BulkOutput = Type.Object({
   action: Type.String(),
