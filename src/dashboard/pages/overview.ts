@@ -9,23 +9,15 @@ import type { DashboardDeps } from '../deps.ts';
 import { html, type Html } from '../html.ts';
 import { page, sendPage } from '../layout.ts';
 import { sessionOf } from '../page-context.ts';
+import { languageName } from './submission-summary.ts';
 
 const { count, share } = chartText;
 const LANGUAGES_SHOWN = 8;
-const languageNames = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'code' });
 
 /** `range` from a query string: 7, 30 or 90 days, else 30. */
 export function rangeOf(query: unknown): OverviewRange {
   const asked = Number((query as { range?: unknown } | undefined)?.range);
   return (OVERVIEW_RANGES as readonly number[]).includes(asked) ? (asked as OverviewRange) : 30;
-}
-
-function languageName(code: string): string {
-  try {
-    return languageNames.of(code) ?? code;
-  } catch {
-    return code;
-  }
 }
 
 function rangeSwitch(current: OverviewRange, hrefOf: (range: OverviewRange) => string): Html {
