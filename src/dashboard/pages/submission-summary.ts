@@ -78,7 +78,8 @@ export function subjectOf(data: Data): string {
 export function snippetOf(data: Data, subject: string): string {
   const message = textOf(messageOf(data)?.text);
   if (!message) return '';
-  const rest = message.startsWith(subject.replace(/…$/, '')) ? message.slice(subject.replace(/…$/, '').length).trim() : message;
+  const lead = subject.replace(/…$/, '');
+  const rest = message.startsWith(lead) ? message.slice(lead.length).trim() : message;
   return cut(rest);
 }
 
