@@ -101,6 +101,12 @@ describe(`daily counts (${ENGINE})`, () => {
     await db.updateTable('submissions').set({ created_at: new Date(Date.now() - 3 * DAY_MS).toISOString() }).where('id', 'in', [ids[1]!, ids[4]!, ids[6]!]).execute();
     await db.updateTable('deliveries').set({ created_at: new Date(Date.now() - 2 * DAY_MS).toISOString() }).where('submission_id', '=', ids[6]!).execute();
     await db.updateTable('deliveries').set({ status: 'failed' }).where('submission_id', '=', ids[9]!).where('status', '=', 'succeeded').execute();
+    // Marked not spam, ids[3] resumes processing and is delivered now: count once that has finished.
+    await settled(t, key, form.id, ids[3]!);
+    await waitFor('the resumed submission delivered', async () => {
+      const pending = await db.selectFrom('deliveries').select('id').where('status', '=', 'pending').executeTakeFirst();
+      return pending ? undefined : true;
+    });
     assert.deepEqual(await kept(db), await counted(db, t.database.engine), 'after corrections, replies and moved days');
 
     // Deletions: one by one, a destination with its deliveries, a whole form.
