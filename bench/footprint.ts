@@ -42,9 +42,17 @@ export interface Footprint {
  * The node arguments of a tree's `npm start` (flags, then src/cli.ts serve), read from its package.json,
  * with relative paths made absolute so that the process can run from any tree.
  */
-export function startCommand(tree: string): string[] {
+export function startCommand(tree: string): { args: string[]; env: Record<string, string> } {
   const start = (JSON.parse(fs.readFileSync(path.join(tree, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
-  return start.split(' ').slice(1).map((word) => (word.startsWith('./') || word.startsWith('src/') ? path.join(tree, word) : word));
+  const words = start.split(' ');
+  // Leading NAME=value words are environment variables the script sets (MALLOC_ARENA_MAX).
+  const env: Record<string, string> = {};
+  while (/^[A-Z_]+=/.test(words[0] ?? '')) {
+    const [name, value] = (words.shift() as string).split('=') as [string, string];
+    env[name] = value;
+  }
+  const args = words.slice(1).map((word) => (word.startsWith('./') || word.startsWith('src/') ? path.join(tree, word) : word));
+  return { args, env };
 }
 
 function pending(file: string): number {
@@ -68,15 +76,15 @@ async function submitOne(base: string, endpointPath: string): Promise<void> {
 }
 
 /** extraFlags: Node or V8 flags put after the tree's own (so they win), to try a setting without editing its package.json. */
-export async function measureFootprint(tree: string, seconds: number, extraFlags: string[] = []): Promise<Footprint> {
+export async function measureFootprint(tree: string, seconds: number, extraFlags: string[] = [], extraEnv: Record<string, string> = {}): Promise<Footprint> {
   const store = await createStore('sqlite', null);
   const file = sqlitePath(store);
   let server: ServerProcess | null = null;
   try {
     const key = await createOwner(store.env);
     const command = startCommand(tree);
-    command.splice(command.length - 2, 0, ...extraFlags);
-    server = await startServer(command, { ...INTAKE_BENCH_ENV, INTAKE_EMBEDDED_WORKER: 'true', ...store.env });
+    command.args.splice(command.args.length - 2, 0, ...extraFlags);
+    server = await startServer(command.args, { ...command.env, ...INTAKE_BENCH_ENV, INTAKE_EMBEDDED_WORKER: 'true', ...store.env, ...extraEnv });
     const started = readRss(server.pid).current;
     const form = await createForm(server.base, key);
     await submitOne(server.base, form.endpointPath);
@@ -98,7 +106,8 @@ export async function measureFootprint(tree: string, seconds: number, extraFlags
 async function warmCompileCache(tree: string): Promise<void> {
   const store = await createStore('sqlite', null);
   try {
-    const server = await startServer(startCommand(tree), { ...INTAKE_BENCH_ENV, INTAKE_EMBEDDED_WORKER: 'true', ...store.env });
+    const command = startCommand(tree);
+    const server = await startServer(command.args, { ...command.env, ...INTAKE_BENCH_ENV, INTAKE_EMBEDDED_WORKER: 'true', ...store.env });
     await server.stop('SIGTERM');
   } finally {
     await store.cleanup();

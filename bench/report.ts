@@ -11,6 +11,8 @@ export interface Environment {
   node: string;
   sqlite: string;
   postgres: string;
+  /** The 1-minute load average when the run started (other engineers share the machine). */
+  loadAtStart: number;
 }
 
 export async function describeEnvironment(postgresUrl: string | null): Promise<Environment> {
@@ -23,6 +25,7 @@ export async function describeEnvironment(postgresUrl: string | null): Promise<E
     postgres: postgresUrl
       ? await withPostgres(postgresUrl, async (client) => (await client.query<{ server_version: string }>('show server_version')).rows[0]?.server_version ?? '?')
       : 'not reachable',
+    loadAtStart: os.loadavg()[0] ?? 0,
   };
 }
 
@@ -35,14 +38,15 @@ function sqliteVersion(): string {
   }
 }
 
-export function renderReport(environment: Environment, runs: number, wallSeconds: number, sections: Array<{ section: Section; result: SectionResult }>): string {
+export function renderReport(environment: Environment, runs: number, wallSeconds: number, sections: Array<{ section: Section; result: SectionResult; seconds: number }>): string {
   const targets = sections.flatMap(({ result }) => result.targets);
   return [
     '# Benchmarks',
     '',
     'Written by `npm run bench` (see bench/). Timings on shared machines drift, so the submit figures are ratios against a',
     'baseline measured in the same run, on the same machine, with the same load generator. Each figure is the median of',
-    `${runs} runs. Other processes may have been running on the machine at the same time.`,
+    `${runs} runs. Other processes may have been running on the machine at the same time: the load average (1 minute) was`,
+    `${environment.loadAtStart.toFixed(1)} at the start and ${(os.loadavg()[0] ?? 0).toFixed(1)} at the end, on ${os.cpus().length} cores; ratios against a baseline of the same run stay meaningful.`,
     '',
     table(
       ['Date', 'Machine', 'Node', 'SQLite', 'PostgreSQL', 'Runs', 'Wall time'],
@@ -56,7 +60,10 @@ export function renderReport(environment: Environment, runs: number, wallSeconds
       targets.map((t) => [t.name, t.goal, t.measured, t.met ? 'yes' : '**missed**', t.met ? '' : (t.limit ?? '')]),
     ),
     '',
-    ...(targets.some((t) => !t.met) ? ["The profiles behind each limit are in the README's performance section.", ''] : []),
+    ...(targets.some((t) => !t.met) ? ['The profiles behind each limit are in docs/performance.md.', ''] : []),
+    // The whole run is meant to finish within 20 minutes on a 2-core machine: this says which section to trim when it does not.
+    table(['Section', 'Wall time'], sections.map(({ section, seconds }) => [`\`${section.name}\``, `${Math.round(seconds)} s`])),
+    '',
     ...sections.flatMap(({ section, result }) => [`## ${section.title}`, '', result.markdown, '']),
   ].join('\n');
 }

@@ -2,6 +2,7 @@
 //   --runs N        repetitions of each measurement (default 3; the report quotes medians)
 //   --seconds S     seconds of load per submit measurement (default 10)
 //   --only a,b      run only these sections (names in bench/sections.ts)
+//   --skip a,b      run every section but these
 //   --previous-tree DIR  a checkout of an earlier commit, measured beside this tree where a section compares (footprint)
 //   --out FILE      where to write the report (default BENCHMARKS.md)
 // PostgreSQL figures use DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test; each run gets a
@@ -20,6 +21,7 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '3' },
     seconds: { type: 'string', default: '10' },
     only: { type: 'string' },
+    skip: { type: 'string' },
     'previous-tree': { type: 'string' },
     out: { type: 'string', default: path.join(ROOT, 'BENCHMARKS.md') },
   },
@@ -27,9 +29,14 @@ const { values } = parseArgs({
 
 const started = performance.now();
 const log = (message: string) => process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${message}\n`);
-const only = values.only?.split(',').map((name) => name.trim());
-const sections = SECTIONS.filter((section) => !only || only.includes(section.name));
-if (sections.length === 0) throw new Error(`no section named ${values.only}; there are ${SECTIONS.map((s) => s.name).join(', ')}`);
+const names = (list: string | undefined) => list?.split(',').map((name) => name.trim());
+const only = names(values.only);
+const skip = names(values.skip) ?? [];
+for (const name of [...(only ?? []), ...skip]) {
+  if (!SECTIONS.some((section) => section.name === name)) throw new Error(`no section named ${name}; there are ${SECTIONS.map((s) => s.name).join(', ')}`);
+}
+const sections = SECTIONS.filter((section) => (!only || only.includes(section.name)) && !skip.includes(section.name));
+if (sections.length === 0) throw new Error('no section left to run');
 
 const postgresUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const reachable = await postgresReachable(postgresUrl);
@@ -41,7 +48,11 @@ const environment = await describeEnvironment(context.postgresUrl);
 const results = [];
 for (const section of sections) {
   log(`section ${section.name}: ${section.title}`);
-  results.push({ section, result: await section.run(context) });
+  const sectionStarted = performance.now();
+  const result = await section.run(context);
+  const seconds = (performance.now() - sectionStarted) / 1000;
+  log(`section ${section.name} took ${seconds.toFixed(0)} s`);
+  results.push({ section, result, seconds });
 }
 const report = renderReport(environment, context.runs, (performance.now() - started) / 1000, results);
 fs.writeFileSync(values.out, report);

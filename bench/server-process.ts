@@ -14,7 +14,7 @@ export const CLI = path.join(ROOT, 'src/cli.ts');
  */
 export const INTAKE_NODE_FLAGS: string[] = (() => {
   const start = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
-  const words = start.split(' ');
+  const words = start.split(' ').filter((word) => !/^[A-Z_]+=/.test(word)); // environment variables the script sets
   return words.slice(1, words.indexOf('src/cli.ts'));
 })();
 
