@@ -20,6 +20,11 @@ export interface Config {
   connectTimeoutMs: number;
   /** SQLite: longest wait for another connection's write lock, in ms; past it a request is answered 503. */
   sqliteBusyTimeoutMs: number;
+  /**
+   * SQLite: store submissions from a worker thread (the default), so that commits never hold the event
+   * loop; false stores them on the main thread, which saves the thread's memory (docs/performance.md, Memory).
+   */
+  sqliteWriterThread: boolean;
   maxBodyBytes: number;
   trustProxy: boolean;
   /**
@@ -270,6 +275,7 @@ export function loadConfig(env: Env = process.env): Config {
     poolSize: integer(env, 'INTAKE_DATABASE_POOL_SIZE', 10, 1, 200),
     connectTimeoutMs: integer(env, 'INTAKE_DATABASE_CONNECT_TIMEOUT_MS', 5_000, 100, 600_000),
     sqliteBusyTimeoutMs: integer(env, 'INTAKE_SQLITE_BUSY_TIMEOUT_MS', 10_000, 10, 600_000),
+    sqliteWriterThread: boolean(env, 'INTAKE_SQLITE_WRITER_THREAD', true),
     maxBodyBytes: integer(env, 'INTAKE_MAX_BODY_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),
     trustProxy: boolean(env, 'INTAKE_TRUST_PROXY', false),
     mcpAllowedOrigins: origins(env, 'INTAKE_MCP_ALLOWED_ORIGINS'),

@@ -94,7 +94,7 @@ export function buildServices(config: Config, database: Database, options: Servi
   const destinations = destinationService({ store: destinationRows, forms, policy });
   const deliveries = deliveryService({ store: deliveryRows, destinations, forms, queue, sender, baseUrl });
   const submissionRows = submissionStore(database.db, batchStatementsFor(database.sqliteConnection));
-  const writeBatch = submissionWriter(database, submissionRows, queue, config.pipeline.maxAttempts);
+  const writeBatch = submissionWriter(database, submissionRows, queue, config.pipeline.maxAttempts, config.sqliteWriterThread);
   const submissions = submissionService({
     store: submissionRows,
     forms,

@@ -2,7 +2,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
+import { loadPg } from './pg.ts';
 import type { DatabaseSync } from 'node:sqlite';
 import { DEFAULT_BUSY_TIMEOUT_MS, openSqliteConnection, sqliteDialect } from './sqlite-dialect.ts';
 import { preparedName } from './statement.ts';
@@ -61,13 +62,15 @@ export interface DatabaseOptions {
  * Runs the statements compiled once (statement.ts) as named prepared statements: each connection
  * parses and plans them once instead of on every run. Any other SQL goes through unchanged.
  */
-class PreparingClient extends pg.Client {
-  override query(...args: unknown[]): never {
-    const [text, values] = args;
-    const name = args.length === 2 && typeof text === 'string' && Array.isArray(values) ? preparedName(text) : undefined;
-    const query = super.query as (...a: unknown[]) => never;
-    return name ? query.call(this, { name, text, values }) : query.apply(this, args);
-  }
+function preparingClient(Client: typeof pg.Client): typeof pg.Client {
+  return class PreparingClient extends Client {
+    override query(...args: unknown[]): never {
+      const [text, values] = args;
+      const name = args.length === 2 && typeof text === 'string' && Array.isArray(values) ? preparedName(text) : undefined;
+      const query = super.query as (...a: unknown[]) => never;
+      return name ? query.call(this, { name, text, values }) : query.apply(this, args);
+    }
+  };
 }
 
 export function sqliteFile(dataDir: string): string {
@@ -78,11 +81,12 @@ export function openDatabase(options: DatabaseOptions): Database {
   if (options.databaseUrl) {
     // A request waits at most connectTimeoutMs for a connection (the server is down, or every
     // connection is busy), then fails as an outage (503), instead of waiting for ever.
+    const pg = loadPg();
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
       max: options.poolSize ?? 10,
       connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
-      Client: PreparingClient,
+      Client: preparingClient(pg.Client),
     });
     // An idle client that loses its server must not crash the process; the next query reconnects.
     pool.on('error', () => {});

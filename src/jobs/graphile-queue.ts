@@ -10,7 +10,8 @@
 import { EventEmitter } from 'node:events';
 import type { Logger as GraphileLogger, Runner } from 'graphile-worker';
 import { sql, type Transaction } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
+import { loadPg } from '../db/pg.ts';
 import type { Db } from '../db/database.ts';
 import type { Tables } from '../db/tables.ts';
 import type { JobHandler, JobLog, JobQueue, JobSpec, RunningWorker, WorkerOptions } from './queue.ts';
@@ -225,7 +226,7 @@ function leaseSession(pool: pg.Pool) {
   return {
     client(log: JobLog): Promise<pg.Client> {
       current ??= (async () => {
-        const client = new pg.Client(pool.options);
+        const client = new (loadPg().Client)(pool.options);
         client.on('error', (error) => {
           log.error({ err: error }, 'the worker lease session was lost; reconnecting');
           current = null;

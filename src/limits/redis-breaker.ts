@@ -5,7 +5,8 @@
 // cockatiel's ConsecutiveBreaker is exactly "open after N failures in a row" (opossum counts a
 // percentage over a time window, which a busy server's successes would keep from ever tripping).
 import { CircuitState, ConsecutiveBreaker, circuitBreaker, handleAll } from 'cockatiel';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { loadRedis } from './ioredis.ts';
 
 export interface RedisBreakerOptions {
   url: string;
@@ -60,7 +61,7 @@ export class RedisBreaker {
 
   constructor(options: RedisBreakerOptions) {
     this.#timeoutMs = options.commandTimeoutMs;
-    this.redis = new Redis(options.url, {
+    this.redis = new (loadRedis())(options.url, {
       // The longest any caller waits (run() gives each its own deadline, the request path's shorter).
       commandTimeout: Math.max(options.commandTimeoutMs, PATIENT_TIMEOUT_MS),
       // Commands fail at once while disconnected, rather than waiting in a queue for the reconnect,

@@ -1,7 +1,8 @@
 // PostgreSQL LISTEN/NOTIFY: a publisher notifies through the pool (one statement per batch); each
 // API process listens on one connection of its own, opened when its first page subscribes, and
 // opened again after it drops (the pages are then told to refresh: NOTIFY keeps nothing for later).
-import pg from 'pg';
+import type pg from 'pg';
+import { loadPg } from '../db/pg.ts';
 import type { LiveTransport } from './bus.ts';
 
 /** NOTIFY refuses payloads from 8,000 bytes on. */
@@ -20,7 +21,7 @@ export function postgresTransport(pool: pg.Pool, databaseUrl: string, jobsSchema
   let retry: NodeJS.Timeout | null = null;
 
   async function connect(onMessage: (message: string) => void, onLost: () => void): Promise<void> {
-    const next = new pg.Client({ connectionString: databaseUrl });
+    const next = new (loadPg().Client)({ connectionString: databaseUrl });
     next.on('notification', (notice) => {
       if (notice.channel === channel && notice.payload) onMessage(notice.payload);
     });

@@ -2,14 +2,15 @@
 // of its own (a subscribed connection can do nothing else), opened when its first page subscribes.
 // ioredis reconnects by itself and subscribes again; the pages are then told to refresh, since
 // pub/sub keeps nothing for a subscriber that was away.
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { loadRedis } from '../limits/ioredis.ts';
 import type { Config } from '../config.ts';
 import type { LiveTransport } from './bus.ts';
 
 export function redisTransport(redis: NonNullable<Config['redis']>): LiveTransport {
   const channel = `${redis.prefix}live`;
   // Publishing never waits for a Redis that is down: the offline queue is off and the command fails at once.
-  const publisher = new Redis(redis.url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 1_000 });
+  const publisher = new (loadRedis())(redis.url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 1_000 });
   publisher.on('error', () => {});
   let subscriber: Redis | null = null;
   let connecting: Promise<void> | null = null;
@@ -27,7 +28,7 @@ export function redisTransport(redis: NonNullable<Config['redis']>): LiveTranspo
       await publisher.publish(channel, message);
     },
     async listen(onMessage, onResumed) {
-      const next = new Redis(redis.url, { lazyConnect: true, maxRetriesPerRequest: null });
+      const next = new (loadRedis())(redis.url, { lazyConnect: true, maxRetriesPerRequest: null });
       next.on('error', () => {});
       let first = true;
       next.on('ready', () => {

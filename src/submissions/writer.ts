@@ -105,8 +105,8 @@ class WriterThread {
   }
 }
 
-export function submissionWriter(database: Database, store: SubmissionStore, queue: JobQueue, maxAttempts: number): WriteBatch {
-  if (database.sqliteFile) {
+export function submissionWriter(database: Database, store: SubmissionStore, queue: JobQueue, maxAttempts: number, writerThread = true): WriteBatch {
+  if (database.sqliteFile && writerThread) {
     const thread = new WriterThread({ file: database.sqliteFile, maxAttempts, busyTimeoutMs: database.sqliteBusyTimeoutMs });
     database.onClose(() => thread.close());
     return async (items) => {
@@ -116,6 +116,7 @@ export function submissionWriter(database: Database, store: SubmissionStore, que
     };
   }
   // PostgreSQL: the pool's connections mostly wait on the network, which costs the event loop nothing.
+  // SQLite without the thread (INTAKE_SQLITE_WRITER_THREAD=false): the same code on the main connection.
   return async (items) => {
     const outcomes = await store.insertBatch(items, (tx, created) => queue.enqueueInTransaction(tx, processingJobs(created)));
     queue.wake();

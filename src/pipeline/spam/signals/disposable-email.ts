@@ -1,11 +1,10 @@
-// Throwaway mailbox domains, from the maintained `mailchecker` list. People use them for
-// privacy too, so this signal alone does not make a submission spam.
+// Throwaway mailbox domains, from the maintained `mailchecker` list (read compactly by
+// disposable-domains.ts). People use them for privacy too, so this signal alone does not make a
+// submission spam.
 
-import MailChecker from 'mailchecker';
 import type { SignalHit } from '../types.ts';
 import type { SubmissionText } from '../submission-text.ts';
-
-const disposableDomains = MailChecker.blacklist();
+import { isListedDomain } from './disposable-domains.ts';
 
 export function disposableEmailSignal(text: SubmissionText): SignalHit | null {
   for (const field of text.fields) {
@@ -20,7 +19,7 @@ export function disposableEmailSignal(text: SubmissionText): SignalHit | null {
 export function disposableDomainOf(address: string): string | null {
   let domain = address.slice(address.lastIndexOf('@') + 1).trim().toLowerCase();
   while (domain.includes('.')) {
-    if (disposableDomains.has(domain)) return domain;
+    if (isListedDomain(domain)) return domain;
     domain = domain.slice(domain.indexOf('.') + 1);
   }
   return null;
