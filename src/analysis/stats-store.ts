@@ -3,6 +3,7 @@
 // A range of 90 days reads at most 90 rows a form, whatever the number of submissions.
 import type { Db } from '../db/database.ts';
 import { toCount } from '../db/values.ts';
+import { byCodeUnits } from '../text-order.ts';
 
 export interface DayCounts {
   received: number;
@@ -88,7 +89,7 @@ export function statsStore(db: Db) {
       return rows
         .map((row) => ({ language: row.language, submissions: n(row.submissions) }))
         .filter((row) => row.submissions > 0)
-        .sort((a, b) => b.submissions - a.submissions || a.language.localeCompare(b.language));
+        .sort((a, b) => b.submissions - a.submissions || byCodeUnits(a.language, b.language));
     },
 
     /** An account's replies drafted and sent, over every day. */

@@ -16,13 +16,16 @@ const HEIGHT = 120;
 const BAR = 10;
 const GAP = 2;
 
-const number = new Intl.NumberFormat('en');
-const count = (n: number) => number.format(n);
+// Both formatters are made on first use: ICU's data is mapped into the process when one is built, memory
+// an instance that never draws a chart is spared.
+let number: Intl.NumberFormat | undefined;
+const count = (n: number) => (number ??= new Intl.NumberFormat('en')).format(n);
 const share = (part: number, whole: number) => (whole === 0 ? '0 %' : `${Math.round((part / whole) * 1000) / 10} %`);
 // One formatter for every label: toLocaleDateString builds a new one per call (about 0.5 ms each).
-const dayFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
+let dayFormat: Intl.DateTimeFormat | undefined;
 /** 2026-11-27 → 27 Nov */
-const shortDay = (day: string) => (day ? dayFormat.format(new Date(`${day}T00:00:00Z`)) : '');
+const shortDay = (day: string) =>
+  day ? (dayFormat ??= new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' })).format(new Date(`${day}T00:00:00Z`)) : '';
 
 function legend(series: Series[]): Html {
   return html`<ul class="legend">${series.map((s) => html`<li><span class="swatch ${s.tone}" aria-hidden="true"></span>${s.label}</li>`)}</ul>`;

@@ -8,6 +8,7 @@ import type { Tables } from '../db/tables.ts';
 import { fromJson, toBool, toIso, toIsoOrNull } from '../db/values.ts';
 import { readSubmissions, type Submission } from '../submissions/store.ts';
 import { emailHash, emailsIn } from './subject-emails.ts';
+import { byCodeUnits } from '../text-order.ts';
 
 /** Not-yet-indexed submissions a search reads at most, over all of the owner's forms. */
 export const UNINDEXED_LIMIT = 50_000;
@@ -85,7 +86,7 @@ export function dataSubjectStore(db: Db) {
       const found = await indexed(accountId, emailHash(address));
       const rest = await unindexed(accountId, address);
       const byId = new Map([...found, ...rest.matches].map((m) => [m.id, m]));
-      const submissions = [...byId.values()].sort((a, b) => a.form_id.localeCompare(b.form_id) || a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
+      const submissions = [...byId.values()].sort((a, b) => byCodeUnits(a.form_id, b.form_id) || byCodeUnits(a.created_at, b.created_at) || byCodeUnits(a.id, b.id));
       return { submissions, complete: rest.complete };
     },
 
@@ -125,7 +126,7 @@ export function dataSubjectStore(db: Db) {
       const byForm = new Map<string, string[]>();
       for (const m of matches) byForm.set(m.form_id, [...(byForm.get(m.form_id) ?? []), m.id]);
       const erased: ErasedForm[] = [];
-      for (const [formId, ids] of [...byForm].sort(([a], [b]) => a.localeCompare(b))) {
+      for (const [formId, ids] of [...byForm].sort(([a], [b]) => byCodeUnits(a, b))) {
         let count = 0;
         for (const part of chunks(ids)) count += await db.transaction().execute((tx) => deleteSubmissions(tx, formId, part));
         erased.push({ form_id: formId, erased: count });

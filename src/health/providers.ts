@@ -2,6 +2,7 @@
 // SMTP server) did last: the health page names the one that is failing, and since when. Recorded
 // where every call to them passes (postJson, the mailer), in this process: workers running as
 // processes of their own record theirs there, and their failures show in those processes' logs.
+import { byCodeUnits } from '../text-order.ts';
 
 export type Provider = 'model' | 'libretranslate' | 'deepl' | 'smtp';
 
@@ -41,5 +42,5 @@ export function providerFailed(provider: string, message: string): void {
 
 /** Every provider this process has called, failing ones first. */
 export function providerStates(): ProviderState[] {
-  return [...states.values()].map((s) => ({ ...s })).sort((a, b) => Number(a.ok) - Number(b.ok) || a.provider.localeCompare(b.provider));
+  return [...states.values()].map((s) => ({ ...s })).sort((a, b) => Number(a.ok) - Number(b.ok) || byCodeUnits(a.provider, b.provider));
 }

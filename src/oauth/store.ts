@@ -2,6 +2,7 @@
 // both engines), the server's keys, and the owner's connected apps.
 import type { Db } from '../db/database.ts';
 import { isUniqueViolation, toIso, toIsoOrNull } from '../db/values.ts';
+import { byCodeUnits } from '../text-order.ts';
 
 type Payload = Record<string, unknown> & { grantId?: string; uid?: string; userCode?: string; accountId?: string; consumed?: number };
 
@@ -109,7 +110,7 @@ export function oauthStore(db: Db, clock: () => Date = () => new Date()) {
           lastUsedAt: toIsoOrNull(grant.last_used_at),
         });
       }
-      return apps.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+      return apps.sort((a, b) => byCodeUnits(b.createdAt, a.createdAt));
     },
 
     async grantOwner(grantId: string): Promise<string | null> {

@@ -12,6 +12,7 @@ import type { FieldsSchema } from '../forms/field-schema.ts';
 import type { SubmissionMetadata } from '../submissions/store.ts';
 import { fingerprintRecorder } from './fingerprint-store.ts';
 import { postgresFinalStatuses, type FinalRow } from './final-status-batch.ts';
+import { byCodeUnits } from '../text-order.ts';
 
 export type ProcessingStatus = SubmissionsTable['processing_status'];
 export const FINAL_STATUSES: readonly ProcessingStatus[] = ['completed', 'skipped', 'failed'];
@@ -282,7 +283,7 @@ export function pipelineStore(db: Db, engine: Engine) {
      * a statement costs no round trip).
      */
     async finish<T extends { work: Work; result: StepResult; outcome: Outcome }>(tx: Transaction<Tables>, batch: T[], processedAt: string): Promise<T[]> {
-      const ordered = [...batch].sort((a, b) => a.work.form.id.localeCompare(b.work.form.id) || a.work.submission.seq - b.work.submission.seq);
+      const ordered = [...batch].sort((a, b) => byCodeUnits(a.work.form.id, b.work.form.id) || a.work.submission.seq - b.work.submission.seq);
       // The same submission twice (a job that ran twice, in one process): the first finishes it.
       const seen = new Set<string>();
       const unique = ordered.filter(({ work }) => !seen.has(work.submission.id) && seen.add(work.submission.id));

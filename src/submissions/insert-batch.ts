@@ -5,6 +5,7 @@
 import type { Transaction } from 'kysely';
 import type { Tables } from '../db/tables.ts';
 import type { InsertOutcome, NewSubmission, Submission } from './store.ts';
+import { byCodeUnits } from '../text-order.ts';
 
 type Tx = Transaction<Tables>;
 
@@ -42,7 +43,7 @@ function groupBy<K>(indexes: number[], key: (i: number) => K): Map<K, number[]> 
     group.push(i);
     groups.set(k, group);
   }
-  return new Map([...groups].sort(([a], [b]) => String(a).localeCompare(String(b))));
+  return new Map([...groups].sort(([a], [b]) => byCodeUnits(String(a), String(b))));
 }
 
 async function moveFormCount(tx: Tx, formId: string, delta: number): Promise<boolean> {

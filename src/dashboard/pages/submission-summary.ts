@@ -101,12 +101,13 @@ export function relativeTime(iso: string, now: Date): string {
   return then.getUTCFullYear() === now.getUTCFullYear() ? date : `${date} ${then.getUTCFullYear()}`;
 }
 
-const languages = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' });
+// Made on first use: ICU's display-name data is about 4 MB of the process's memory once touched.
+let languages: Intl.DisplayNames | undefined;
 
 /** "German" for `de`; the code itself when it names no language. */
 export function languageName(code: string): string {
   try {
-    return languages.of(code) ?? code;
+    return (languages ??= new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' })).of(code) ?? code;
   } catch {
     return code;
   }

@@ -10,11 +10,12 @@ const PROVIDER = 'model';
 const MAX_CHARACTERS_PER_REQUEST = 4000;
 const MAX_TEXTS_PER_REQUEST = 50;
 
-const LANGUAGE_NAMES = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'code' });
+// Made on first use: ICU's display-name data is about 4 MB of the process's memory once touched.
+let languageNames: Intl.DisplayNames | undefined;
 
 function languageName(code: string): string {
   try {
-    const name = LANGUAGE_NAMES.of(code);
+    const name = (languageNames ??= new Intl.DisplayNames(['en'], { type: 'language', fallback: 'code' })).of(code);
     return name && name !== code ? `${name} (${code})` : code;
   } catch {
     return code; // not a well-formed language tag
