@@ -21,10 +21,12 @@ export interface Config {
   /** SQLite: longest wait for another connection's write lock, in ms; past it a request is answered 503. */
   sqliteBusyTimeoutMs: number;
   /**
-   * SQLite: store submissions from a worker thread (the default), so that commits never hold the event
-   * loop; false stores them on the main thread, which saves the thread's memory (docs/performance.md, Memory).
+   * SQLite: where submissions are stored. `auto` (default): on the main thread until a batch of several
+   * arrives at once, then in a worker thread for good, so that commits under load never hold the event
+   * loop while a quiet server never pays the thread's memory; `true`: the thread from the first write;
+   * `false`: never (docs/performance.md, Memory).
    */
-  sqliteWriterThread: boolean;
+  sqliteWriterThread: 'auto' | 'true' | 'false';
   maxBodyBytes: number;
   trustProxy: boolean;
   /**
@@ -185,6 +187,12 @@ function signup(env: Env): Config['signup'] {
   return raw;
 }
 
+function writerThread(env: Env): Config['sqliteWriterThread'] {
+  const raw = read(env, 'INTAKE_SQLITE_WRITER_THREAD')?.toLowerCase() ?? 'auto';
+  if (raw !== 'auto' && raw !== 'true' && raw !== 'false') throw new ConfigError('INTAKE_SQLITE_WRITER_THREAD', `must be auto, true or false, got "${raw}"`);
+  return raw;
+}
+
 function aiConfig(env: Env): Config['ai'] {
   const baseUrl = url(env, 'INTAKE_AI_BASE_URL', ['http:', 'https:']);
   const model = read(env, 'INTAKE_AI_MODEL');
@@ -275,7 +283,7 @@ export function loadConfig(env: Env = process.env): Config {
     poolSize: integer(env, 'INTAKE_DATABASE_POOL_SIZE', 10, 1, 200),
     connectTimeoutMs: integer(env, 'INTAKE_DATABASE_CONNECT_TIMEOUT_MS', 5_000, 100, 600_000),
     sqliteBusyTimeoutMs: integer(env, 'INTAKE_SQLITE_BUSY_TIMEOUT_MS', 10_000, 10, 600_000),
-    sqliteWriterThread: boolean(env, 'INTAKE_SQLITE_WRITER_THREAD', true),
+    sqliteWriterThread: writerThread(env),
     maxBodyBytes: integer(env, 'INTAKE_MAX_BODY_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),
     trustProxy: boolean(env, 'INTAKE_TRUST_PROXY', false),
     mcpAllowedOrigins: origins(env, 'INTAKE_MCP_ALLOWED_ORIGINS'),

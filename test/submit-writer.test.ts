@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { timeOrderedUuid } from '../src/db/time-ordered-id.ts';
 import { batchStatementsFor, submissionStore, type NewSubmission } from '../src/submissions/store.ts';
-import { submissionWriter } from '../src/submissions/writer.ts';
+import fs from 'node:fs';
+import { AUTO_THREAD_BATCH, submissionWriter } from '../src/submissions/writer.ts';
 import { createForm, startTestApp, type TestApp } from './helpers.ts';
 
 describe('submission writer', () => {
@@ -58,6 +59,40 @@ describe('submission writer', () => {
     assert.equal(Number(form.submission_count), batch.length);
     const jobs = await t.database.db.selectFrom('submissions').select((eb) => eb.fn.countAll().as('n')).where('form_id', '=', formId).executeTakeFirstOrThrow();
     assert.equal(Number(jobs.n), batch.length);
+  });
+
+  // Linux names a worker thread's task "WorkerThread": counting them tells whether the writer started one.
+  const workerThreads = () => {
+    const tasks = fs.readdirSync('/proc/self/task');
+    return tasks.filter((task) => fs.readFileSync(`/proc/self/task/${task}/comm`, 'utf8').trim() === 'WorkerThread').length;
+  };
+  const storedCount = async () => Number((await t.database.db.selectFrom('forms').select('submission_count').where('id', '=', formId).executeTakeFirstOrThrow()).submission_count);
+
+  it('auto: stores small batches on the main connection and starts the thread for a batch of several', { skip: !fs.existsSync('/proc/self/task') }, async (context) => {
+    if (t.database.engine !== 'sqlite') return context.skip('the thread is SQLite\'s');
+    const write = submissionWriter(t.database, submissionStore(t.database.db, batchStatementsFor(t.database.sqliteConnection)), t.services.queue, 5, 'auto');
+    const threadsBefore = workerThreads();
+    const countBefore = await storedCount();
+    for (let n = 0; n < 3; n++) {
+      const outcomes = await write(Array.from({ length: AUTO_THREAD_BATCH - 1 }, (_, i) => item(100_000 + n * 10 + i)));
+      assert.deepEqual(outcomes.map((o) => o.kind), Array(AUTO_THREAD_BATCH - 1).fill('created'));
+    }
+    assert.equal(await storedCount(), countBefore + 3 * (AUTO_THREAD_BATCH - 1));
+    assert.equal(workerThreads(), threadsBefore, 'no thread for batches smaller than AUTO_THREAD_BATCH');
+    const outcomes = await write(Array.from({ length: AUTO_THREAD_BATCH }, (_, i) => item(200_000 + i)));
+    assert.deepEqual(outcomes.map((o) => o.kind), Array(AUTO_THREAD_BATCH).fill('created'));
+    assert.equal(workerThreads(), threadsBefore + 1, 'the batch of several went to a thread');
+    await write([item(300_000)]);
+    assert.equal(await storedCount(), countBefore + 3 * (AUTO_THREAD_BATCH - 1) + AUTO_THREAD_BATCH + 1);
+  });
+
+  it('false: never starts the thread', { skip: !fs.existsSync('/proc/self/task') }, async () => {
+    const write = submissionWriter(t.database, submissionStore(t.database.db, batchStatementsFor(t.database.sqliteConnection)), t.services.queue, 5, 'false');
+    const threadsBefore = workerThreads();
+    const countBefore = await storedCount();
+    await write(Array.from({ length: 50 }, (_, i) => item(400_000 + i)));
+    assert.equal(workerThreads(), threadsBefore);
+    assert.equal(await storedCount(), countBefore + 50);
   });
 
   it('makes version 7 UUIDs that sort by the time they were made', () => {

@@ -105,21 +105,35 @@ class WriterThread {
   }
 }
 
-export function submissionWriter(database: Database, store: SubmissionStore, queue: JobQueue, maxAttempts: number, writerThread = true): WriteBatch {
-  if (database.sqliteFile && writerThread) {
-    const thread = new WriterThread({ file: database.sqliteFile, maxAttempts, busyTimeoutMs: database.sqliteBusyTimeoutMs });
-    database.onClose(() => thread.close());
-    return async (items) => {
-      const outcomes = await thread.write(items);
-      queue.committedElsewhere(processingJobs(items.filter((_, i) => outcomes[i]?.kind === 'created')));
-      return outcomes;
-    };
-  }
+/**
+ * In auto mode, the batch size that starts the thread: several submissions gathered in one event-loop
+ * turn mean requests are arriving faster than commits on the main thread would let it answer them.
+ */
+export const AUTO_THREAD_BATCH = 4;
+
+/**
+ * mode (INTAKE_SQLITE_WRITER_THREAD, SQLite only): 'true' writes from the thread from the first batch;
+ * 'auto' writes on the main connection until a batch of AUTO_THREAD_BATCH or more arrives, then from
+ * the thread for good (about 25 MB that a quiet server never pays: docs/performance.md, Memory); 'false'
+ * never starts it. Group commit hands over one batch at a time, so the two never write at once.
+ */
+export function submissionWriter(database: Database, store: SubmissionStore, queue: JobQueue, maxAttempts: number, mode: 'auto' | 'true' | 'false' = 'true'): WriteBatch {
   // PostgreSQL: the pool's connections mostly wait on the network, which costs the event loop nothing.
-  // SQLite without the thread (INTAKE_SQLITE_WRITER_THREAD=false): the same code on the main connection.
-  return async (items) => {
+  // SQLite without the thread: the same code on the main connection.
+  const here: WriteBatch = async (items) => {
     const outcomes = await store.insertBatch(items, (tx, created) => queue.enqueueInTransaction(tx, processingJobs(created)));
     queue.wake();
+    return outcomes;
+  };
+  if (!database.sqliteFile || mode === 'false') return here;
+  const thread = new WriterThread({ file: database.sqliteFile, maxAttempts, busyTimeoutMs: database.sqliteBusyTimeoutMs });
+  database.onClose(() => thread.close());
+  let threaded = mode === 'true';
+  return async (items) => {
+    threaded ||= items.length >= AUTO_THREAD_BATCH;
+    if (!threaded) return here(items);
+    const outcomes = await thread.write(items);
+    queue.committedElsewhere(processingJobs(items.filter((_, i) => outcomes[i]?.kind === 'created')));
     return outcomes;
   };
 }
