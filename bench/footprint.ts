@@ -103,7 +103,7 @@ export async function measureFootprint(tree: string, seconds: number, extraFlags
 }
 
 /** One start and stop of a tree, so that its compile cache is written before anything is measured. */
-async function warmCompileCache(tree: string): Promise<void> {
+export async function warmCompileCache(tree: string): Promise<void> {
   const store = await createStore('sqlite', null);
   try {
     const command = startCommand(tree);
@@ -116,23 +116,49 @@ async function warmCompileCache(tree: string): Promise<void> {
 
 const LABELS = { started: 'After start', idle: 'Idle (one submission processed)', peak: 'Peak (load + drain)', after: 'After the drain' } as const;
 
-function render(runs: Array<{ current: Footprint; previous: Footprint | null }>, context: BenchContext, previousTree: string | null): string {
-  const of = (pick: (r: (typeof runs)[number]) => Footprint | null, key: keyof Footprint) =>
+/**
+ * Settings measured beside the default in the same run: what the writer thread (started under load by
+ * INTAKE_SQLITE_WRITER_THREAD=auto) costs in memory and buys in submit throughput.
+ */
+const VARIANTS: Array<{ label: string; env: Record<string, string> }> = [
+  { label: 'INTAKE_SQLITE_WRITER_THREAD=false (never a thread)', env: { INTAKE_SQLITE_WRITER_THREAD: 'false' } },
+];
+
+interface Run {
+  current: Footprint;
+  previous: Footprint | null;
+  variants: Footprint[];
+}
+
+const loadText = (f: Footprint) => `${whole(f.submitted)} at ${whole(f.requestsPerSecond)}/s (${whole(f.refused)} refused), drained in ${fixed(f.drainSeconds, 0)} s`;
+
+function render(runs: Run[], context: BenchContext, previousTree: string | null): string {
+  const of = (pick: (r: Run) => Footprint | null, key: keyof Footprint) =>
     median(runs.map(pick).filter((f): f is Footprint => f !== null).map((f) => f[key]));
   const rows = (Object.keys(LABELS) as Array<keyof typeof LABELS>).map((key) => [
     LABELS[key],
     megabytes(of((r) => r.current, key)),
     ...(previousTree ? [megabytes(of((r) => r.previous, key)), fixed(median(runs.map((r) => r.current[key] / (r.previous as Footprint)[key])), 2)] : []),
   ]);
+  const variantRows = [
+    ['Default (INTAKE_SQLITE_WRITER_THREAD=auto)', megabytes(of((r) => r.current, 'idle')), megabytes(of((r) => r.current, 'peak')), whole(of((r) => r.current, 'requestsPerSecond')), '1'],
+    ...VARIANTS.map((variant, v) => [
+      variant.label,
+      megabytes(of((r) => r.variants[v] ?? null, 'idle')),
+      megabytes(of((r) => r.variants[v] ?? null, 'peak')),
+      whole(of((r) => r.variants[v] ?? null, 'requestsPerSecond')),
+      fixed(median(runs.map((r) => (r.variants[v] as Footprint).requestsPerSecond / r.current.requestsPerSecond)), 2),
+    ]),
+  ];
   const perRun = runs.map((r, i) => [
     String(i + 1),
-    ...[r.current, ...(previousTree ? [r.previous as Footprint] : [])].flatMap((f) => [
-      `${megabytes(f.idle)} / ${megabytes(f.peak)}`, `${whole(f.submitted)} at ${whole(f.requestsPerSecond)}/s (${whole(f.refused)} refused), drained in ${fixed(f.drainSeconds, 0)} s`,
-    ]),
+    `${megabytes(r.current.idle)} / ${megabytes(r.current.peak)}`, loadText(r.current),
+    ...r.variants.map((f) => `${megabytes(f.idle)} / ${megabytes(f.peak)} at ${whole(f.requestsPerSecond)}/s`),
+    ...(previousTree ? [`${megabytes((r.previous as Footprint).idle)} / ${megabytes((r.previous as Footprint).peak)}`, loadText(r.previous as Footprint)] : []),
   ]);
   return [
     '`npm start` as a self-hoster runs it: the API with its embedded workers (pipeline with spam checks and language detection, ' +
-      'deliveries, replies, retention) on SQLite, started with the flags of the tree\'s `package.json`. RSS is read from ' +
+      'deliveries, replies, retention) on SQLite, started with the flags and environment of the tree\'s `package.json`. RSS is read from ' +
       `/proc (VmRSS, and VmHWM for the peak). Idle: one submission sent and processed, then ${SETTLE_MS / 1000} s of rest. ` +
       `Peak: the submit benchmark's load (${CONNECTIONS} connections, ${context.loadSeconds} s) and then the drain of the backlog it leaves. ` +
       `Medians of ${runs.length} runs` +
@@ -140,11 +166,16 @@ function render(runs: Array<{ current: Footprint; previous: Footprint | null }>,
     '',
     table(['RSS', 'This tree', ...(previousTree ? ['Previous tree', 'Ratio'] : [])], rows),
     '',
-    table(['Run', 'Idle / peak', 'Load', ...(previousTree ? ['Previous: idle / peak', 'Previous: load'] : [])], perRun),
+    'The writer thread, measured in the same runs (submissions/s of the load above; the ratio is to the default\'s, run by run; ' +
+      'on a shared 2-core host the load generator, the server and its workers compete for the same cores):',
+    '',
+    table(['Setting', 'Idle', 'Peak', 'Submissions/s', 'Ratio'], variantRows),
+    '',
+    table(['Run', 'Idle / peak', 'Load', ...VARIANTS.map((v) => v.label.replace(/ \(.*/, '')), ...(previousTree ? ['Previous: idle / peak', 'Previous: load'] : [])], perRun),
   ].join('\n');
 }
 
-const LIMIT = 'see docs/performance.md, Memory: the Node binary\'s pages, the writer thread, the heaps of both threads and the language tables';
+const LIMIT = 'see docs/performance.md, Memory: the Node binary\'s pages, the heaps of the main thread and, under load, the writer thread';
 
 export const footprintSection: Section = {
   name: 'footprint',
@@ -153,18 +184,24 @@ export const footprintSection: Section = {
     const previousTree = context.previousTree;
     await warmCompileCache(ROOT);
     if (previousTree) await warmCompileCache(previousTree);
-    const runs: Array<{ current: Footprint; previous: Footprint | null }> = [];
+    const runs: Run[] = [];
     for (let i = 1; i <= context.runs; i++) {
       context.log(`footprint run ${i}/${context.runs}: this tree`);
       const current = await measureFootprint(ROOT, context.loadSeconds);
+      const variants: Footprint[] = [];
+      for (const variant of VARIANTS) {
+        context.log(`footprint run ${i}/${context.runs}: ${variant.label}`);
+        variants.push(await measureFootprint(ROOT, context.loadSeconds, [], variant.env));
+      }
       let previous: Footprint | null = null;
       if (previousTree) {
         context.log(`footprint run ${i}/${context.runs}: previous tree`);
         previous = await measureFootprint(previousTree, context.loadSeconds);
       }
-      context.log(`  idle ${megabytes(current.idle)}, peak ${megabytes(current.peak)}` +
-        (previous ? ` (previous: idle ${megabytes(previous.idle)}, peak ${megabytes(previous.peak)})` : ''));
-      runs.push({ current, previous });
+      context.log(`  idle ${megabytes(current.idle)}, peak ${megabytes(current.peak)}, ${whole(current.requestsPerSecond)}/s` +
+        variants.map((f, v) => `; ${VARIANTS[v]?.env.INTAKE_SQLITE_WRITER_THREAD}: ${megabytes(f.idle)} / ${megabytes(f.peak)}, ${whole(f.requestsPerSecond)}/s`).join('') +
+        (previous ? ` (previous: idle ${megabytes(previous.idle)}, peak ${megabytes(previous.peak)}, ${whole(previous.requestsPerSecond)}/s)` : ''));
+      runs.push({ current, previous, variants });
     }
     const idle = median(runs.map((r) => r.current.idle));
     const peak = median(runs.map((r) => r.current.peak));
