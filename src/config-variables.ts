@@ -27,7 +27,7 @@ export const CONFIG_VARIABLES: ConfigVariable[] = [
   { name: 'INTAKE_DATABASE_POOL_SIZE', default: '10', meaning: 'PostgreSQL connections per process, shared by its API and its workers' },
   { name: 'INTAKE_DATABASE_CONNECT_TIMEOUT_MS', default: '5000', meaning: 'PostgreSQL: longest wait for a connection of the pool; past it the request is answered `503` (see [Operations](operations.md))' },
   { name: 'INTAKE_SQLITE_BUSY_TIMEOUT_MS', default: '10000', meaning: "SQLite: longest wait for another process's write lock; past it `503`" },
-  { name: 'INTAKE_SQLITE_WRITER_THREAD', default: 'auto', meaning: 'SQLite: `auto` stores submissions on the main thread until several arrive at once, then from a worker thread, so commits under load never hold up requests; `true` starts the thread with the first write, `false` never does (about 25 MB less memory, a lower submit throughput under load; see [Performance](performance.md))' },
+  { name: 'INTAKE_SQLITE_WRITER_THREAD', default: 'auto', meaning: 'SQLite: `auto` stores submissions on the main thread where the workers are embedded (`npm start`), and otherwise from a worker thread started once several arrive at once; `true` starts the thread with the first write, `false` never does (the thread: more submissions/s for an API process under load, about 25 MB idle and up to 100 MB at peak; see [Performance](performance.md))' },
   { name: 'INTAKE_MAX_BODY_BYTES', default: '65536', meaning: 'largest request body; larger ones get `413`' },
   { name: 'INTAKE_TRUST_PROXY', default: 'false', meaning: 'take the client IP from `X-Forwarded-For` (only behind a proxy you run)' },
   { name: 'INTAKE_SUBMIT_RATE_LIMIT', default: '10', meaning: 'submissions (and, separately, discovery requests) per minute per IP' },

@@ -21,10 +21,11 @@ export interface Config {
   /** SQLite: longest wait for another connection's write lock, in ms; past it a request is answered 503. */
   sqliteBusyTimeoutMs: number;
   /**
-   * SQLite: where submissions are stored. `auto` (default): on the main thread until a batch of several
-   * arrives at once, then in a worker thread for good, so that commits under load never hold the event
-   * loop while a quiet server never pays the thread's memory; `true`: the thread from the first write;
-   * `false`: never (docs/performance.md, Memory).
+   * SQLite: where submissions are stored. `auto` (default): in a process with embedded workers, on the
+   * main thread; in an API process without them, on the main thread until a batch of several arrives at
+   * once, then in a worker thread for good, so that commits under load never hold the event loop while a
+   * quiet server never pays the thread's memory. `true`: the thread from the first write; `false`: never
+   * (docs/performance.md, Memory).
    */
   sqliteWriterThread: 'auto' | 'true' | 'false';
   maxBodyBytes: number;

@@ -66,6 +66,17 @@ export function publicBaseUrl(config: Config): string {
   return config.publicUrl ?? `http://localhost:${config.port}`;
 }
 
+/**
+ * INTAKE_SQLITE_WRITER_THREAD=auto: no writer thread in a process that runs its workers too (`npm start`'s
+ * all-in-one default, a small server's): there the thread bought no submit throughput in the benchmark,
+ * its main thread busy with the pipeline anyway, and raised the peak RSS by about 100 MB; an API process
+ * without embedded workers starts it under load, for 15 to 20 % more submissions/s (docs/performance.md).
+ */
+export function writerThreadMode(config: Config): 'auto' | 'true' | 'false' {
+  if (config.sqliteWriterThread !== 'auto') return config.sqliteWriterThread;
+  return config.pipeline.embeddedWorker ? 'false' : 'auto';
+}
+
 export function buildServices(config: Config, database: Database, options: ServiceOptions = {}) {
   const queue = jobQueueFor(database, config.pipeline);
   const limits = sharedLimitsFor(config, database);
@@ -94,7 +105,7 @@ export function buildServices(config: Config, database: Database, options: Servi
   const destinations = destinationService({ store: destinationRows, forms, policy });
   const deliveries = deliveryService({ store: deliveryRows, destinations, forms, queue, sender, baseUrl });
   const submissionRows = submissionStore(database.db, batchStatementsFor(database.sqliteConnection));
-  const writeBatch = submissionWriter(database, submissionRows, queue, config.pipeline.maxAttempts, config.sqliteWriterThread);
+  const writeBatch = submissionWriter(database, submissionRows, queue, config.pipeline.maxAttempts, writerThreadMode(config));
   const submissions = submissionService({
     store: submissionRows,
     forms,

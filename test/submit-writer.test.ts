@@ -6,6 +6,8 @@ import { timeOrderedUuid } from '../src/db/time-ordered-id.ts';
 import { batchStatementsFor, submissionStore, type NewSubmission } from '../src/submissions/store.ts';
 import fs from 'node:fs';
 import { AUTO_THREAD_BATCH, submissionWriter } from '../src/submissions/writer.ts';
+import { loadConfig } from '../src/config.ts';
+import { writerThreadMode } from '../src/services.ts';
 import { createForm, startTestApp, type TestApp } from './helpers.ts';
 
 describe('submission writer', () => {
@@ -93,6 +95,15 @@ describe('submission writer', () => {
     await write(Array.from({ length: 50 }, (_, i) => item(400_000 + i)));
     assert.equal(workerThreads(), threadsBefore);
     assert.equal(await storedCount(), countBefore + 50);
+  });
+
+  it('auto means no thread beside embedded workers, a thread under load without them; true and false are kept', () => {
+    const mode = (env: Record<string, string>) => writerThreadMode(loadConfig(env));
+    assert.equal(mode({}), 'false');
+    assert.equal(mode({ INTAKE_EMBEDDED_WORKER: 'false' }), 'auto');
+    assert.equal(mode({ INTAKE_SQLITE_WRITER_THREAD: 'true' }), 'true');
+    assert.equal(mode({ INTAKE_EMBEDDED_WORKER: 'false', INTAKE_SQLITE_WRITER_THREAD: 'false' }), 'false');
+    assert.throws(() => mode({ INTAKE_SQLITE_WRITER_THREAD: 'sometimes' }), /INTAKE_SQLITE_WRITER_THREAD/);
   });
 
   it('makes version 7 UUIDs that sort by the time they were made', () => {
