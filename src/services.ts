@@ -69,7 +69,8 @@ export function publicBaseUrl(config: Config): string {
 /**
  * INTAKE_SQLITE_WRITER_THREAD=auto: no writer thread in a process that runs its workers too (`npm start`'s
  * all-in-one default, a small server's): there the thread bought no submit throughput in the benchmark,
- * its main thread busy with the pipeline anyway, and raised the peak RSS by about 100 MB; an API process
+ * its main thread busy with the pipeline anyway, and cost about 28 MB idle (and at times much more at
+ * the peak); an API process
  * without embedded workers starts it under load, for 15 to 20 % more submissions/s (docs/performance.md).
  */
 export function writerThreadMode(config: Config): 'auto' | 'true' | 'false' {

@@ -53,7 +53,8 @@ describe('compile cache', () => {
   });
 
   it('is on disk once the server is ready, and with the writer thread’s files once it has started, before any exit', async () => {
-    const env = { ...RELAXED_ENV, ...store.env };
+    // The writer thread from the first write: by default a process with embedded workers starts none.
+    const env = { ...RELAXED_ENV, ...store.env, INTAKE_SQLITE_WRITER_THREAD: 'true' };
     const key = (await runCli(['keys', 'create', '--email', 'cache@example.com', '--name', 'k'], env)).stdout.trim();
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
