@@ -1,6 +1,6 @@
 // Route schemas for destinations and their delivery log.
 import { Type } from 'typebox';
-import { HTTP_URL_PATTERN } from '../forms/schemas.ts';
+import { HTTP_URL } from '../forms/schemas.ts';
 
 const nullable = (type: string, options: object = {}) => Type.Unsafe({ type: [type, 'null'], ...options });
 const DESTINATION_TYPES: ['webhook', 'slack', 'discord', 'teams', 'google_chat', 'telegram', 'email'] = ['webhook', 'slack', 'discord', 'teams', 'google_chat', 'telegram', 'email'];
@@ -8,7 +8,7 @@ const DESTINATION_TYPES: ['webhook', 'slack', 'discord', 'teams', 'google_chat',
 const writable = {
   name: Type.String({ minLength: 1, maxLength: 100 }),
   url: Type.String({
-    maxLength: 2048, format: 'uri', pattern: HTTP_URL_PATTERN, 'x-message': 'is not a valid URL',
+    maxLength: 2048, ...HTTP_URL,
     description: 'webhook, slack, discord, teams, google_chat: the HTTPS URL to POST to (plain HTTP only to a host the operator allows), of a public address',
   }),
   // The same checks as destinations/service.ts (BOT_TOKEN, CHAT_ID).

@@ -5,8 +5,20 @@ import { explainWith } from '../http/route-validation.ts';
 import { FIELD_TYPES, parseFieldsSchema, type FieldType } from './field-schema.ts';
 
 export const SLUG_PATTERN = '^[a-z0-9]+(?:-[a-z0-9]+)*$';
-/** An http(s) URL without a user name or password (src/delivery/outbound/url-check.ts); the scheme in any case. */
-export const HTTP_URL_PATTERN = '^\\s*[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\\\]*(?:[/?#\\\\].*)?$';
+/**
+ * An http(s) URL without a user name or password, as src/delivery/outbound/url-check.ts reads it
+ * (the scheme in any case): one message for each, and the scheme and credentials judged only on a URL.
+ */
+export const HTTP_URL = {
+  format: 'uri', 'x-message': 'is not a valid URL',
+  if: { format: 'uri' },
+  then: {
+    allOf: [
+      { pattern: '^\\s*[Hh][Tt][Tt][Pp][Ss]?://', 'x-message': 'must be an HTTPS URL' },
+      { pattern: '^\\s*[A-Za-z][A-Za-z0-9+.-]*://[^/?#@\\\\]*(?:[/?#\\\\]|$)', 'x-message': 'must not contain a user name or password' },
+    ],
+  },
+};
 const NULLABLE_UUID = Type.Unsafe<string | null>({ type: ['string', 'null'], format: 'uuid' });
 const RETENTION_DAYS = (description: string) =>
   Type.Unsafe<number | null>({ type: ['integer', 'null'], minimum: 1, maximum: 3650, description, 'x-message': 'must be a whole number of days from 1 to 3650, or null' });
@@ -97,7 +109,7 @@ const settings = {
   reply_email_field: NULLABLE_STRING({ maxLength: 64, description: 'The email field smart replies are sent to; by default the first email field. It must name a field of type email of the form' }),
   webhook_enabled: Type.Boolean({ default: false }),
   webhook_url: NULLABLE_STRING({
-    maxLength: 2048, format: 'uri', pattern: HTTP_URL_PATTERN, 'x-message': 'is not a valid URL',
+    maxLength: 2048, ...HTTP_URL,
     description: 'HTTPS URL (plain HTTP only to a host the operator allows), of a public address; required when webhook_enabled is true',
   }),
   intent: NULLABLE_STRING({ maxLength: 1000, description: "Plain-text purpose of the form; intelligent spam detection judges submissions against it" }),
