@@ -78,7 +78,7 @@ export function toFieldErrors(errors: readonly ErrorObject[]): FieldErrors {
   const byField = new Map<string, string[]>();
   const explainedFields = new Set(errors.filter((error) => error.keyword === EXPLAINED).map(fieldOf));
   for (const error of errors) {
-    if (error.keyword === 'if' || error.keyword === 'anyOf' || error.keyword === 'oneOf') continue;
+    if (error.keyword === 'if' || error.keyword === 'anyOf') continue;
     const field = fieldOf(error);
     if (explainedFields.has(field) && error.keyword !== EXPLAINED) continue;
     const message = messageOf(error);
