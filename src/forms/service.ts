@@ -203,7 +203,12 @@ export function formService(store: FormStore, hooks: FormHooks = { urlProblem: h
       const found = await store.update(id, changes, now, version, hooks.saved).catch(rethrowSlugRace);
       recentForms.delete(id);
       if (!found) throw fail.formNotFound();
-      const updated = await requireOwned(accountId, id);
+      let updated = await requireOwned(accountId, id);
+      // A concurrent change may have minted a later version meanwhile: this answer names the one this change minted.
+      if (version && updated.version.id !== version.id) {
+        const minted = (await store.versions(id)).find((v) => v.id === version.id);
+        if (minted) updated = { ...updated, version: { id: minted.id, number: minted.number, segment: minted.segment, slug: minted.slug, schema: minted.schema } };
+      }
       return { form: updated, submissionToken };
     },
 
