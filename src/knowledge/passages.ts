@@ -124,6 +124,8 @@ const TITLE_CHARS = 60;
 const TITLE_WORDS = 8;
 const QUESTION_TITLE_CHARS = 120;
 const LIST_ITEM = /^\s*(?:[-*+•·–]|\d{1,3}[.)])\s/;
+/** A section's number before its title: "3. ", "3) ". */
+const NUMBERED_TITLE = /^\s*\d{1,2}[.)][ \t]+(?=\S)/;
 
 /**
  * Plain text (a page pasted from a website, a document typed without Markdown): a short line after
@@ -133,6 +135,9 @@ const LIST_ITEM = /^\s*(?:[-*+•·–]|\d{1,3}[.)])\s/;
 const plainTitle: HeadingAt = (lines, i) => {
   const line = lines[i]!;
   const text = line.trim();
+  // "3. Cancellations" over "3.1 Please give …" (terms and conditions) is a title; "1. Bread" over "2. Cakes" is a list.
+  const numbered = NUMBERED_TITLE.exec(line);
+  if (numbered && !LIST_ITEM.test(lines[i + 1] ?? '')) return plainTitle([lines[i - 1] ?? '', line.slice(numbered[0].length), lines[i + 1]!], 1);
   if (!text || !blank(lines[i - 1]) || blank(lines[i + 1]) || LIST_ITEM.test(line) || line.includes('\t') || line.includes('|')) return null;
   // Prose wrapped after a few words goes on in lower case; a menu is a run of short lines.
   if (/^\s*\p{Ll}/u.test(lines[i + 1]!)) return null;

@@ -3,7 +3,7 @@
 // needs to make sense (the sentence before one that starts "It …" or "This …", the sentence after
 // a bare "Yes." or an introduction ending in a colon, the title over a list item or a table row).
 import { ANSWER_RULE, answers, confidence, type AnswerRule } from '../knowledge/answerability.ts';
-import { askedType, statesAnswer, type AnswerType } from '../knowledge/answer-types.ts';
+import { askedTypes, statesAnswer, type AnswerType } from '../knowledge/answer-types.ts';
 import type { Passage } from '../knowledge/passages.ts';
 import type { PassageIndex, Sentence, SentenceMatch } from '../knowledge/retrieval.ts';
 import { MAX_TEXT_CHARS } from '../knowledge/terms.ts';
@@ -109,14 +109,20 @@ export function answerParts(index: PassageIndex, message: string, rule: AnswerRu
     const top = passages[0];
     const margin = top && top.score > 0 ? (top.score - (passages[1]?.score ?? 0)) / top.score : 0;
     const all = top ? index.rankSentences(question, top.passage) : [];
-    // A question that asks for a price, a duration, a time … is answered by a sentence that states one.
-    const wanted = askedType(question);
-    const ranked = ofType(index, all, wanted);
-    const typeMissing = all.length > 0 && ranked.length === 0;
-    const best = ranked[0] ?? all[0] ?? null;
+    // A question that asks for a price, a duration, a time … is answered by a sentence that states
+    // one; one that asks for several ("how much is it and how long does it take?"), by a sentence of
+    // each, judged on the one of the kind asked last.
+    const kinds = askedTypes(question);
+    const byKind = kinds.map((kind) => ({ kind, ranked: ofType(index, all, kind) }));
+    const missing = byKind.find((k) => k.ranked.length === 0);
+    const ranked = byKind.at(-1)?.ranked ?? all;
+    const wanted = missing?.kind ?? kinds.at(-1) ?? null;
+    const typeMissing = all.length > 0 && missing !== undefined;
+    const best = (typeMissing ? null : ranked[0]) ?? all[0] ?? null;
     const value = best ? confidence(best.coverage, margin) : 0;
     const accepted = best !== null && !typeMissing && answers(value, rule);
-    return { question, best, margin, confidence: value, wanted, typeMissing, answered: accepted, quote: accepted ? quoteOf(index, ranked) : [] };
+    const quote = accepted ? [...new Set(byKind.length > 1 ? byKind.flatMap((k) => quoteOf(index, k.ranked)) : quoteOf(index, ranked))] : [];
+    return { question, best, margin, confidence: value, wanted, typeMissing, answered: accepted, quote };
   });
   const quoted = new Map<number, Passage>();
   for (const part of parts) if (part.answered) quoted.set(part.best!.sentence.passage.position, part.best!.sentence.passage);
