@@ -15,7 +15,6 @@ import type { Passage } from './passages.ts';
 import { splitUnits } from './sentences.ts';
 import { MAX_TEXT_CHARS, questionTerms, termOf, textTerms, comparedText, withoutGreetings, words } from './terms.ts';
 import { vocabulary } from './vocabulary.ts';
-import { wordVectors } from './word-vectors.ts';
 
 export { queryTerms } from './terms.ts';
 
@@ -60,13 +59,6 @@ const CACHE_LIMIT = 200;
 const HEADING_BOOST = 3;
 /** A question's terms beyond this many are not weighed: a long submission must not make a search slow. */
 const MAX_QUERY_TERMS = 48;
-/** A question term the sentence lacks counts as covered by its nearest word of the sentence or heading, in part, when their vectors are this alike. */
-export const NEAR = { min: Number(process.env.NEAR_MIN ?? 2) };
-const MAX_NEAR_CACHED = 2000;
-/** Experiment: WordNet groups of stems sharing their most frequent sense (WN=file.json), as written by a throw-away script; not kept. */
-import fsx from 'node:fs';
-const WN: Map<string, string[][]> | null = process.env.WN ? (() => { const m = new Map<string, string[][]>(); for (const g of JSON.parse(fsx.readFileSync(process.env.WN!, 'utf8')) as string[][]) for (const w of g) m.set(w, [...(m.get(w) ?? []), g]); return m; })() : null;
-export const SOFT = { min: Number(process.env.SOFT_MIN ?? 2), share: Number(process.env.SOFT_SHARE ?? 1) };
 
 interface Unit { sentence: Sentence; own: Set<string>; heading: Set<string> }
 
@@ -88,7 +80,7 @@ export function buildIndex(passages: Passage[]): PassageIndex {
     unitsByPassage.set(passage.position, units);
     count(rawFrequency, new Set([...heading, ...units.flatMap((u) => [...u.own])]));
   }
-  const { resolve: resolveWord, standFor } = vocabulary(rawFrequency);
+  const { resolve, standFor } = vocabulary(rawFrequency);
   // Terms as they are compared: the knowledge base's inflections of a word as one (vocabulary.ts).
   const frequency = new Map<string, number>();
   for (const units of unitsByPassage.values()) {
@@ -99,29 +91,6 @@ export function buildIndex(passages: Passage[]): PassageIndex {
     }
     count(frequency, new Set([...heading, ...units.flatMap((u) => [...u.own])]));
   }
-  // A question term the knowledge base never uses, nor an inflection or a slip of it, is compared as the knowledge base's term nearest in meaning, when one is near enough.
-  const nearTerm = new Map<string, string>();
-  const resolve = (term: string): string => {
-    const own = resolveWord(term);
-    if (WN && !frequency.has(own)) {
-      let best = own;
-      for (const g of WN.get(own) ?? []) for (const c of g) if (frequency.has(c) && (best === own || frequency.get(c)! > frequency.get(best)!)) best = c;
-      return best;
-    }
-    if (NEAR.min > 1 || frequency.has(own)) return own;
-    const known = nearTerm.get(own);
-    if (known !== undefined) return known;
-    const vectors = wordVectors();
-    let best = own;
-    let bestSimilarity = NEAR.min;
-    for (const candidate of frequency.keys()) {
-      const s = vectors.similarity(own, candidate);
-      if (s !== null && s >= bestSimilarity) { best = candidate; bestSimilarity = s; }
-    }
-    if (nearTerm.size >= MAX_NEAR_CACHED) nearTerm.clear();
-    nearTerm.set(own, best);
-    return best;
-  };
   const total = passages.length;
   const weight = (term: string) => Math.log(1 + (total + 1) / ((frequency.get(term) ?? 0) + 0.5));
 
@@ -145,50 +114,16 @@ export function buildIndex(passages: Passage[]): PassageIndex {
       const terms = [...new Set([...questionTerms(question)].slice(0, MAX_QUERY_TERMS).map(resolve))];
       const sum = terms.reduce((s, t) => s + weight(t), 0);
       if (sum === 0) return [];
-      const units = unitsByPassage.get(passage.position) ?? [];
-      const near = nearest(terms, units);
-      return units.map((unit) => {
+      return (unitsByPassage.get(passage.position) ?? []).map((unit) => {
         let covered = 0;
         let own = 0;
         for (const t of terms) {
           if (unit.own.has(t)) own += weight(t);
           if (unit.own.has(t) || unit.heading.has(t)) covered += weight(t);
-          else {
-            const soft = near(t, unit);
-            covered += weight(t) * soft;
-            own += weight(t) * soft;
-          }
         }
         return { sentence: unit.sentence, coverage: covered / sum, own: own / sum };
       }).sort(byCoverage);
     },
-  };
-}
-
-/**
- * For a question term a unit lacks: the share of it that unit covers through its most similar
- * term (SOFT), 0 when none is alike enough. Similarities are worked out once per passage.
- */
-function nearest(terms: string[], units: Unit[]): (term: string, unit: Unit) => number {
-  if (SOFT.min > 1) return () => 0;
-  const vectors = wordVectors();
-  const passageTerms = new Set(units.flatMap((u) => [...u.own, ...u.heading]));
-  const alike = new Map<string, Map<string, number>>();
-  for (const t of terms) {
-    if (passageTerms.has(t)) continue;
-    const close = new Map<string, number>();
-    for (const u of passageTerms) {
-      const s = vectors.similarity(t, u);
-      if (s !== null && s >= SOFT.min) close.set(u, s);
-    }
-    if (close.size > 0) alike.set(t, close);
-  }
-  return (term, unit) => {
-    const close = alike.get(term);
-    if (!close) return 0;
-    let best = 0;
-    for (const u of [...unit.own, ...unit.heading]) best = Math.max(best, close.get(u) ?? 0);
-    return best * SOFT.share;
   };
 }
 
