@@ -15,6 +15,8 @@ const FILLER = new Set([
   // How people frame a question ("what are my options", "is there an easy way", "is it doable").
   'option', 'options', 'easiest', 'easy', 'easily', 'simple', 'simplest', 'method', 'doable', 'somehow', 'fastest',
   'quickest', 'currently', 'completely', 'actually', 'able', 'approach',
+  // Stop words as people type them without the apostrophe ("whats your fee", "it wont drain"), and "u"/"ur" for "you"/"your".
+  'whats', 'wheres', 'hows', 'thats', 'theres', 'dont', 'doesnt', 'didnt', 'cant', 'wont', 'isnt', 'arent', 'youre', 'ur', 'something', 'anything',
   // Question words the stop-word list keeps: they name the kind of answer wanted (answer-types.ts), not what it is about.
   'when', 'why', 'whom', 'whose',
 ]);
