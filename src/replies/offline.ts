@@ -56,7 +56,8 @@ function withContext(all: readonly Sentence[], sentence: Sentence): Sentence[] {
   return out;
 }
 
-function quoteOf(index: PassageIndex, ranked: SentenceMatch[]): string[] {
+/** `also`: sentences of the same passage quoted with the best (the best of each other kind of answer asked). */
+function quoteOf(index: PassageIndex, ranked: SentenceMatch[], also: SentenceMatch[] = []): string[] {
   const best = ranked[0]!;
   const passage = best.sentence.passage;
   const all = index.sentencesOf(passage);
@@ -68,6 +69,7 @@ function quoteOf(index: PassageIndex, ranked: SentenceMatch[]): string[] {
     const tied = ranked.filter((m) => m.sentence.index >= 0 && m.coverage >= best.coverage - 1e-9).slice(0, MAX_TIED);
     chosen = tied.flatMap((m) => withContext(all, m.sentence));
   }
+  for (const m of also) if (m.sentence.passage === passage && m.sentence.index >= 0) chosen.push(...withContext(all, m.sentence));
   const unique = [...new Map(chosen.map((s) => [s.index, s])).values()].sort((a, b) => a.index - b.index);
   const lines: string[] = [];
   // A list item or a table row is read under its title (the line before that ends in a colon, or the heading).
@@ -121,7 +123,7 @@ export function answerParts(index: PassageIndex, message: string, rule: AnswerRu
     const best = (typeMissing ? null : ranked[0]) ?? all[0] ?? null;
     const value = best ? confidence(best.coverage, margin) : 0;
     const accepted = best !== null && !typeMissing && answers(value, rule);
-    const quote = accepted ? [...new Set(byKind.length > 1 ? byKind.flatMap((k) => quoteOf(index, k.ranked)) : quoteOf(index, ranked))] : [];
+    const quote = accepted ? quoteOf(index, ranked, byKind.slice(0, -1).map((k) => k.ranked[0]!)) : [];
     return { question, best, margin, confidence: value, wanted, typeMissing, answered: accepted, quote };
   });
   const quoted = new Map<number, Passage>();
