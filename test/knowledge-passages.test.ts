@@ -31,6 +31,10 @@ describe('passages', () => {
     assert.deepEqual(passages.map((p) => p.heading), [null, 'Appointments', 'Payment']);
     assert.equal(passages[1]?.body, '1.1 Grooms are by appointment.\n1.2 A groom takes 2 hours.');
     assert.equal(passages[2]?.body, 'We take cash and card.\n\nWhat we sell:\n\n1. Bread\n2. Cakes');
+    // A title's number is read off once: a line of numbers is not unwrapped number by number.
+    const hostile = splitPassages(`Intro.\n\n${'1. '.repeat(50_000)}x\nText under it.`);
+    assert.equal(hostile.length, 2);
+    assert.equal(hostile[1]?.heading, null);
   });
 
   it('every body is a verbatim piece of the content', () => {

@@ -133,11 +133,15 @@ const NUMBERED_TITLE = /^\s*\d{1,2}[.)][ \t]+(?=\S)/;
  * line of its own, is the title of the text under it.
  */
 const plainTitle: HeadingAt = (lines, i) => {
+  // "3. Cancellations" over "3.1 Please give …" (terms and conditions) is a title; "1. Bread" over "2. Cakes" is a list.
+  const numbered = NUMBERED_TITLE.exec(lines[i]!);
+  if (numbered && !LIST_ITEM.test(lines[i + 1] ?? '')) return unnumberedTitle([lines[i - 1] ?? '', lines[i]!.slice(numbered[0].length), lines[i + 1]!], 1);
+  return unnumberedTitle(lines, i);
+};
+
+function unnumberedTitle(lines: string[], i: number): FoundHeading | null {
   const line = lines[i]!;
   const text = line.trim();
-  // "3. Cancellations" over "3.1 Please give …" (terms and conditions) is a title; "1. Bread" over "2. Cakes" is a list.
-  const numbered = NUMBERED_TITLE.exec(line);
-  if (numbered && !LIST_ITEM.test(lines[i + 1] ?? '')) return plainTitle([lines[i - 1] ?? '', line.slice(numbered[0].length), lines[i + 1]!], 1);
   if (!text || !blank(lines[i - 1]) || blank(lines[i + 1]) || LIST_ITEM.test(line) || line.includes('\t') || line.includes('|')) return null;
   // Prose wrapped after a few words goes on in lower case; a menu is a run of short lines.
   if (/^\s*\p{Ll}/u.test(lines[i + 1]!)) return null;
@@ -148,7 +152,7 @@ const plainTitle: HeadingAt = (lines, i) => {
   if (text.length > TITLE_CHARS || text.split(/\s+/).length > TITLE_WORDS || '.,;!'.includes(text.at(-1)!)) return null;
   const title = text.endsWith(':') ? text.slice(0, -1).trimEnd() : text;
   return title ? { text: title, lines: 1 } : null;
-};
+}
 
 function sections(lines: string[], headingAt: HeadingAt): Draft[] {
   const drafts: Draft[] = [];
