@@ -107,6 +107,14 @@ describe('smart replies from knowledge bases of every shape', () => {
     }
   });
 
+  it('answers a question wrapped in words the stop-word list lacks ("she", "her"): they do not count against its coverage', async () => {
+    const s = await submitAndSettle(t, key, forms.get('dog-grooming.txt')!, { message: 'My puppy has had all her jabs, can she have her puppy intro now?' }) as unknown as Replied;
+    assert.equal(s.reply_status, 'completed', s.reply_reason ?? '');
+    assert.match(s.reply_content ?? '', /Puppies can have their first "puppy intro" session from 12 weeks/);
+    assert.ok(!(s.reply_content ?? '').includes('All grooms are by appointment only'), 'the sentence, not its section');
+    assertGrounded(s.reply_content ?? '', read('dog-grooming.txt'));
+  });
+
   it('answers both questions of a message that asks two', async () => {
     const s = await submitAndSettle(t, key, forms.get('bike-shop.md')!, { message: 'Hello, how much is a standard service, and do you accept Bancontact? Thanks!' }) as unknown as Replied;
     assert.equal(s.reply_status, 'completed', s.reply_reason ?? '');
