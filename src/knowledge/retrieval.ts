@@ -53,9 +53,9 @@ export interface PassageIndex {
   search(question: string, limit?: number): Match[];
   /** The sentences of one passage (and its question) by how much of the question they cover, best first. */
   rankSentences(question: string, passage: Passage): SentenceMatch[];
-  /** The question's terms (as compared) that a sentence and its heading do not cover, with their weights: what a decline lacked. */
   /** The question's terms (as compared, at most MAX_QUERY_TERMS) and the share of their weight that the knowledge base never uses. */
   questionWeights(question: string): { terms: number; unknown: number };
+  /** The question's terms (as compared) that a sentence and its heading do not cover, with their weights: what a decline lacked. */
   uncovered(question: string, sentence: Sentence): Array<{ term: string; weight: number; known: boolean }>;
 }
 
