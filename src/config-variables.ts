@@ -26,6 +26,7 @@ export const CONFIG_VARIABLES: ConfigVariable[] = [
   { name: 'DATABASE_URL', otherwise: 'unset', meaning: '`postgres://…`: use PostgreSQL instead of SQLite' },
   { name: 'INTAKE_DATABASE_POOL_SIZE', default: '10', meaning: 'PostgreSQL connections per process, shared by its API and its workers' },
   { name: 'INTAKE_DATABASE_CONNECT_TIMEOUT_MS', default: '5000', meaning: 'PostgreSQL: longest wait for a connection of the pool; past it the request is answered `503` (see [Operations](operations.md))' },
+  { name: 'INTAKE_DATABASE_STATEMENT_TIMEOUT_MS', default: '30000', meaning: 'PostgreSQL: longest a statement may run (a lock held elsewhere, a runaway query) before the server cancels it and the request is answered `503`; `0` for no limit; migrations run without it' },
   { name: 'INTAKE_SQLITE_BUSY_TIMEOUT_MS', default: '10000', meaning: "SQLite: longest wait for another process's write lock; past it `503`" },
   { name: 'INTAKE_SQLITE_WRITER_THREAD', default: 'auto', meaning: 'SQLite: `auto` stores submissions on the main thread where the workers are embedded (`npm start`), and otherwise from a worker thread started once several arrive at once; `true` starts the thread with the first write, `false` never does (the thread: more submissions/s for an API process under load, about 25 MB idle and up to 100 MB at peak; see [Performance](performance.md))' },
   { name: 'INTAKE_MAX_BODY_BYTES', default: '65536', meaning: 'largest request body; larger ones get `413`' },

@@ -18,6 +18,8 @@ export interface Config {
   poolSize: number;
   /** PostgreSQL: longest wait for a connection, in ms; past it a request is answered 503. */
   connectTimeoutMs: number;
+  /** PostgreSQL: longest a statement may run before the server cancels it; 0 for no limit. */
+  statementTimeoutMs: number;
   /** SQLite: longest wait for another connection's write lock, in ms; past it a request is answered 503. */
   sqliteBusyTimeoutMs: number;
   /**
@@ -283,6 +285,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']) ?? null,
     poolSize: integer(env, 'INTAKE_DATABASE_POOL_SIZE', 10, 1, 200),
     connectTimeoutMs: integer(env, 'INTAKE_DATABASE_CONNECT_TIMEOUT_MS', 5_000, 100, 600_000),
+    statementTimeoutMs: integer(env, 'INTAKE_DATABASE_STATEMENT_TIMEOUT_MS', 30_000, 0, 3_600_000),
     sqliteBusyTimeoutMs: integer(env, 'INTAKE_SQLITE_BUSY_TIMEOUT_MS', 10_000, 10, 600_000),
     sqliteWriterThread: writerThread(env),
     maxBodyBytes: integer(env, 'INTAKE_MAX_BODY_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),

@@ -96,12 +96,7 @@ export function buildServices(config: Config, database: Database, options: Servi
   const forms = formService(formStore(database.db), {
     ownsKnowledgeBase: knowledge.owns,
     urlProblem: (url) => checkUrl(url, policy)?.message ?? null,
-    saved: (form) =>
-      destinationRows.syncFormWebhook(
-        { id: form.id, enabled: form.settings.webhook_enabled, url: form.settings.webhook_url, secret: form.settings.webhook_secret },
-        randomUUID(),
-        new Date().toISOString(),
-      ),
+    saved: (tx, webhook) => destinationRows.syncFormWebhook(tx, webhook, randomUUID(), new Date().toISOString()),
   });
   const destinations = destinationService({ store: destinationRows, forms, policy });
   const deliveries = deliveryService({ store: deliveryRows, destinations, forms, queue, sender, baseUrl });

@@ -4,7 +4,7 @@
 // aside at a message's edges only, so "evening classes" keeps its "evening".
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { askedType, statesAnswer } from '../src/knowledge/answer-types.ts';
+import { askedType, askedTypes, statesAnswer } from '../src/knowledge/answer-types.ts';
 import { splitPassages } from '../src/knowledge/passages.ts';
 import { buildIndex } from '../src/knowledge/retrieval.ts';
 import { questionTerms, withoutGreetings } from '../src/knowledge/terms.ts';
@@ -107,6 +107,34 @@ describe('answering by the kind of answer asked for', () => {
 
   it('keeps "evening" in "evening classes" and sets aside "good evening" at the edges', () => {
     assert.match(reply('Good evening! When are your evening classes? Have a nice evening'), /Tuesday and Thursday from 19:00/);
+  });
+});
+
+describe('a question that asks for several kinds of answer', () => {
+  const index = buildIndex(splitPassages([
+    '## Repairs', '',
+    'A standard service costs €65. A service takes about two hours, and we fix flat tyres while you wait.', '',
+    '## Rentals', '',
+    'City bikes are €15 per day.',
+  ].join('\n')));
+
+  it('names every kind asked, in order, each once', () => {
+    assert.deepEqual(askedTypes('How much is a service and how long does it take?'), ['price', 'duration']);
+    assert.deepEqual(askedTypes('how long is it, how much is it and how long again?'), ['price', 'duration']);
+    assert.equal(askedType('How much is a service and how long does it take?'), 'duration');
+  });
+
+  it('quotes a sentence of each kind', () => {
+    const quotes = replyPieces(answerParts(index, 'How much is a service and how long does it take?')).quotes.join('\n');
+    assert.match(quotes, /A standard service costs €65\./);
+    assert.match(quotes, /takes about two hours/);
+  });
+
+  it('declines when the best passage states one kind and not the other, naming the one missing', () => {
+    const answer = answerParts(index, 'how much is a city bike per day and where do I pick it up?');
+    assert.equal(replyPieces(answer).quotes.length, 0);
+    assert.equal(answer.parts[0]!.typeMissing, true);
+    assert.equal(answer.parts[0]!.wanted, 'place');
   });
 });
 

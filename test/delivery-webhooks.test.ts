@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import { startFakeProvider, type FakeProvider, type ReceivedRequest, type Reply } from './fake-provider.ts';
 import { bearer, createForm, startPipelineApp, submit, waitFor, type PipelineApp } from './pipeline-helpers.ts';
@@ -275,6 +276,30 @@ describe('destinations API', () => {
     assert.equal(deleted.statusCode, 200);
     assert.equal((await req('GET', `${base}/${id}`)).statusCode, 404);
     assert.deepEqual((await req('GET', `${base}/${id}`)).json(), { errors: 'Destination not found' });
+  });
+
+  it("writes a form's webhook_* settings and its webhook destination together, or neither", async () => {
+    const key = await t.createKey();
+    const form = await createForm(t, key);
+    const { db, engine } = t.database;
+    // A real fault in the second write: the database refuses the form's own destination.
+    const refuse = engine === 'postgres'
+      ? [`create function refuse_form_webhook() returns trigger language plpgsql as $$ begin raise exception 'refused for the test'; end $$`,
+        `create trigger refuse_form_webhook before insert on destinations for each row when (new.source = 'form') execute function refuse_form_webhook()`]
+      : [`create trigger refuse_form_webhook before insert on destinations when new.source = 'form' begin select raise(abort, 'refused for the test'); end`];
+    for (const statement of refuse) await sql.raw(statement).execute(db);
+    const settings = { webhook_enabled: true, webhook_url: 'http://127.0.0.1:9/hook', webhook_secret: 'a-secret-of-ours' };
+    const destinations = async () => (await t.request({ method: 'GET', url: `/api/forms/${form.id}/destinations`, headers: bearer(key) })).json().destinations;
+    const failed = await t.request({ method: 'PUT', url: `/api/forms/${form.id}`, headers: bearer(key), payload: settings });
+    assert.equal(failed.statusCode, 500, failed.body);
+    const kept = (await t.request({ method: 'GET', url: `/api/forms/${form.id}`, headers: bearer(key) })).json();
+    assert.equal(kept.webhook_enabled, false, 'the form is unchanged');
+    assert.equal(kept.webhook_url ?? null, null);
+    assert.equal((await destinations()).length, 0);
+    await sql.raw('drop trigger refuse_form_webhook' + (engine === 'postgres' ? ' on destinations' : '')).execute(db);
+    const saved = await t.request({ method: 'PUT', url: `/api/forms/${form.id}`, headers: bearer(key), payload: settings });
+    assert.equal(saved.statusCode, 200, saved.body);
+    assert.equal((await destinations()).length, 1);
   });
 
   it('refuses bad destinations with 422 naming the field, and stores nothing', async () => {

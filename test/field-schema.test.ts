@@ -1,6 +1,10 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { Ajv } from 'ajv';
+import fc from 'fast-check';
 import { PEER_EXAMPLE_SCHEMA } from './fixtures.ts';
+import { FieldsSchemaInput } from '../src/forms/schemas.ts';
+import { addSafeFormats } from '../src/http/json-formats.ts';
 import {
   COMPARATORS, FIELD_TYPES, RULE_OPS, isCalendarDate, isHoneypot, parseDecimal, parseFieldsSchema,
   type FieldDefinition, type FieldType, type RuleOp,
@@ -366,5 +370,66 @@ describe('helpers', () => {
     for (const date of ['2023-02-29', '1900-02-29', '2024-04-31', '2024-13-01', '2024-00-10', '24-01-01', '2024-01-01T00:00', 20240101]) {
       assert.equal(isCalendarDate(date), false, String(date));
     }
+  });
+});
+
+describe("the document's fields_schema against field-schema.ts", () => {
+  // The route validates with the document's schema and field-schema.ts only explains (x-explained-by):
+  // whatever field-schema.ts accepts, the schema must accept too, or a good form would be refused with
+  // the schema's generic messages. What the schema lets through and field-schema.ts refuses is only
+  // what its description says (names, conditions' fields and values, patterns, bounds, honeypots).
+  it('accepts every fields_schema that field-schema.ts accepts', () => {
+    const ajv = new Ajv({ strict: false, allErrors: true });
+    addSafeFormats(ajv, ['date', 'email', 'uri']);
+    const validate = ajv.compile(FieldsSchemaInput);
+    const scalar = fc.oneof(fc.constantFrom('a', 'b', '', '2024-02-29', '2023-02-29', '^[a-z]+$', '(', 'x@example.com'), fc.integer({ min: -3, max: 70 }), fc.double(), fc.boolean(), fc.constant(null));
+    const value = fc.oneof(scalar, fc.array(scalar, { maxLength: 3 }));
+    /** A member present one time in `odds`, so that most objects are otherwise well formed. */
+    const sometimes = <T,>(arbitrary: fc.Arbitrary<T>, odds = 3) => fc.oneof({ arbitrary: fc.constant(undefined), weight: odds - 1 }, { arbitrary, weight: 1 });
+    const object = (members: Record<string, fc.Arbitrary<unknown>>) => fc.record(members).map((o) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)));
+    const list = fc.oneof(fc.uniqueArray(fc.constantFrom('a', 'b', 'c'), { minLength: 1, maxLength: 3 }), fc.uniqueArray(fc.integer({ min: 0, max: 5 }), { minLength: 1, maxLength: 3 }));
+    const mostly = (arbitrary: fc.Arbitrary<unknown>) => fc.oneof({ arbitrary, weight: 4 }, { arbitrary: value, weight: 1 });
+    /** A condition on another field (whose type it may or may not take), mostly with the kind of value its comparator takes. */
+    const when = fc.constantFrom<string>(...COMPARATORS, 'bogus').chain((is) => object({
+      field: fc.constantFrom('a', 'b', 'c'), is: fc.constant(is),
+      value: is === 'filled' || is === 'empty' ? sometimes(value, 6)
+        : mostly(is === 'one_of' || is === 'not_one_of' ? list : fc.oneof(fc.constantFrom('a', '2024-02-29'), fc.integer({ min: 0, max: 5 }), fc.boolean())),
+      extra: sometimes(scalar, 20),
+    }));
+    /** Mostly the value an op takes, so that many rules are well formed. */
+    const valueFor: Partial<Record<string, fc.Arbitrary<unknown>>> = {
+      min_length: fc.integer({ min: -1, max: 70 }), max_length: fc.integer({ min: -1, max: 70 }),
+      min: fc.double({ noNaN: true, noDefaultInfinity: true }), max: fc.double({ noNaN: true, noDefaultInfinity: true }),
+      pattern: fc.constantFrom('^[a-z]+$', '(', 'a{2}', '(?=x)', 'x'.repeat(501)), after: fc.constantFrom('2024-02-29', '2023-02-29', '2024-1-1'), before: fc.constantFrom('2024-02-29', '2023-02-29'),
+    };
+    /** Mostly rules that apply to the field's type (docs/api.md), so that many fields are well formed. */
+    const OPS_OF: Record<string, string[]> = {
+      string: ['required', 'honeypot', 'one_of', 'not_one_of', 'min_length', 'max_length', 'pattern'],
+      email: ['required', 'one_of', 'not_one_of', 'min_length', 'max_length', 'pattern'],
+      number: ['required', 'one_of', 'not_one_of', 'min', 'max'], boolean: ['required'], date: ['required', 'after', 'before'],
+    };
+    const ruleOf = (type: string) => fc.oneof(
+      { arbitrary: fc.constantFrom(...OPS_OF[type] ?? RULE_OPS), weight: 6 }, { arbitrary: fc.constantFrom<string>(...RULE_OPS, 'bogus'), weight: 1 },
+    ).chain((op) => object({
+      op: fc.constant(op),
+      value: valueFor[op] ? mostly(valueFor[op]) : sometimes(value, 10),
+      values: op === 'one_of' || op === 'not_one_of' ? mostly(list) : sometimes(value, 10),
+      when: sometimes(when, 3),
+      extra: sometimes(scalar, 20),
+    }));
+    const field = fc.constantFrom<string>(...FIELD_TYPES, 'colour').chain((type) => object({
+      // Mostly left to the position (a, b, c: unique, and what conditions name), now and then a bad or repeated one.
+      name: sometimes(fc.constantFrom('a', '', 'constructor', 'x'.repeat(65), 'tab\there'), 6),
+      type: fc.constant(type),
+      required: sometimes(fc.oneof(fc.boolean(), fc.constant('yes'))), rules: sometimes(fc.array(ruleOf(type), { maxLength: 3 }), 2), extra: sometimes(scalar, 20),
+    }));
+    let accepted = 0;
+    const fieldList = fc.array(field, { maxLength: 3 }).map((list) => list.map((f, index) => ({ name: 'abc'[index], ...f })));
+    fc.assert(fc.property(fieldList, (fields) => {
+      if (!parseFieldsSchema({ fields }).ok) return;
+      accepted++;
+      assert.ok(validate({ fields }), `${JSON.stringify(fields)}: ${ajv.errorsText(validate.errors)}`);
+    }), { numRuns: 10_000 });
+    assert.ok(accepted > 1000, `${accepted} accepted`);
   });
 });

@@ -26,6 +26,17 @@ describe('passages', () => {
     assert.deepEqual(passages.map((p) => p.position), [0, 1, 2]);
   });
 
+  it('reads numbered section titles over numbered clauses (terms and conditions), not a numbered list', () => {
+    const passages = splitPassages('BOOKING TERMS\n\n1. Appointments\n1.1 Grooms are by appointment.\n1.2 A groom takes 2 hours.\n\n2) Payment\nWe take cash and card.\n\nWhat we sell:\n\n1. Bread\n2. Cakes');
+    assert.deepEqual(passages.map((p) => p.heading), [null, 'Appointments', 'Payment']);
+    assert.equal(passages[1]?.body, '1.1 Grooms are by appointment.\n1.2 A groom takes 2 hours.');
+    assert.equal(passages[2]?.body, 'We take cash and card.\n\nWhat we sell:\n\n1. Bread\n2. Cakes');
+    // A title's number is read off once: a line of numbers is not unwrapped number by number.
+    const hostile = splitPassages(`Intro.\n\n${'1. '.repeat(50_000)}x\nText under it.`);
+    assert.equal(hostile.length, 2);
+    assert.equal(hostile[1]?.heading, null);
+  });
+
   it('every body is a verbatim piece of the content', () => {
     const content = `${FAQ}\n\n# Extra\n\nSome more text here.`;
     for (const passage of splitPassages(content)) assert.ok(content.replace(/\r\n?/g, '\n').includes(passage.body));

@@ -25,6 +25,11 @@ describe('synonyms', () => {
     assert.ok(!queryTerms('money back').has([...queryTerms('money')][0]!), 'the phrase stands for its word, not for its own words');
   });
 
+  it('leaves out function words the stop-word list lacks (she, maybe, shall …), not what changes a question (not, without, May, evening)', () => {
+    assert.deepEqual([...queryTerms('Can she maybe come, or shall we perhaps wait? Either way, yes, we will.')], ['wait']);
+    assert.deepEqual([...queryTerms('Open in May without booking, not in the evening?')], ['open', 'mai', 'without', 'book', 'not', 'even']);
+  });
+
   it('puts each word, by its stem, in one group only', () => {
     const groupOf = new Map<string, number>();
     SYNONYM_GROUPS.forEach((group, i) => {

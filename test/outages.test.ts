@@ -11,9 +11,11 @@ import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { storageOutage, StorageUnavailableError } from '../src/db/outage.ts';
-import { sqliteFile } from '../src/db/database.ts';
+import { openDatabase, sqliteFile } from '../src/db/database.ts';
+import { migrateToLatest, migrateUpTo } from '../src/db/migrate.ts';
+import { loadConfig } from '../src/config.ts';
 import { freePort } from './processes.ts';
-import { bearer, createForm, ENGINE, pathOf, POSTGRES_URL, startTestApp, type TestApp } from './helpers.ts';
+import { bearer, createForm, createTestStore, ENGINE, pathOf, POSTGRES_URL, startTestApp, type TestApp } from './helpers.ts';
 
 function sqliteError(run: (db: DatabaseSync, other: DatabaseSync) => void): unknown {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'intake-outage-'));
@@ -168,6 +170,61 @@ describe('answers during an outage (SQLite: a write lock held by another process
     assert.equal(deleted.headers['retry-after'], '2');
     assert.deepEqual(deleted.json(), { error: { code: 503, message: 'The service is temporarily unavailable. Try again in 2 seconds.' } });
     assert.doesNotMatch(created.body + deleted.body, /locked|sqlite|SQLITE|stack/i, 'no internals');
+  });
+});
+
+describe('answers during an outage (PostgreSQL: a statement past the statement timeout)', { skip: ENGINE !== 'postgres' && 'PostgreSQL only' }, () => {
+  let t: TestApp;
+  let key: string;
+  before(async () => {
+    t = await startTestApp({ INTAKE_DATABASE_STATEMENT_TIMEOUT_MS: '300' });
+    key = await t.createKey();
+  });
+  after(() => t.close());
+
+  /** Another connection holds `table` locked, as a long migration or a stuck transaction would. */
+  async function whileLocked<T>(table: string, run: () => Promise<T>): Promise<T> {
+    const other = new pg.Client({ connectionString: t.config.databaseUrl! });
+    await other.connect();
+    try {
+      await other.query('begin');
+      await other.query(`lock table ${table} in access exclusive mode`);
+      return await run();
+    } finally {
+      await other.query('rollback');
+      await other.end();
+    }
+  }
+
+  it('answers 503 with Retry-After once the server cancels the waiting statement, and 200 once the lock is gone', { timeout: 30_000 }, async () => {
+    const list = () => t.request({ method: 'GET', url: '/api/forms', headers: bearer(key) });
+    const refused = await whileLocked('forms', list);
+    assert.equal(refused.statusCode, 503, refused.body);
+    assert.equal(refused.headers['retry-after'], '2');
+    assert.equal(refused.json().error.code, 'service_unavailable');
+    assert.doesNotMatch(refused.body, /cancel|statement|timeout|stack/i, 'no internals');
+    assert.equal((await list()).statusCode, 200);
+  });
+
+  it('lets a migration wait for a lock longer than the statement timeout', async () => {
+    const store = await createTestStore();
+    const database = openDatabase(loadConfig({ ...store.env, INTAKE_DATABASE_STATEMENT_TIMEOUT_MS: '100' }));
+    const other = new pg.Client({ connectionString: store.databaseUrl! });
+    try {
+      await migrateUpTo(database, '0024_dashboard_flashes');
+      await other.connect();
+      // 0025 adds triggers to submissions, which waits for this lock: ten times the timeout.
+      await other.query('begin');
+      await other.query('lock table submissions in share mode');
+      const migrating = migrateToLatest(database);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await other.query('commit');
+      assert.ok((await migrating).includes('0025_daily_counts'));
+    } finally {
+      await other.end().catch(() => {});
+      await database.close();
+      await store.cleanup();
+    }
   });
 });
 

@@ -55,6 +55,10 @@ const SHAPES = [
     shape: 'a FAQ page pasted as text, question lines without markers', file: 'yoga-studio.txt',
     message: 'Hi! How much is a pack of 10 classes?', fact: 'A pack of 10 classes costs £100', sameSection: 'A single drop-in class is £12',
   },
+  {
+    shape: 'terms as numbered clauses under numbered titles', file: 'dog-grooming.txt',
+    message: 'How long does a full groom take?', fact: 'takes between 2 and 4 hours depending on size and coat', sameSection: 'All grooms are by appointment only',
+  },
 ];
 
 describe('smart replies from knowledge bases of every shape', () => {
@@ -103,6 +107,14 @@ describe('smart replies from knowledge bases of every shape', () => {
     }
   });
 
+  it('answers a question wrapped in words the stop-word list lacks ("she", "her"): they do not count against its coverage', async () => {
+    const s = await submitAndSettle(t, key, forms.get('dog-grooming.txt')!, { message: 'My puppy has had all her jabs, can she have her puppy intro now?' }) as unknown as Replied;
+    assert.equal(s.reply_status, 'completed', s.reply_reason ?? '');
+    assert.match(s.reply_content ?? '', /Puppies can have their first "puppy intro" session from 12 weeks/);
+    assert.ok(!(s.reply_content ?? '').includes('All grooms are by appointment only'), 'the sentence, not its section');
+    assertGrounded(s.reply_content ?? '', read('dog-grooming.txt'));
+  });
+
   it('answers both questions of a message that asks two', async () => {
     const s = await submitAndSettle(t, key, forms.get('bike-shop.md')!, { message: 'Hello, how much is a standard service, and do you accept Bancontact? Thanks!' }) as unknown as Replied;
     assert.equal(s.reply_status, 'completed', s.reply_reason ?? '');
@@ -110,6 +122,14 @@ describe('smart replies from knowledge bases of every shape', () => {
     assert.match(s.reply_content ?? '', /A standard service costs €65/);
     assert.match(s.reply_content ?? '', /We accept cash, Bancontact, Visa and Mastercard\./);
     assertGrounded(s.reply_content ?? '', read('bike-shop.md'));
+  });
+
+  it('answers a question that asks for two kinds of answer with both', async () => {
+    const s = await submitAndSettle(t, key, forms.get('dog-grooming.txt')!, { message: 'Hello, how much is a puppy intro session for my puppy, and how long does it last?' }) as unknown as Replied;
+    assert.equal(s.reply_status, 'completed', s.reply_reason ?? '');
+    assert.match(s.reply_content ?? '', /It costs £25 and lasts about 45 minutes\./);
+    assert.match(s.reply_content ?? '', /"puppy intro" session from 12 weeks/, 'with the sentence "It" points back to');
+    assertGrounded(s.reply_content ?? '', read('dog-grooming.txt'));
   });
 
   it('answers the question it can, names the one it cannot, and holds the reply for a person', async () => {

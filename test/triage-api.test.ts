@@ -100,6 +100,19 @@ describe('read and done through the API', () => {
     assert.equal(foreign.statusCode, 404, "another owner's form is refused as a whole");
   });
 
+  it('selects by processing status in a where: the failed ones marked done, the rest untouched', async () => {
+    const own = await createForm(t, key);
+    const stored = await storeProcessed(t, own.id, 5, (i) => ({ name: `Person ${i}`, email: `q${i}@example.com`, message: 'hello' }));
+    const failed = [stored[1]!, stored[3]!];
+    await t.database.db.updateTable('submissions').set({ processing_status: 'failed', processing_reason: 'translation_failed' }).where('id', 'in', failed).execute();
+    const response = await bulk({ action: 'done', where: { filter: 'all', processing_status: 'failed' } }, own.id);
+    assert.equal(response.statusCode, 200, response.body);
+    assert.deepEqual([response.json().matched, response.json().changed], [2, 2]);
+    const done = await t.database.db.selectFrom('submissions').select('id').where('form_id', '=', own.id).where('done', '=', true).execute();
+    assert.deepEqual(done.map((r) => r.id).sort(), [...failed].sort());
+    assert.equal((await bulk({ action: 'done', where: { filter: 'all', processing_status: 'lost' } }, own.id)).statusCode, 422, 'an unknown status');
+  });
+
   it('feeds bulk spam marks to the spam learning, as a single correction does', async () => {
     const accountId = (await t.database.db.selectFrom('forms').select('account_id').where('id', '=', form.id).executeTakeFirstOrThrow()).account_id;
     const documents = async () => {

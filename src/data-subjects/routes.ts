@@ -15,7 +15,20 @@ declare module 'fastify' {
   }
 }
 
-const Body = Type.Object({ email: Type.String({ minLength: 3, maxLength: 320, description: "The person's email address (case and surrounding spaces do not matter)" }) }, { additionalProperties: false });
+/**
+ * An address as isEmailAddress (forms/email-address.ts) takes it, with the surrounding spaces this
+ * route forgives: dot-atoms, an @, two or more domain labels of at most 63 characters. Its limits of
+ * 64 characters before the @ and 254 in all are the two patterns of `allOf` (no look-ahead needed).
+ */
+const ATOM = "[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+";
+const LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
+const EMAIL = Type.String({
+  minLength: 3, maxLength: 320, pattern: `^\\s*${ATOM}(?:\\.${ATOM})*@${LABEL}(?:\\.${LABEL})+\\s*$`,
+  allOf: [{ pattern: '^\\s*[^@]{1,64}@', 'x-message': 'must be an email address' }, { pattern: '^\\s*\\S{3,254}\\s*$', 'x-message': 'must be an email address' }],
+  'x-message': 'must be an email address',
+  description: "The person's email address (case and surrounding spaces do not matter)",
+});
+const Body = Type.Object({ email: EMAIL }, { additionalProperties: false });
 const complete = Type.Boolean({ description: 'False when more submissions than a search reads were still waiting for the pipeline: ask again in a moment' });
 const Match = Type.Object({ form_id: Type.String(), form_name: Type.String(), id: Type.String(), created_at: Type.String({ format: 'date-time' }) });
 const open = (description: string) => Type.Object({}, { additionalProperties: true, description });

@@ -47,6 +47,8 @@ export interface DatabaseOptions {
   poolSize?: number;
   /** PostgreSQL: longest wait for a connection of the pool, in ms. */
   connectTimeoutMs?: number;
+  /** PostgreSQL: statements running longer are cancelled by the server (0 or unset: no limit). */
+  statementTimeoutMs?: number;
   /**
    * SQLite: false lets commits return before their fsync (synchronous=NORMAL). Only for connections
    * whose writes can be redone: `intake worker`, whose work lost to a power cut runs again, since
@@ -86,6 +88,9 @@ export function openDatabase(options: DatabaseOptions): Database {
       connectionString: options.databaseUrl,
       max: options.poolSize ?? 10,
       connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+      // Nor does a statement hold its connection for ever behind a lock or a runaway plan: the
+      // server cancels it (57014), which answers 503 like any other wait that ran out.
+      ...(options.statementTimeoutMs && { statement_timeout: options.statementTimeoutMs }),
       Client: preparingClient(pg.Client),
     });
     // An idle client that loses its server must not crash the process; the next query reconnects.

@@ -6,7 +6,7 @@ import { sql, type Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely/migration';
 import { migrateGraphileSchema } from '../jobs/graphile-queue.ts';
 import type { Database } from './database.ts';
-import { columnTypes, type ColumnTypes } from './migrations/column-types.ts';
+import { columnTypes, type ColumnTypes, type Engine } from './migrations/column-types.ts';
 import * as core from './migrations/0001_core.ts';
 import * as pipeline from './migrations/0002_pipeline.ts';
 import * as listing from './migrations/0003_listing.ts';
@@ -53,13 +53,23 @@ const MIGRATIONS: Record<string, CodeMigration> = {
 
 class CodeMigrationProvider implements MigrationProvider {
   readonly #types: ColumnTypes;
-  constructor(types: ColumnTypes) {
-    this.#types = types;
+  readonly #engine: Engine;
+  constructor(engine: Engine) {
+    this.#types = columnTypes(engine);
+    this.#engine = engine;
   }
   async getMigrations(): Promise<Record<string, Migration>> {
     const types = this.#types;
+    const engine = this.#engine;
     return Object.fromEntries(
-      Object.entries(MIGRATIONS).map(([name, m]) => [name, { up: (db: Kysely<any>) => m.up(db, types) }]),
+      Object.entries(MIGRATIONS).map(([name, m]) => [name, {
+        up: async (db: Kysely<any>) => {
+          // A backfill over a large table may run past the statement timeout that guards requests;
+          // Kysely runs PostgreSQL's migrations in one transaction, which this setting lasts for.
+          if (engine === 'postgres') await sql`set local statement_timeout = 0`.execute(db);
+          await m.up(db, types);
+        },
+      }]),
     );
   }
 }
@@ -91,7 +101,7 @@ export function migrateUpTo(database: Database, name: keyof typeof MIGRATIONS): 
 async function migrate(database: Database, run: (migrator: Migrator) => Promise<MigrationResultSet>): Promise<string[]> {
   const migrator = new Migrator({
     db: database.db,
-    provider: new CodeMigrationProvider(columnTypes(database.engine)),
+    provider: new CodeMigrationProvider(database.engine),
     // Unless told, Kysely looks for its bookkeeping tables in every schema and may find another
     // database's (another tenant's, another test's) and skip creating its own.
     ...(database.engine === 'postgres' && { migrationTableSchema: await currentSchema(database) }),

@@ -36,8 +36,11 @@ const NETWORK_CODES: Record<string, OutageReason> = {
 
 // PostgreSQL's SQLSTATEs: class 08 (connection exception), 57P01 admin_shutdown (a fast or
 // immediate stop), 57P02 crash_shutdown (another backend crashed), 57P03 cannot_connect_now
-// (starting up, shutting down, in recovery), 53300 too_many_connections, 53100 disk_full.
+// (starting up, shutting down, in recovery), 53300 too_many_connections, 53100 disk_full,
+// 57014 query_canceled (the statement timeout ran out, mostly behind another transaction's lock)
+// and 55P03 lock_not_available: the PostgreSQL counterparts of SQLite's busy.
 function sqlState(code: string): OutageReason | null {
+  if (code === '57014' || code === '55P03') return 'busy';
   if (code === '57P01' || code === '57P02') return 'shutting_down';
   if (code === '57P03') return 'starting_up';
   if (code === '53300') return 'pool_timeout';

@@ -32,7 +32,9 @@ export const destinationRoutes: FastifyPluginAsyncTypebox<{
 
   app.post('/api/forms/:form_id/destinations', {
     schema: {
-      tags, security, summary: 'Add a destination', description: 'A webhook gets a signing secret, shown only in this response.',
+      tags, security, summary: 'Add a destination',
+      description: 'A webhook gets a signing secret, shown only in this response. Beyond the body schema, 422 also when the url is plain HTTP '
+        + 'to a host the operator does not allow, or points to a private address.',
       params: FormParams, body: CreateDestinationBody, response: { 201: DestinationWithSecret, ...FormErrors },
     },
   }, async (request, reply) => {
@@ -46,7 +48,10 @@ export const destinationRoutes: FastifyPluginAsyncTypebox<{
 
   app.patch('/api/forms/:form_id/destinations/:id', {
     schema: {
-      tags, security, summary: 'Change a destination, or enable or disable it', description: 'Enabling a destination starts its failure count afresh.',
+      tags, security, summary: 'Change a destination, or enable or disable it',
+      description: 'Enabling a destination starts its failure count afresh. The type cannot change (422 for another type than the stored one), '
+        + "and the members of other types than the stored one's are refused (422) as on create; the url as on create. "
+        + "The form's own webhook (source form) is changed through PUT /api/forms/{id} (422 here).",
       params: DestinationParams, body: UpdateDestinationBody, response: { 200: DestinationOutput, ...FormErrors },
     },
   }, async (request) => presentDestination(await destinations.update(owner(request), request.params.form_id, request.params.id, request.body)));

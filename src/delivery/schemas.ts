@@ -1,14 +1,22 @@
 // Route schemas for destinations and their delivery log.
 import { Type } from 'typebox';
+import { HTTP_URL } from '../forms/schemas.ts';
 
 const nullable = (type: string, options: object = {}) => Type.Unsafe({ type: [type, 'null'], ...options });
 const DESTINATION_TYPES: ['webhook', 'slack', 'discord', 'teams', 'google_chat', 'telegram', 'email'] = ['webhook', 'slack', 'discord', 'teams', 'google_chat', 'telegram', 'email'];
 
 const writable = {
   name: Type.String({ minLength: 1, maxLength: 100 }),
-  url: Type.String({ maxLength: 2048, description: 'webhook, slack, discord, teams, google_chat: the HTTPS URL to POST to' }),
-  bot_token: Type.String({ maxLength: 200, description: 'telegram: the bot token from @BotFather' }),
-  chat_id: Type.Union([Type.String({ maxLength: 64 }), Type.Integer()], { description: 'telegram: the chat id or @channel name' }),
+  url: Type.String({
+    maxLength: 2048, ...HTTP_URL,
+    description: 'webhook, slack, discord, teams, google_chat: the HTTPS URL to POST to (plain HTTP only to a host the operator allows), of a public address',
+  }),
+  // The same checks as destinations/service.ts (BOT_TOKEN, CHAT_ID).
+  bot_token: Type.String({ maxLength: 200, pattern: '^\\d{3,20}:[A-Za-z0-9_-]{20,100}$', 'x-message': 'must be a Telegram bot token such as 123456:ABC-DEF…', description: 'telegram: the bot token from @BotFather' }),
+  chat_id: Type.Union([
+    Type.String({ maxLength: 64, pattern: '^(-?\\d{1,20}|@[A-Za-z][A-Za-z0-9_]{3,62})$', 'x-message': 'must be a numeric chat id or an @channel name' }),
+    Type.Integer({ minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER }),
+  ], { description: 'telegram: the chat id or @channel name' }),
   recipients: Type.Array(Type.String({ format: 'email', 'x-message': 'must be an email address' }), { minItems: 1, maxItems: 20, description: 'email: who is notified' }),
   deliver_spam: Type.Boolean({ description: 'Deliver submissions flagged as spam too (default false)' }),
   enabled: Type.Boolean(),
@@ -17,14 +25,26 @@ const optional = Object.fromEntries(Object.entries(writable).map(([k, v]) => [k,
   [K in keyof typeof writable]: ReturnType<typeof Type.Optional<(typeof writable)[K]>>;
 };
 
-// What each type needs, said in the schema so the document tells clients (the service checks the same).
-const NEEDS_BY_TYPE = [
-  { if: { properties: { type: { enum: ['webhook', 'slack', 'discord', 'teams', 'google_chat'] } } }, then: { required: ['url'] } },
-  { if: { properties: { type: { const: 'telegram' } } }, then: { required: ['bot_token', 'chat_id'] } },
-  { if: { properties: { type: { const: 'email' } } }, then: { required: ['recipients'] } },
-];
-export const CreateDestinationBody = Type.Object({ type: Type.Enum(DESTINATION_TYPES), ...optional }, { additionalProperties: false, allOf: NEEDS_BY_TYPE });
-export const UpdateDestinationBody = Type.Object({ type: Type.Optional(Type.Enum(DESTINATION_TYPES)), ...optional }, { additionalProperties: false });
+/** The members each type takes (destinations/service.ts, KEYS_BY_TYPE). */
+const TARGETS: Record<(typeof DESTINATION_TYPES)[number], string[]> = {
+  webhook: ['url'], slack: ['url'], discord: ['url'], teams: ['url'], google_chat: ['url'], telegram: ['bot_token', 'chat_id'], email: ['recipients'],
+};
+const TARGET_MEMBERS = ['url', 'bot_token', 'chat_id', 'recipients'];
+/**
+ * Said in the schema so that the document tells clients (the service checks the same): on create what
+ * each type needs; on both, that the members of other types do not apply. A change leaves out the
+ * type (it cannot change), so what applies to it is the stored destination's: its description says so.
+ */
+const byType = (whole: boolean) => Object.entries(TARGETS).map(([type, members]) => ({
+  if: { properties: { type: { const: type } }, required: ['type'] },
+  then: {
+    ...(whole && { required: members }),
+    properties: Object.fromEntries(TARGET_MEMBERS.filter((member) => !members.includes(member))
+      .map((member) => [member, { not: {}, 'x-message': `does not apply to a ${type} destination` }])),
+  },
+}));
+export const CreateDestinationBody = Type.Object({ type: Type.Enum(DESTINATION_TYPES), ...optional }, { additionalProperties: false, allOf: byType(true) });
+export const UpdateDestinationBody = Type.Object({ type: Type.Optional(Type.Enum(DESTINATION_TYPES)), ...optional }, { additionalProperties: false, allOf: byType(false) });
 
 export const DestinationOutput = Type.Object({
   id: Type.String({ format: 'uuid' }),

@@ -1,38 +1,103 @@
 // Route schemas for the forms API: they validate requests and generate /openapi.json.
 // Response schemas also act as an allow-list: a column that is not named here never leaves the server.
 import { Type } from 'typebox';
+import { explainWith } from '../http/route-validation.ts';
+import { FIELD_TYPES, parseFieldsSchema, type FieldType } from './field-schema.ts';
 
 export const SLUG_PATTERN = '^[a-z0-9]+(?:-[a-z0-9]+)*$';
+/**
+ * An http(s) URL without a user name or password, as src/delivery/outbound/url-check.ts reads it
+ * (the scheme in any case): one message for each, and the scheme and credentials judged only on a URL.
+ */
+export const HTTP_URL = {
+  format: 'uri', 'x-message': 'is not a valid URL',
+  if: { format: 'uri' },
+  then: {
+    allOf: [
+      { pattern: '^\\s*[Hh][Tt][Tt][Pp][Ss]?://', 'x-message': 'must be an HTTPS URL' },
+      { pattern: '^\\s*[A-Za-z][A-Za-z0-9+.-]*://[^/?#@\\\\]*(?:[/?#\\\\]|$)', 'x-message': 'must not contain a user name or password' },
+    ],
+  },
+};
 const NULLABLE_UUID = Type.Unsafe<string | null>({ type: ['string', 'null'], format: 'uuid' });
 const RETENTION_DAYS = (description: string) =>
   Type.Unsafe<number | null>({ type: ['integer', 'null'], minimum: 1, maximum: 3650, description, 'x-message': 'must be a whole number of days from 1 to 3650, or null' });
 const NULLABLE_STRING = (options: object) => Type.Unsafe<string | null>({ type: ['string', 'null'], ...options });
 
-const rule = Type.Object(
-  {
-    op: Type.String({ description: 'required, honeypot, one_of, not_one_of, min_length, max_length, min, max, pattern, after, before' }),
-    value: Type.Optional(Type.Unknown()),
-    values: Type.Optional(Type.Array(Type.Unknown())),
-    when: Type.Optional(Type.Object({ field: Type.String(), is: Type.String(), value: Type.Optional(Type.Unknown()) })),
-  },
-  { additionalProperties: true },
-);
+/** What conditions compare with: nothing (filled, empty), a list (one_of, not_one_of) or one value. */
+const condition = {
+  description: "Applies the rule only when another field's value meets it. `field` must name another field of the form, "
+    + 'and `value` take its type (gt, lt, gte and lte compare number and date fields only).',
+  oneOf: [
+    { type: 'object', required: ['field', 'is'], additionalProperties: false, properties: { field: { type: 'string' }, is: { enum: ['filled', 'empty'] } } },
+    {
+      type: 'object', required: ['field', 'is', 'value'], additionalProperties: false,
+      properties: { field: { type: 'string' }, is: { enum: ['one_of', 'not_one_of'] }, value: { type: 'array', minItems: 1, maxItems: 500, uniqueItems: true, items: { type: ['string', 'number'] } } },
+    },
+    {
+      type: 'object', required: ['field', 'is', 'value'], additionalProperties: false,
+      properties: { field: { type: 'string' }, is: { enum: ['eq', 'neq', 'gt', 'lt', 'gte', 'lte'] }, value: { type: ['string', 'number', 'boolean'] } },
+    },
+  ],
+};
 
-const fieldDefinition = Type.Object(
-  {
-    name: Type.String(),
-    type: Type.String({ description: 'string, email, number, boolean or date' }),
-    required: Type.Optional(Type.Boolean()),
-    rules: Type.Optional(Type.Array(rule)),
-  },
-  { additionalProperties: true },
-);
+const list = (type: 'string' | 'number') => ({ type: 'array', minItems: 1, maxItems: 500, uniqueItems: true, items: { type } });
+/** A rule: its `op`, the value or values it takes, and an optional condition (a honeypot takes none). */
+const ruleOf = (ops: string[], members: Record<string, object> = {}) => ({
+  type: 'object', required: ['op', ...Object.keys(members)], additionalProperties: false,
+  properties: { op: ops.length === 1 ? { const: ops[0] } : { enum: ops }, ...members, ...(ops[0] !== 'honeypot' && { when: condition }) },
+});
+const RULES = {
+  required: ruleOf(['required']),
+  honeypot: ruleOf(['honeypot']),
+  lists: (type: 'string' | 'number') => ruleOf(['one_of', 'not_one_of'], { values: list(type) }),
+  lengths: ruleOf(['min_length', 'max_length'], { value: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER } }),
+  bounds: ruleOf(['min', 'max'], { value: { type: 'number' } }),
+  pattern: ruleOf(['pattern'], { value: { type: 'string', maxLength: 500, description: 'A regular expression (RE2 syntax: no look-around, no back-references)' } }),
+  dates: ruleOf(['after', 'before'], { value: { type: 'string', format: 'date' } }),
+};
+/** The rules each field type takes (field-schema.ts, TYPES_BY_OP). */
+const RULES_BY_TYPE: Record<FieldType, object[]> = {
+  string: [RULES.required, RULES.honeypot, RULES.lists('string'), RULES.lengths, RULES.pattern],
+  email: [RULES.required, RULES.lists('string'), RULES.lengths, RULES.pattern],
+  number: [RULES.required, RULES.lists('number'), RULES.bounds],
+  boolean: [RULES.required],
+  date: [RULES.required, RULES.dates],
+};
 
-/** The detailed checks (types, rules, conditions) live in field-schema.ts, which names the offending field. */
-export const FieldsSchemaInput = Type.Object(
-  { fields: Type.Array(fieldDefinition) },
-  { additionalProperties: true, description: 'The form fields: { fields: [FieldDefinition...] }' },
-);
+const fieldDefinition = {
+  oneOf: FIELD_TYPES.map((type) => ({
+    type: 'object', required: ['name', 'type'], additionalProperties: false,
+    properties: {
+      name: {
+        type: 'string', minLength: 1, maxLength: 64, pattern: '^[^\\u0000-\\u001f\\u007f-\\u009f]*$', not: { enum: ['__proto__', 'constructor', 'prototype'] },
+        description: 'Unique in the form; no control characters',
+      },
+      type: { const: type },
+      required: { type: 'boolean' },
+      rules: { type: 'array', maxItems: 20, items: { oneOf: RULES_BY_TYPE[type] } },
+    },
+  })),
+};
+
+/**
+ * The fields of a form, as field-schema.ts checks them. What JSON Schema cannot say is in the
+ * description, and field-schema.ts says it (x-explained-by): names unique, conditions on another
+ * field of the form and with a value of its type, regular expressions that compile, a minimum not
+ * above its maximum, a honeypot neither required nor with other rules.
+ */
+export const FieldsSchemaInput = Type.Unsafe<{ fields: unknown[] }>({
+  type: 'object', required: ['fields'], additionalProperties: false,
+  properties: { fields: { type: 'array', maxItems: 100, items: fieldDefinition } },
+  'x-explained-by': 'fields_schema',
+  description: 'The form fields: { fields: [FieldDefinition...] }. Beyond this schema: field names are unique; a condition names another field '
+    + "of the form and its value takes that field's type; a pattern compiles; min_length is not above max_length, nor min above max; "
+    + 'a honeypot field is neither required nor has other rules.',
+});
+explainWith('fields_schema', (value) => {
+  const parsed = parseFieldsSchema(value);
+  return parsed.ok ? [] : parsed.errors;
+});
 
 const settings = {
   spam_protection_enabled: Type.Boolean({ default: false }),
@@ -41,9 +106,12 @@ const settings = {
   smart_reply_enabled: Type.Boolean({ default: false }),
   smart_replies_mode: Type.Enum(['draft', 'auto'], { default: 'draft' }),
   knowledge_base_id: NULLABLE_UUID,
-  reply_email_field: NULLABLE_STRING({ maxLength: 64, description: 'The email field smart replies are sent to; by default the first email field' }),
+  reply_email_field: NULLABLE_STRING({ maxLength: 64, description: 'The email field smart replies are sent to; by default the first email field. It must name a field of type email of the form' }),
   webhook_enabled: Type.Boolean({ default: false }),
-  webhook_url: NULLABLE_STRING({ maxLength: 2048, description: 'HTTPS URL; required when webhook_enabled is true' }),
+  webhook_url: NULLABLE_STRING({
+    maxLength: 2048, ...HTTP_URL,
+    description: 'HTTPS URL (plain HTTP only to a host the operator allows), of a public address; required when webhook_enabled is true',
+  }),
   intent: NULLABLE_STRING({ maxLength: 1000, description: "Plain-text purpose of the form; intelligent spam detection judges submissions against it" }),
   retention_days: RETENTION_DAYS('Days a submission is kept before the retention purge deletes it; null (the default): for ever'),
   spam_retention_days: RETENTION_DAYS('Days a spam submission is kept; null: as long as the others. 30 for a new form'),
@@ -68,11 +136,30 @@ const optional = Object.fromEntries(Object.entries(writable).map(([k, v]) => [k,
   [K in keyof Writable]: ReturnType<typeof Type.Optional<Writable[K]>>;
 };
 
+/**
+ * The spec's conditional requirements. On create the body is the whole form, so each is required; on
+ * update what the body leaves out stays as stored, so the body can only not clear it (a null).
+ */
+const REQUIREMENTS = [
+  { when: 'webhook_enabled', needs: ['webhook_url', 'webhook_secret'] },
+  { when: 'smart_reply_enabled', needs: ['knowledge_base_id'] },
+];
+const conditional = (whole: boolean) => REQUIREMENTS.map(({ when, needs }) => {
+  const message = `is required when ${when} is true`;
+  return {
+    if: { properties: { [when]: { const: true } }, required: [when] },
+    then: {
+      ...(whole && { required: needs }), 'x-message': message,
+      properties: Object.fromEntries(needs.map((name) => [name, { not: { type: 'null' }, 'x-message': message }])),
+    },
+  };
+});
+
 export const CreateFormBody = Type.Object(
   { ...optional, name: writable.name, slug: writable.slug, visibility: writable.visibility, fields_schema: writable.fields_schema },
-  { additionalProperties: false },
+  { additionalProperties: false, allOf: conditional(true) },
 );
-export const UpdateFormBody = Type.Object(optional, { additionalProperties: false });
+export const UpdateFormBody = Type.Object(optional, { additionalProperties: false, allOf: conditional(false) });
 
 const storedRule = Type.Object({}, { additionalProperties: true });
 export const FieldDefinitionOutput = Type.Object({

@@ -5,7 +5,7 @@ import { hashSecret, newSecret } from '../accounts/secrets.ts';
 import { isUniqueViolation } from '../db/values.ts';
 import { fail, type FieldErrors } from '../http/errors.ts';
 import { parseFieldsSchema, type FieldsSchema } from './field-schema.ts';
-import type { FormChanges, FormRecord, FormSettings, FormStore, FormVersion, NewVersion } from './store.ts';
+import type { FormChanges, FormRecord, FormSettings, FormStore, FormVersion, NewVersion, WithinFormWrite } from './store.ts';
 
 export interface FormInput extends Partial<FormSettings> {
   name?: string;
@@ -77,8 +77,8 @@ function checkReplyField(settings: FormSettings, schema: FieldsSchema | null, er
 export interface FormHooks {
   /** Why a webhook URL may not be called (not HTTPS, a private address …), or null. */
   urlProblem(url: string): string | null;
-  /** After a form was created or changed: its webhook_* settings are its first destination. */
-  saved?(form: FormRecord): Promise<void>;
+  /** In the transaction that creates or changes a form: its webhook_* settings are its first destination. */
+  saved?: WithinFormWrite;
   /** Whether the account owns this knowledge base; forms may only answer from their owner's. */
   ownsKnowledgeBase?(accountId: string, id: string): Promise<boolean>;
 }
@@ -172,9 +172,8 @@ export function formService(store: FormStore, hooks: FormHooks = { urlProblem: h
         createdAt: now,
         updatedAt: now,
       };
-      await store.insert(form, { ...newVersion(slug, schema, now), number: 1 }).catch(rethrowSlugRace);
+      await store.insert(form, { ...newVersion(slug, schema, now), number: 1 }, hooks.saved).catch(rethrowSlugRace);
       const created = await requireOwned(accountId, form.id);
-      await hooks.saved?.(created);
       return { form: created, submissionToken };
     },
 
@@ -201,11 +200,15 @@ export function formService(store: FormStore, hooks: FormHooks = { urlProblem: h
       const now = clock().toISOString();
       const schemaChanged = JSON.stringify(schema) !== JSON.stringify(current.version.schema);
       const version = schemaChanged || slug !== current.slug ? newVersion(slug, schema, now) : undefined;
-      const found = await store.update(id, changes, now, version).catch(rethrowSlugRace);
+      const found = await store.update(id, changes, now, version, hooks.saved).catch(rethrowSlugRace);
       recentForms.delete(id);
       if (!found) throw fail.formNotFound();
-      const updated = await requireOwned(accountId, id);
-      await hooks.saved?.(updated);
+      let updated = await requireOwned(accountId, id);
+      // A concurrent change may have minted a later version meanwhile: this answer names the one this change minted.
+      if (version && updated.version.id !== version.id) {
+        const minted = (await store.versions(id)).find((v) => v.id === version.id);
+        if (minted) updated = { ...updated, version: { id: minted.id, number: minted.number, segment: minted.segment, slug: minted.slug, schema: minted.schema } };
+      }
       return { form: updated, submissionToken };
     },
 

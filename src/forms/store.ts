@@ -25,6 +25,17 @@ export interface FormSettings {
   spam_retention_days: number | null;
 }
 
+/** The form's own webhook as its row says it within the transaction that changed it. */
+export interface FormWebhook {
+  formId: string;
+  enabled: boolean;
+  url: string | null;
+  secret: string | null;
+}
+
+/** Runs inside the transaction that created or changed a form: what must commit with it, or not at all. */
+export type WithinFormWrite = (tx: Transaction<Tables>, webhook: FormWebhook) => Promise<void>;
+
 export interface FormVersion {
   id: string;
   number: number;
@@ -134,7 +145,7 @@ async function insertVersion(tx: Transaction<Tables>, formId: string, v: NewVers
 
 export function formStore(db: Db) {
   return {
-    async insert(form: Omit<FormRecord, 'version' | 'submissionCount' | 'spamCount'>, version: NewVersion): Promise<void> {
+    async insert(form: Omit<FormRecord, 'version' | 'submissionCount' | 'spamCount'>, version: NewVersion, within?: WithinFormWrite): Promise<void> {
       await db.transaction().execute(async (tx) => {
         await tx
           .insertInto('forms')
@@ -154,6 +165,8 @@ export function formStore(db: Db) {
           })
           .execute();
         await insertVersion(tx, form.id, version);
+        const { webhook_enabled: enabled, webhook_url: url, webhook_secret: secret } = form.settings;
+        await within?.(tx, { formId: form.id, enabled, url, secret });
       });
     },
 
@@ -183,7 +196,7 @@ export function formStore(db: Db) {
      * The form row is written first: that locks it, so concurrent changes number their versions in turn.
      * Returns false when the form no longer exists.
      */
-    async update(id: string, changes: FormChanges, updatedAt: string, version?: Omit<NewVersion, 'number'>): Promise<boolean> {
+    async update(id: string, changes: FormChanges, updatedAt: string, version?: Omit<NewVersion, 'number'>, within?: WithinFormWrite): Promise<boolean> {
       return db.transaction().execute(async (tx) => {
         const updated = await tx
           .updateTable('forms')
@@ -206,6 +219,11 @@ export function formStore(db: Db) {
             .executeTakeFirstOrThrow();
           await insertVersion(tx, id, { ...version, number: Number(latest.number ?? 0) + 1 });
           await tx.updateTable('forms').set({ current_version_id: version.id }).where('id', '=', id).execute();
+        }
+        if (within) {
+          // Read back under the row lock the update took: a concurrent change's settings are never half seen.
+          const row = await tx.selectFrom('forms').select(['webhook_enabled', 'webhook_url', 'webhook_secret']).where('id', '=', id).executeTakeFirstOrThrow();
+          await within(tx, { formId: id, enabled: toBool(row.webhook_enabled), url: row.webhook_url, secret: row.webhook_secret });
         }
         return true;
       });

@@ -1,15 +1,32 @@
 // Route schemas validate input with Ajv. Bodies are checked strictly (no coercion, unknown keys
 // refused, every error reported); query strings and params are coerced from text, as URLs carry text.
-import { Ajv, type ErrorObject } from 'ajv';
+import { Ajv, type ErrorObject, type SchemaValidateFunction } from 'ajv';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { FieldErrors } from './errors.ts';
 import { addSafeFormats } from './json-formats.ts';
 
 const bodyAjv = new Ajv({ allErrors: true, coerceTypes: false, useDefaults: false, strict: false, verbose: true });
 const textAjv = new Ajv({ allErrors: true, coerceTypes: true, useDefaults: true, strict: false, verbose: true });
-const ROUTE_FORMATS = ['date', 'date-time', 'uuid', 'email'] as const;
+const ROUTE_FORMATS = ['date', 'date-time', 'uuid', 'email', 'uri'] as const;
 addSafeFormats(bodyAjv, [...ROUTE_FORMATS]);
 addSafeFormats(textAjv, [...ROUTE_FORMATS]);
+
+/**
+ * `x-explained-by: <name>` on a member whose value a parser of its own checks further (a form's
+ * fields_schema: names that conditions refer to, regular expressions): the parser's messages, which
+ * name the offending field, replace the generic ones of the member's JSON Schema keywords.
+ */
+const EXPLAINED = 'x-explained-by';
+const explainers = new Map<string, (value: unknown) => string[]>();
+export function explainWith(name: string, problemsOf: (value: unknown) => string[]): void {
+  explainers.set(name, problemsOf);
+}
+const explained: SchemaValidateFunction = function check(name: string, data: unknown) {
+  const problems = explainers.get(name)?.(data) ?? [];
+  explained.errors = problems.map((message) => ({ keyword: EXPLAINED, message, params: {} }));
+  return problems.length === 0;
+};
+for (const ajv of [bodyAjv, textAjv]) ajv.addKeyword({ keyword: EXPLAINED, schemaType: 'string', errors: true, validate: explained });
 
 export const routeValidatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? bodyAjv : textAjv;
@@ -29,7 +46,8 @@ function messageOf(error: ErrorObject): string {
   const p = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'required':
-      return 'is required';
+      // A conditional requirement (an if/then) says its condition in the `then`'s x-message.
+      return custom ?? 'is required';
     case 'additionalProperties':
       return 'is not a known field';
     case 'type':
@@ -58,9 +76,11 @@ function messageOf(error: ErrorObject): string {
 export function toFieldErrors(errors: readonly ErrorObject[]): FieldErrors {
   // A Map, not an object: a member named "constructor" or "toString" must not find Object.prototype's.
   const byField = new Map<string, string[]>();
+  const explainedFields = new Set(errors.filter((error) => error.keyword === EXPLAINED).map(fieldOf));
   for (const error of errors) {
     if (error.keyword === 'if' || error.keyword === 'anyOf') continue;
     const field = fieldOf(error);
+    if (explainedFields.has(field) && error.keyword !== EXPLAINED) continue;
     const message = messageOf(error);
     const list = byField.get(field) ?? [];
     if (!list.includes(message)) list.push(message);

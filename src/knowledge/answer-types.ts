@@ -91,13 +91,26 @@ function kindAt(words: string[], i: number, lastCost: number): AnswerType | null
  * class?"), so the last asking phrase decides.
  */
 export function askedType(question: string): AnswerType | null {
+  return askedTypes(question).at(-1) ?? null;
+}
+
+/**
+ * Every kind of answer a question asks for, in the order of its asking phrases, each once: "how
+ * much is a service and how long does it take?" asks for an amount of money and a duration.
+ */
+export function askedTypes(question: string): AnswerType[] {
   const words = wordsOf(question).map((w) => w.toLowerCase());
   const lastCost = Math.max(words.lastIndexOf('cost'), words.lastIndexOf('costs'));
-  let kind: AnswerType | null = null;
+  const kinds: AnswerType[] = [];
   for (let i = 0; i < words.length; i += 1) {
-    kind = kindAt(words, i, lastCost) ?? kind;
+    const kind = kindAt(words, i, lastCost);
+    if (kind) {
+      const seen = kinds.indexOf(kind);
+      if (seen >= 0) kinds.splice(seen, 1);
+      kinds.push(kind);
+    }
   }
-  return kind;
+  return kinds;
 }
 
 /** A number followed, within two words, by a unit of time ("45 minutes", "5 working days", "an hour", "60-minute"). */

@@ -124,6 +124,8 @@ const TITLE_CHARS = 60;
 const TITLE_WORDS = 8;
 const QUESTION_TITLE_CHARS = 120;
 const LIST_ITEM = /^\s*(?:[-*+•·–]|\d{1,3}[.)])\s/;
+/** A section's number before its title: "3. ", "3) ". */
+const NUMBERED_TITLE = /^\s*\d{1,2}[.)][ \t]+(?=\S)/;
 
 /**
  * Plain text (a page pasted from a website, a document typed without Markdown): a short line after
@@ -131,6 +133,13 @@ const LIST_ITEM = /^\s*(?:[-*+•·–]|\d{1,3}[.)])\s/;
  * line of its own, is the title of the text under it.
  */
 const plainTitle: HeadingAt = (lines, i) => {
+  // "3. Cancellations" over "3.1 Please give …" (terms and conditions) is a title; "1. Bread" over "2. Cakes" is a list.
+  const numbered = NUMBERED_TITLE.exec(lines[i]!);
+  if (numbered && !LIST_ITEM.test(lines[i + 1] ?? '')) return unnumberedTitle([lines[i - 1] ?? '', lines[i]!.slice(numbered[0].length), lines[i + 1]!], 1);
+  return unnumberedTitle(lines, i);
+};
+
+function unnumberedTitle(lines: string[], i: number): FoundHeading | null {
   const line = lines[i]!;
   const text = line.trim();
   if (!text || !blank(lines[i - 1]) || blank(lines[i + 1]) || LIST_ITEM.test(line) || line.includes('\t') || line.includes('|')) return null;
@@ -143,7 +152,7 @@ const plainTitle: HeadingAt = (lines, i) => {
   if (text.length > TITLE_CHARS || text.split(/\s+/).length > TITLE_WORDS || '.,;!'.includes(text.at(-1)!)) return null;
   const title = text.endsWith(':') ? text.slice(0, -1).trimEnd() : text;
   return title ? { text: title, lines: 1 } : null;
-};
+}
 
 function sections(lines: string[], headingAt: HeadingAt): Draft[] {
   const drafts: Draft[] = [];

@@ -53,6 +53,10 @@ export interface PassageIndex {
   search(question: string, limit?: number): Match[];
   /** The sentences of one passage (and its question) by how much of the question they cover, best first. */
   rankSentences(question: string, passage: Passage): SentenceMatch[];
+  /** The question's terms (as compared, at most MAX_QUERY_TERMS) and the share of their weight that the knowledge base never uses. */
+  questionWeights(question: string): { terms: number; unknown: number };
+  /** The question's terms (as compared) that a sentence and its heading do not cover, with their weights: what a decline lacked. */
+  uncovered(question: string, sentence: Sentence): Array<{ term: string; weight: number; known: boolean }>;
 }
 
 const CACHE_LIMIT = 200;
@@ -123,6 +127,17 @@ export function buildIndex(passages: Passage[]): PassageIndex {
         }
         return { sentence: unit.sentence, coverage: covered / sum, own: own / sum };
       }).sort(byCoverage);
+    },
+    questionWeights(question) {
+      const terms = [...new Set([...questionTerms(question)].slice(0, MAX_QUERY_TERMS).map(resolve))];
+      const sum = terms.reduce((s, t) => s + weight(t), 0);
+      const unknown = terms.filter((t) => !frequency.has(t)).reduce((s, t) => s + weight(t), 0);
+      return { terms: terms.length, unknown: sum === 0 ? 0 : unknown / sum };
+    },
+    uncovered(question, sentence) {
+      const unit = (unitsByPassage.get(sentence.passage.position) ?? []).find((u) => u.sentence.index === sentence.index);
+      const terms = [...new Set([...questionTerms(question)].slice(0, MAX_QUERY_TERMS).map(resolve))];
+      return terms.filter((t) => !unit?.own.has(t) && !unit?.heading.has(t)).map((term) => ({ term, weight: weight(term), known: frequency.has(term) }));
     },
   };
 }

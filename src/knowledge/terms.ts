@@ -15,6 +15,14 @@ const FILLER = new Set([
   // How people frame a question ("what are my options", "is there an easy way", "is it doable").
   'option', 'options', 'easiest', 'easy', 'easily', 'simple', 'simplest', 'method', 'doable', 'somehow', 'fastest',
   'quickest', 'currently', 'completely', 'actually', 'able', 'approach',
+  // Stop words as people type them without the apostrophe ("whats your fee", "it wont drain"), and "u"/"ur" for "you"/"your".
+  'whats', 'wheres', 'hows', 'thats', 'theres', 'dont', 'doesnt', 'didnt', 'cant', 'wont', 'isnt', 'arent', 'youre', 'ur', 'something', 'anything',
+  // Function words the stop-word list (npm stopword) lacks: pronouns ("can she come in?"), modal and
+  // auxiliary forms, hedges and connectives. Not "may" (the month), nor "not", "no", "without",
+  // "until", "within", "during", which change what is asked; not "even", whose stem is "evening"'s.
+  'she', 'hers', 'herself', 'itself', 'myself', 'yourself', 'yourselves', 'ourselves', 'themselves', 'theirs', 'ours',
+  'having', 'doing', 'shall', 'will', 'ought', 'maybe', 'perhaps', 'anyway', 'ever', 'already', 'yes', 'yeah',
+  'though', 'although', 'whether', 'either', 'neither', 'etc', 'so',
   // Question words the stop-word list keeps: they name the kind of answer wanted (answer-types.ts), not what it is about.
   'when', 'why', 'whom', 'whose',
 ]);

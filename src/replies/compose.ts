@@ -3,6 +3,7 @@
 // says anything the knowledge base does not. The submitter's name is used only when it looks like
 // a name: anything else in that field (a sentence, a link) could put words in the owner's mouth.
 import type { FieldDefinition } from '../forms/field-schema.ts';
+import { namesPerson } from '../forms/name-fields.ts';
 
 export const TEMPLATE = {
   greeting: (name: string | null) => (name ? `Hello ${name},` : 'Hello,'),
@@ -24,12 +25,11 @@ export interface ComposedReply {
   templateLines: string[];
 }
 
-const NAME_FIELD = /^(?:(?:full|first|given|your|contact|customer|sender)[_ -]?)?name$|^(?:vorname|nom|prenom|prénom|nombre|nome|naam)$/i;
 /** A word of a name; a period only closes an initial or a short title (J., Jr.). */
 const NAME_WORD = /^(?:[\p{L}\p{M}]+(?:['’-][\p{L}\p{M}]+)*|[\p{L}\p{M}]{1,2}\.)$/u;
 
 export function isNameField(field: FieldDefinition): boolean {
-  return field.type === 'string' && NAME_FIELD.test(field.name);
+  return field.type === 'string' && namesPerson(field.name);
 }
 
 /** The submitter's name when a name-like field holds something that looks like one. */

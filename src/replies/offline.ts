@@ -3,7 +3,7 @@
 // needs to make sense (the sentence before one that starts "It …" or "This …", the sentence after
 // a bare "Yes." or an introduction ending in a colon, the title over a list item or a table row).
 import { ANSWER_RULE, answers, confidence, type AnswerRule } from '../knowledge/answerability.ts';
-import { askedType, statesAnswer, type AnswerType } from '../knowledge/answer-types.ts';
+import { askedTypes, statesAnswer, type AnswerType } from '../knowledge/answer-types.ts';
 import type { Passage } from '../knowledge/passages.ts';
 import type { PassageIndex, Sentence, SentenceMatch } from '../knowledge/retrieval.ts';
 import { MAX_TEXT_CHARS } from '../knowledge/terms.ts';
@@ -25,6 +25,8 @@ export interface PartAnswer {
   /** It asks for a kind of answer that no sentence of the best passage states: not answered, whatever its confidence. */
   typeMissing: boolean;
   answered: boolean;
+  /** What the rule may weigh (answerability.ts): the best sentence's coverage and the part from its heading, BM25 of the best passage, the question's terms and the share of their weight the knowledge base never uses. */
+  features: { coverage: number; heading: number; margin: number; score: number; terms: number; unknown: number; kinds: number };
   /** The lines quoted, verbatim from the knowledge base; empty when not answered. */
   quote: string[];
 }
@@ -56,7 +58,8 @@ function withContext(all: readonly Sentence[], sentence: Sentence): Sentence[] {
   return out;
 }
 
-function quoteOf(index: PassageIndex, ranked: SentenceMatch[]): string[] {
+/** `also`: sentences of the same passage quoted with the best (the best of each other kind of answer asked). */
+function quoteOf(index: PassageIndex, ranked: SentenceMatch[], also: SentenceMatch[] = []): string[] {
   const best = ranked[0]!;
   const passage = best.sentence.passage;
   const all = index.sentencesOf(passage);
@@ -68,6 +71,7 @@ function quoteOf(index: PassageIndex, ranked: SentenceMatch[]): string[] {
     const tied = ranked.filter((m) => m.sentence.index >= 0 && m.coverage >= best.coverage - 1e-9).slice(0, MAX_TIED);
     chosen = tied.flatMap((m) => withContext(all, m.sentence));
   }
+  for (const m of also) if (m.sentence.passage === passage && m.sentence.index >= 0) chosen.push(...withContext(all, m.sentence));
   const unique = [...new Map(chosen.map((s) => [s.index, s])).values()].sort((a, b) => a.index - b.index);
   const lines: string[] = [];
   // A list item or a table row is read under its title (the line before that ends in a colon, or the heading).
@@ -109,14 +113,22 @@ export function answerParts(index: PassageIndex, message: string, rule: AnswerRu
     const top = passages[0];
     const margin = top && top.score > 0 ? (top.score - (passages[1]?.score ?? 0)) / top.score : 0;
     const all = top ? index.rankSentences(question, top.passage) : [];
-    // A question that asks for a price, a duration, a time … is answered by a sentence that states one.
-    const wanted = askedType(question);
-    const ranked = ofType(index, all, wanted);
-    const typeMissing = all.length > 0 && ranked.length === 0;
-    const best = ranked[0] ?? all[0] ?? null;
+    // A question that asks for a price, a duration, a time … is answered by a sentence that states
+    // one; one that asks for several ("how much is it and how long does it take?"), by a sentence of
+    // each, judged on the one of the kind asked last.
+    const kinds = askedTypes(question);
+    const byKind = kinds.map((kind) => ({ kind, ranked: ofType(index, all, kind) }));
+    const missing = byKind.find((k) => k.ranked.length === 0);
+    const ranked = byKind.at(-1)?.ranked ?? all;
+    const wanted = missing?.kind ?? kinds.at(-1) ?? null;
+    const typeMissing = all.length > 0 && missing !== undefined;
+    const best = (typeMissing ? null : ranked[0]) ?? all[0] ?? null;
+    const qw = index.questionWeights(question);
+    const features = { coverage: best?.coverage ?? 0, heading: best ? best.coverage - best.own : 0, margin, score: top?.score ?? 0, terms: qw.terms, unknown: qw.unknown, kinds: kinds.length };
     const value = best ? confidence(best.coverage, margin) : 0;
     const accepted = best !== null && !typeMissing && answers(value, rule);
-    return { question, best, margin, confidence: value, wanted, typeMissing, answered: accepted, quote: accepted ? quoteOf(index, ranked) : [] };
+    const quote = accepted ? quoteOf(index, ranked, byKind.slice(0, -1).map((k) => k.ranked[0]!)) : [];
+    return { question, best, margin, confidence: value, wanted, typeMissing, answered: accepted, quote, features };
   });
   const quoted = new Map<number, Passage>();
   for (const part of parts) if (part.answered) quoted.set(part.best!.sentence.passage.position, part.best!.sentence.passage);

@@ -1,5 +1,5 @@
 // /api/forms/{form_id}/submissions: the owner's view of what arrived.
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsyncTypebox, Static } from '@fastify/type-provider-typebox';
 import type { AccountService } from '../accounts/service.ts';
 import type { Config } from '../config.ts';
 import { ownerOf, requireApiKey } from '../http/auth.ts';
@@ -8,9 +8,22 @@ import type { ReplyService } from '../replies/service.ts';
 import { BulkBody, BulkOutput, FormParams, ListQuery, SubmissionPatchBody, ManagementErrors, SubmissionOutput, SubmissionPage, SubmissionParams } from './schemas.ts';
 import type { SubmissionService } from './service.ts';
 import type { TriageService } from './triage.ts';
+import type { Selection } from './triage-store.ts';
 
 const security = [{ apiKey: [] }];
 const tags = ['Submissions'];
+
+type BulkWhere = Extract<Static<typeof BulkBody>, { where: unknown }>['where'];
+
+/** A bulk body's where as the triage's selection (its members named as the code names them). */
+function selectionOf(where: BulkWhere): Selection {
+  return {
+    filter: where.filter,
+    ...(where.done !== undefined && { done: where.done }),
+    ...(where.text && { text: where.text }),
+    ...(where.processing_status && { processingStatus: where.processing_status }),
+  };
+}
 
 export const submissionRoutes: FastifyPluginAsyncTypebox<{ config: Config; accounts: AccountService; submissions: SubmissionService; triage: TriageService; replies: ReplyService }> = async (
   app,
@@ -58,7 +71,7 @@ export const submissionRoutes: FastifyPluginAsyncTypebox<{ config: Config; accou
   app.post('/api/forms/:form_id/submissions/bulk', {
     schema: {
       tags, security, summary: 'Act on many submissions: read, unread, done, not_done, spam, not_spam or delete',
-      description: 'On 1 to 500 ids, or on every submission a where selects (filter, done, text) when the request arrives, up to 100,000 a request '
+      description: 'On 1 to 500 ids, or on every submission a where selects (filter, done, text, processing_status) when the request arrives, up to 100,000 a request '
         + '(more: true says to send it again). Each submission that cannot be changed (not found; still being processed for spam marks and delete) '
         + 'is counted in failed_count and the first 100 listed; the rest go on. Spam marks are recorded and teach the spam checks as single corrections do.',
       params: FormParams, body: BulkBody, response: { 200: BulkOutput, ...ManagementErrors },
@@ -68,9 +81,7 @@ export const submissionRoutes: FastifyPluginAsyncTypebox<{ config: Config; accou
     const body = request.body;
     const { action } = body;
     const ids = 'ids' in body ? body.ids : undefined;
-    const target = 'where' in body
-      ? { where: { filter: body.where.filter, ...(body.where.done !== undefined && { done: body.where.done }), ...(body.where.text && { text: body.where.text }) } }
-      : { ids: body.ids };
+    const target = 'where' in body ? { where: selectionOf(body.where) } : { ids: body.ids };
     const result = await triage.bulk({ accountId: owner.account.id, keyId: owner.keyId }, request.params.form_id, action, target);
     request.auditDetail = `${action}: ${result.changed} changed of ${result.matched}${ids ? '' : ' matching'}`;
     return result;

@@ -46,11 +46,13 @@ export const DiscoveryOutput = Type.Object({
 
 const nullable = (schema: object) => Type.Unsafe({ ...schema, nullable: true, type: [(schema as { type: string }).type, 'null'] });
 
+const processingStatus = (options?: { description: string }) => Type.Enum(['pending', 'processing', 'completed', 'skipped', 'failed'], options);
+
 export const SubmissionOutput = Type.Object({
   id: Type.String({ format: 'uuid' }),
   data: Type.Object({}, { additionalProperties: true }),
   created_at: Type.String({ format: 'date-time' }),
-  processing_status: Type.Enum(['pending', 'processing', 'completed', 'skipped', 'failed']),
+  processing_status: processingStatus(),
   processing_reason: nullable({ type: 'string' }),
   spam_flag: Type.Boolean(),
   spam_confidence: nullable({ type: 'number' }),
@@ -128,6 +130,7 @@ export const BulkBody = Type.Union([
       filter: Filter,
       done: Type.Optional(Type.Boolean()),
       text: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Text the submitted data contains, case-insensitively' })),
+      processing_status: Type.Optional(processingStatus({ description: 'Only submissions whose processing is at this status (e.g. failed)' })),
     }, { additionalProperties: false, description: 'Every submission this selects when the request arrives (up to 100,000 a request)' }),
   }, { additionalProperties: false, title: 'By a where' }),
 ], { description: 'Give ids or where, not both' });

@@ -2,12 +2,11 @@
 // want (a subject, else the message's first line), when, in words, and the language by name.
 // Field names are the owner's (bounded by the schema); values are the submitter's, so each is cut
 // before any work on it.
+import { FIRST_NAME_KEY, LAST_NAME_KEY, WHOLE_NAME_KEY } from '../../forms/name-fields.ts';
 import type { Submission } from '../../submissions/store.ts';
 
 const SHOWN = 120;
-const NAME_KEYS = /^(full[ _-]?name|name|your[ _-]?name|contact[ _-]?name|sender|from)$/i;
-const FIRST_NAME = /^(first[ _-]?name|given[ _-]?name|forename)$/i;
-const LAST_NAME = /^(last[ _-]?name|family[ _-]?name|surname)$/i;
+const SENDER_KEYS = /^(sender|from)$/i;
 const ANY_NAME = /name/i;
 const NOT_A_PERSON = /user|file|company|business|organi[sz]ation|product|domain|host/i;
 const EMAIL_KEYS = /^(e[ _-]?mail|email[ _-]?address|your[ _-]?email)$/i;
@@ -48,8 +47,8 @@ export function senderEmail(data: Data): string | null {
 
 /** Who sent it: a name-like field, else the email, else null. */
 export function senderOf(data: Data): string | null {
-  const name = valueBy(data, NAME_KEYS)
-    || [valueBy(data, FIRST_NAME), valueBy(data, LAST_NAME)].filter(Boolean).join(' ')
+  const name = valueBy(data, WHOLE_NAME_KEY) || valueBy(data, SENDER_KEYS)
+    || [valueBy(data, FIRST_NAME_KEY), valueBy(data, LAST_NAME_KEY)].filter(Boolean).join(' ')
     || valueBy(data, ANY_NAME, NOT_A_PERSON);
   return name ? cut(name) : senderEmail(data);
 }

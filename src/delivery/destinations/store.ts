@@ -4,6 +4,7 @@ import type { Db } from '../../db/database.ts';
 import type { DestinationType, DestinationsTable, Tables } from '../../db/tables.ts';
 import { fromJson, toBool, toIsoOrNull, toIso } from '../../db/values.ts';
 import type { Selectable } from 'kysely';
+import type { FormWebhook } from '../../forms/store.ts';
 
 export type Target = { url: string } | { bot_token: string; chat_id: string } | { recipients: string[] };
 
@@ -112,27 +113,25 @@ export function destinationStore(db: Db) {
      * Keeps the form's own webhook (its webhook_* fields) as its `form` destination: created when
      * first enabled, updated after, removed with the URL. Turning it on again clears an automatic disable.
      */
-    async syncFormWebhook(form: { id: string; enabled: boolean; url: string | null; secret: string | null }, newId: string, now: string): Promise<void> {
-      await db.transaction().execute(async (tx) => {
-        const existing = await tx.selectFrom('destinations').select(['id', 'enabled']).where('form_id', '=', form.id).where('source', '=', 'form').executeTakeFirst();
-        if (!form.url || !form.secret) {
-          if (existing) await tx.deleteFrom('destinations').where('id', '=', existing.id).execute();
-          return;
-        }
-        if (existing) {
-          const switched = form.enabled !== toBool(existing.enabled) ? form.enabled : undefined;
-          const changes = columns({ target: { url: form.url }, secret: form.secret, enabled: switched });
-          await tx.updateTable('destinations').set({ ...changes, updated_at: now }).where('id', '=', existing.id).execute();
-          return;
-        }
-        await tx
-          .insertInto('destinations')
-          .values({
-            id: newId, form_id: form.id, type: 'webhook', name: 'Form webhook', target: JSON.stringify({ url: form.url }),
-            secret: form.secret, deliver_spam: false, enabled: form.enabled, source: 'form', failure_count: 0, created_at: now, updated_at: now,
-          })
-          .execute();
-      });
+    async syncFormWebhook(tx: Transaction<Tables>, form: FormWebhook, newId: string, now: string): Promise<void> {
+      const existing = await tx.selectFrom('destinations').select(['id', 'enabled']).where('form_id', '=', form.formId).where('source', '=', 'form').executeTakeFirst();
+      if (!form.url || !form.secret) {
+        if (existing) await tx.deleteFrom('destinations').where('id', '=', existing.id).execute();
+        return;
+      }
+      if (existing) {
+        const switched = form.enabled !== toBool(existing.enabled) ? form.enabled : undefined;
+        const changes = columns({ target: { url: form.url }, secret: form.secret, enabled: switched });
+        await tx.updateTable('destinations').set({ ...changes, updated_at: now }).where('id', '=', existing.id).execute();
+        return;
+      }
+      await tx
+        .insertInto('destinations')
+        .values({
+          id: newId, form_id: form.formId, type: 'webhook', name: 'Form webhook', target: JSON.stringify({ url: form.url }),
+          secret: form.secret, deliver_spam: false, enabled: form.enabled, source: 'form', failure_count: 0, created_at: now, updated_at: now,
+        })
+        .execute();
     },
 
     /** The destinations of a form that want this submission, read inside the transaction that finishes it. */

@@ -1,0 +1,59 @@
+// Why answerable questions of the validation parts are declined (never the held-out parts): for
+// each declined answerable trial, the class of its failure, counted per source, and for the small
+// businesses each message with its figures and the terms its best sentence does not cover.
+//   node scripts/reply-failures.ts [--list StackFAQ|SQuAD|all]
+// Classes: the best passage by BM25 does not hold the answer (rank); no sentence of the kind asked
+// (kind); the right passage but a low margin (coverage ≥ 0.7: another passage scores close) or low
+// coverage, the latter split by what the uncovered weight is made of: terms the knowledge base never
+// uses (paraphrase, a typo of more than one letter, filler) or terms it uses elsewhere.
+import { ANSWER_RULE } from '../src/knowledge/answerability.ts';
+import { answerParts, replyPieces } from '../src/replies/offline.ts';
+import { smallBusinessTrials, squadTrials, stackFaqTrials, type Trial } from './reply-sources.ts';
+
+const list = process.argv.includes('--list') ? process.argv[process.argv.indexOf('--list') + 1] : 'small business';
+const trials = [...smallBusinessTrials(), ...stackFaqTrials(), ...squadTrials()].filter((t) => t.part === 'validation' && t.right !== null);
+const counts = new Map<string, Map<string, number>>();
+const bump = (source: string, cls: string) => {
+  const m = counts.get(source) ?? new Map<string, number>();
+  m.set(cls, (m.get(cls) ?? 0) + 1);
+  counts.set(source, m);
+};
+
+function classify(trial: Trial): string | null {
+  const answer = answerParts(trial.index, trial.message);
+  if (replyPieces(answer).quotes.length > 0) return null;
+  // The part that came closest decides the class.
+  const part = answer.parts.reduce((a, b) => (b.confidence > a.confidence ? b : a));
+  if (!part.best) return 'no terms';
+  const passage = part.best.sentence.passage;
+  const holds = trial.right!([`${passage.heading ?? ''}\n${passage.body}`], [passage.position]);
+  let cls: string;
+  let missing: Array<{ term: string; weight: number; known: boolean }> = [];
+  if (!holds) cls = 'rank: best passage lacks the answer';
+  else if (part.typeMissing) cls = 'kind: no sentence of the kind asked';
+  else if (part.best.coverage >= 0.7) cls = 'margin: right passage, another close';
+  else {
+    missing = trial.index.uncovered(part.question, part.best.sentence);
+    const unknown = missing.filter((m) => !m.known).reduce((s, m) => s + m.weight, 0);
+    const known = missing.filter((m) => m.known).reduce((s, m) => s + m.weight, 0);
+    // Words the knowledge base uses: in another sentence of the same passage, or only in other passages?
+    const others = trial.index.sentencesOf(passage).filter((s) => s.index !== part.best!.sentence.index).map((s) => new Set(trial.index.uncovered(part.question, s).map((m) => m.term)));
+    const samePassage = missing.filter((m) => m.known && others.some((o) => !o.has(m.term))).reduce((s, m) => s + m.weight, 0);
+    cls = unknown >= known ? 'coverage: mostly words the KB never uses' : samePassage >= known / 2 ? 'coverage: mostly KB words in other sentences of the passage' : 'coverage: mostly KB words of other passages';
+  }
+  if (list === 'all' || trial.source.startsWith(list ?? '')) {
+    if (missing.length === 0) missing = trial.index.uncovered(part.question, part.best.sentence);
+    console.log(`${trial.kb} | ${cls} | cov ${part.best.coverage.toFixed(2)} margin ${part.margin.toFixed(2)} conf ${part.confidence.toFixed(3)} | ${JSON.stringify(trial.message.slice(0, 140))}`);
+    console.log(`    missing: ${missing.map((m) => `${m.term}${m.known ? '' : '*'}(${m.weight.toFixed(1)})`).join(' ')} | quoted: ${JSON.stringify(part.best.sentence.text.slice(0, 100))}`);
+  }
+  return cls;
+}
+
+for (const trial of trials) {
+  const cls = classify(trial);
+  bump(trial.source === 'small business' && ['plumber', 'restaurant', 'dog-grooming'].some((n) => trial.kb.toLowerCase().includes(n)) ? 'small business (new three)' : trial.source, cls ?? 'answered');
+}
+console.log(`\nvalidation, answerable, at setting ${ANSWER_RULE.minConfidence} (* = a term the knowledge base never uses):`);
+for (const [source, m] of counts) {
+  console.log(`  ${source}: ${[...m].sort((a, b) => b[1] - a[1]).map(([c, n]) => `${c} ${n}`).join('; ')}`);
+}
