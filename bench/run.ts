@@ -4,7 +4,8 @@
 //   --only a,b      run only these sections (names in bench/sections.ts)
 //   --skip a,b      run every section but these
 //   --previous-tree DIR  a checkout of an earlier commit, measured beside this tree where a section compares (footprint)
-//   --out FILE      where to write the report (default BENCHMARKS.md)
+//   --out FILE      where to write the report (default BENCHMARKS.md for a full run; a run of some
+//                   sections writes BENCHMARKS.partial.md, so that it never replaces the full report)
 // PostgreSQL figures use DATABASE_URL, else postgres://postgres@127.0.0.1:5432/test; each run gets a
 // throwaway schema. Where no server answers, those figures are skipped and the report says so.
 import fs from 'node:fs';
@@ -23,7 +24,7 @@ const { values } = parseArgs({
     only: { type: 'string' },
     skip: { type: 'string' },
     'previous-tree': { type: 'string' },
-    out: { type: 'string', default: path.join(ROOT, 'BENCHMARKS.md') },
+    out: { type: 'string' },
   },
 });
 
@@ -37,6 +38,7 @@ for (const name of [...(only ?? []), ...skip]) {
 }
 const sections = SECTIONS.filter((section) => (!only || only.includes(section.name)) && !skip.includes(section.name));
 if (sections.length === 0) throw new Error('no section left to run');
+const out = values.out ?? path.join(ROOT, sections.length === SECTIONS.length ? 'BENCHMARKS.md' : 'BENCHMARKS.partial.md');
 
 const postgresUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const reachable = await postgresReachable(postgresUrl);
@@ -55,8 +57,8 @@ for (const section of sections) {
   results.push({ section, result, seconds });
 }
 const report = renderReport(environment, context.runs, (performance.now() - started) / 1000, results);
-fs.writeFileSync(values.out, report);
-log(`wrote ${values.out}`);
+fs.writeFileSync(out, report);
+log(`wrote ${out}`);
 for (const target of results.flatMap(({ result }) => result.targets)) {
   log(`${target.met ? 'met   ' : 'MISSED'} ${target.name}: ${target.measured} (goal ${target.goal})`);
 }
