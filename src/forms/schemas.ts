@@ -181,12 +181,21 @@ const formSummary = {
 
 export const FormSummary = Type.Object(formSummary);
 
+/**
+ * The settings as answered: the input's checks left out. A response schema with an if/then (HTTP_URL)
+ * makes the serializer compile a validator of its own, and warn about it at every start.
+ */
+const settingsOutput = {
+  ...settings,
+  webhook_url: NULLABLE_STRING({ description: 'The HTTPS URL the form\'s own webhook posts to; null when none' }),
+};
+
 export const FormOutput = Type.Object({
   ...formSummary,
   schema: Type.Object({ fields: Type.Array(FieldDefinitionOutput) }),
   version: Type.Integer({ description: 'Schema version; each change to fields_schema adds one.' }),
   updated_at: Type.String({ format: 'date-time' }),
-  ...settings,
+  ...settingsOutput,
 });
 
 export const CreatedFormOutput = Type.Object({
