@@ -69,9 +69,9 @@ export function publicBaseUrl(config: Config): string {
 /**
  * INTAKE_SQLITE_WRITER_THREAD=auto: no writer thread in a process that runs its workers too (`npm start`'s
  * all-in-one default, a small server's): there the thread bought no submit throughput in the benchmark,
- * its main thread busy with the pipeline anyway, and cost about 28 MB idle (and at times much more at
- * the peak); an API process
- * without embedded workers starts it under load, for 15 to 20 % more submissions/s (docs/performance.md).
+ * its main thread busy with the pipeline anyway, and cost about 28 MB idle (at times much more at the
+ * peak). An API process without embedded workers starts it under load, for 15 to 20 % more
+ * submissions/s (docs/performance.md).
  */
 export function writerThreadMode(config: Config): 'auto' | 'true' | 'false' {
   if (config.sqliteWriterThread !== 'auto') return config.sqliteWriterThread;
