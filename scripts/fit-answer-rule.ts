@@ -6,10 +6,25 @@
 // A part is a positive example when its knowledge base answers it and the sentence the rule would
 // quote is right; a question of a message with several is not used for fitting (which of them a
 // right reply answered is not known), but every message counts when the threshold is chosen.
+import { askedTypes } from '../src/knowledge/answer-types.ts';
+import type { PassageIndex } from '../src/knowledge/retrieval.ts';
 import { answerParts, replyPieces, type Answer, type PartAnswer } from '../src/replies/offline.ts';
 import { smallBusinessTrials, squadTrials, stackFaqTrials, type SourceName, type Trial } from './reply-sources.ts';
 
-type AnswerFeatures = PartAnswer['features'];
+/** What a rule may weigh: the best sentence's coverage and the part from its heading, BM25 of the best passage, the question's terms and the share of their weight the knowledge base never uses. */
+interface AnswerFeatures { coverage: number; heading: number; margin: number; score: number; terms: number; unknown: number; kinds: number }
+
+/**
+ * Worked out here, not by every reply: only this script reads them. `searched` is what answerParts
+ * searched with: the whole message when it asks one question, else the question.
+ */
+function featuresOf(index: PassageIndex, p: PartAnswer, searched: string): AnswerFeatures {
+  const { terms, unknown } = index.questionWeights(p.question);
+  return {
+    coverage: p.best?.coverage ?? 0, heading: p.best ? p.best.coverage - p.best.own : 0, margin: p.margin,
+    score: index.search(searched, 1)[0]?.score ?? 0, terms, unknown, kinds: askedTypes(p.question).length,
+  };
+}
 /** Features as the fitted rule would read them. */
 const FEATURES = {
   coverage2margin: (f: AnswerFeatures) => f.coverage * f.coverage * f.margin,
@@ -34,9 +49,13 @@ const SOURCES = Object.keys(LIMITS) as SourceName[];
 const trials = [...smallBusinessTrials(), ...stackFaqTrials(), ...squadTrials()].filter((t) => t.part === 'validation');
 const scored = trials.map((trial) => ({ trial, answer: answerParts(trial.index, trial.message, { minConfidence: 0 }) }));
 const usable = (p: PartAnswer) => p.best !== null && !p.typeMissing;
+const features = new Map<PartAnswer, AnswerFeatures>();
+for (const { trial, answer } of scored) {
+  for (const p of answer.parts) features.set(p, featuresOf(trial.index, p, answer.parts.length === 1 ? trial.message : p.question));
+}
 /** --region X: fit only on questions whose coverage² × margin reaches X, where the threshold will fall. */
 const region = Number(arg('--region') ?? 0);
-const vector = (p: PartAnswer) => [1, ...chosenFeatures.map((f) => FEATURES[f](p.features))];
+const vector = (p: PartAnswer) => [1, ...chosenFeatures.map((name) => FEATURES[name](features.get(p)!))];
 
 // Examples: single-question messages, labelled by whether the quote at setting 0 is right.
 const examples: Array<{ x: number[]; y: number; w: number }> = [];

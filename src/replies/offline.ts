@@ -25,8 +25,6 @@ export interface PartAnswer {
   /** It asks for a kind of answer that no sentence of the best passage states: not answered, whatever its confidence. */
   typeMissing: boolean;
   answered: boolean;
-  /** What the rule may weigh (answerability.ts): the best sentence's coverage and the part from its heading, BM25 of the best passage, the question's terms and the share of their weight the knowledge base never uses. */
-  features: { coverage: number; heading: number; margin: number; score: number; terms: number; unknown: number; kinds: number };
   /** The lines quoted, verbatim from the knowledge base; empty when not answered. */
   quote: string[];
 }
@@ -123,12 +121,10 @@ export function answerParts(index: PassageIndex, message: string, rule: AnswerRu
     const wanted = missing?.kind ?? kinds.at(-1) ?? null;
     const typeMissing = all.length > 0 && missing !== undefined;
     const best = (typeMissing ? null : ranked[0]) ?? all[0] ?? null;
-    const qw = index.questionWeights(question);
-    const features = { coverage: best?.coverage ?? 0, heading: best ? best.coverage - best.own : 0, margin, score: top?.score ?? 0, terms: qw.terms, unknown: qw.unknown, kinds: kinds.length };
     const value = best ? confidence(best.coverage, margin) : 0;
     const accepted = best !== null && !typeMissing && answers(value, rule);
     const quote = accepted ? quoteOf(index, ranked, byKind.slice(0, -1).map((k) => k.ranked[0]!)) : [];
-    return { question, best, margin, confidence: value, wanted, typeMissing, answered: accepted, quote, features };
+    return { question, best, margin, confidence: value, wanted, typeMissing, answered: accepted, quote };
   });
   const quoted = new Map<number, Passage>();
   for (const part of parts) if (part.answered) quoted.set(part.best!.sentence.passage.position, part.best!.sentence.passage);
