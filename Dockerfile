@@ -28,6 +28,6 @@ EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 
-# The same Node flags as `npm start` (package.json; the README says why).
-ENTRYPOINT ["node", "--max-semi-space-size=8", "--import", "./src/compile-cache.mjs", "src/cli.ts"]
+# The same Node flags as `npm start` (package.json; docs/production.md, Memory, says why).
+ENTRYPOINT ["node", "--max-semi-space-size=8", "--max-old-space-size=512", "--import", "./src/compile-cache.mjs", "src/cli.ts"]
 CMD ["serve"]
