@@ -59,7 +59,6 @@ export interface PassageIndex {
   uncovered(question: string, sentence: Sentence): Array<{ term: string; weight: number; known: boolean }>;
 }
 
-const CACHE_LIMIT = 200;
 const HEADING_BOOST = 3;
 /** A question's terms beyond this many are not weighed: a long submission must not make a search slow. */
 const MAX_QUERY_TERMS = 48;
@@ -141,21 +140,3 @@ export function buildIndex(passages: Passage[]): PassageIndex {
     },
   };
 }
-
-/** Indexes by knowledge base and version; the oldest goes when the cache is full. */
-export function indexCache(limit = CACHE_LIMIT) {
-  const cache = new Map<string, PassageIndex>();
-  return {
-    async get(id: string, version: number, load: () => Promise<Passage[]>): Promise<PassageIndex> {
-      const key = `${id}@${version}`;
-      const found = cache.get(key);
-      if (found) return found;
-      const index = buildIndex(await load());
-      if (cache.size >= limit) cache.delete(cache.keys().next().value as string);
-      cache.set(key, index);
-      return index;
-    },
-  };
-}
-
-export type IndexCache = ReturnType<typeof indexCache>;

@@ -3,7 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, type FieldErrors } from '../http/errors.ts';
 import { splitPassages, type Passage } from './passages.ts';
-import { indexCache, type IndexCache, type PassageIndex } from './retrieval.ts';
+import { indexCache, type IndexCache } from './index-cache.ts';
+import type { PassageIndex } from './retrieval.ts';
 import type { KnowledgeBase, KnowledgeBaseSummary, KnowledgeStore } from './store.ts';
 
 export interface KnowledgeInput {
