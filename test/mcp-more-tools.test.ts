@@ -73,7 +73,7 @@ describe('MCP destinations, account, stats, bulk actions, resources and prompts'
     const email = await ok('create_destination', { form_id: form.id, type: 'email', recipients: ['Team@Example.com'] });
     assert.deepEqual(email.recipients, ['team@example.com']);
     assert.equal(email.secret, undefined);
-    assert.deepEqual((await callError(client, 'create_destination', { form_id: form.id, type: 'email', url: 'https://x.example' })).details?.url, ['does not apply to a email destination']);
+    assert.deepEqual((await callError(client, 'create_destination', { form_id: form.id, type: 'email', url: 'https://x.example' })).details?.url, ['does not apply to an email destination']);
     assert.equal((await callError(client, 'create_destination', { form_id: form.id, type: 'webhook', url: 'http://169.254.169.254/latest' })).code, 'validation_error');
     assert.equal((await callError(client, 'update_destination', { form_id: form.id, destination_id: email.id, type: 'slack' })).code, 'validation_error');
     assert.equal((await callError(client, 'regenerate_destination_secret', { form_id: form.id, destination_id: email.id })).code, 'validation_error');

@@ -3,6 +3,9 @@ import { Type } from 'typebox';
 import { HTTP_URL } from '../forms/schemas.ts';
 
 const nullable = (type: string, options: object = {}) => Type.Unsafe({ type: [type, 'null'], ...options });
+/** "an email destination", "a webhook destination". */
+export const article = (word: string) => (/^[aeiou]/.test(word) ? 'an' : 'a');
+
 const DESTINATION_TYPES: ['webhook', 'slack', 'discord', 'teams', 'google_chat', 'telegram', 'email'] = ['webhook', 'slack', 'discord', 'teams', 'google_chat', 'telegram', 'email'];
 
 const writable = {
@@ -40,7 +43,7 @@ const byType = (whole: boolean) => Object.entries(TARGETS).map(([type, members])
   then: {
     ...(whole && { required: members }),
     properties: Object.fromEntries(TARGET_MEMBERS.filter((member) => !members.includes(member))
-      .map((member) => [member, { not: {}, 'x-message': `does not apply to a ${type} destination` }])),
+      .map((member) => [member, { not: {}, 'x-message': `does not apply to ${article(type)} ${type} destination` }])),
   },
 }));
 export const CreateDestinationBody = Type.Object({ type: Type.Enum(DESTINATION_TYPES), ...optional }, { additionalProperties: false, allOf: byType(true) });

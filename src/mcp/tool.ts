@@ -2,7 +2,7 @@
 // they are JSON Schema as they stand, and the REST routes' own schemas can be reused), its hints,
 // and the function that calls a service. A tool file exports a list of these; tools/index.ts
 // gathers the lists, so a new group of tools is one more file.
-import type { Static, TSchema } from 'typebox';
+import { Type, type Static, type TObject, type TProperties, type TSchema } from 'typebox';
 import type { Owner } from '../accounts/service.ts';
 import type { Config } from '../config.ts';
 import type { Services } from '../services.ts';
@@ -42,6 +42,16 @@ export interface Tool<I extends TSchema = TSchema, O extends TSchema = TSchema> 
   target?(args: Static<I>, result: Static<O> | null): string | null;
   /** Counts the audit entry records of a write that succeeded (an erasure's: how many, never whose). */
   detail?(result: Static<O>): string;
+}
+
+/**
+ * A REST body with the ids a tool takes beside it (a body's path parameters), keeping the body's
+ * conditional requirements (its allOf of if/then), which spreading its properties would drop: an
+ * agent reads the same rules as the OpenAPI document, and the arguments are checked by them.
+ */
+export function bodyWithIds<P extends TProperties, B extends TObject>(ids: P, body: B) {
+  const { allOf } = body as { allOf?: unknown[] };
+  return Type.Object({ ...ids, ...body.properties } as P & B['properties'], { additionalProperties: false, ...(allOf && { allOf }) });
 }
 
 /** Keeps each tool's types tied to its own schemas, and erases them for the registry. */

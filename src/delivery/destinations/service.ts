@@ -6,6 +6,7 @@ import type { DestinationType } from '../../db/tables.ts';
 import type { FormService } from '../../forms/service.ts';
 import { fail, type FieldErrors } from '../../http/errors.ts';
 import { checkUrl, type OutboundPolicy } from '../outbound/index.ts';
+import { article } from '../schemas.ts';
 import { newWebhookSecret } from '../signing.ts';
 import type { Destination, DestinationStore, Target } from './store.ts';
 
@@ -41,7 +42,7 @@ function add(errors: FieldErrors, field: string, message: string): void {
 function buildTarget(type: DestinationType, input: DestinationInput, current: Target | null, policy: OutboundPolicy, errors: FieldErrors): Target | null {
   const allowed = KEYS_BY_TYPE[type];
   for (const key of TARGET_KEYS) {
-    if (input[key] !== undefined && !allowed.includes(key)) add(errors, key, `does not apply to a ${type} destination`);
+    if (input[key] !== undefined && !allowed.includes(key)) add(errors, key, `does not apply to ${article(type)} ${type} destination`);
   }
   const merged = { ...(current ?? {}), ...Object.fromEntries(allowed.filter((k) => input[k] !== undefined).map((k) => [k, input[k]])) } as Record<string, unknown>;
   if (URL_TYPES.includes(type)) {

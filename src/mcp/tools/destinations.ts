@@ -5,7 +5,7 @@ import { Type } from 'typebox';
 import { presentDestination } from '../../delivery/present.ts';
 import { CreateDestinationBody, DestinationOutput, DestinationWithSecret, UpdateDestinationBody } from '../../delivery/schemas.ts';
 import type { DestinationInput } from '../../delivery/destinations/service.ts';
-import { CREATE, defineTool, DELETE, READ, UPDATE } from '../tool.ts';
+import { bodyWithIds, CREATE, defineTool, DELETE, READ, UPDATE } from '../tool.ts';
 import { FormId } from './forms.ts';
 import { AgentDelivery, forAgent as deliveryForAgent, DestinationId, RECEIVER_NOTE } from './notifications.ts';
 
@@ -57,7 +57,7 @@ export const destinationTools = [
     name: 'create_destination',
     title: 'Create a destination',
     description: `Adds a destination to a form: every processed submission (not spam, unless deliver_spam) is sent there. ${TYPES_NOTE} name is optional. ${SECRET_NOTE} Try it with test_destination. Free.`,
-    input: Type.Object({ form_id: FormId, ...CreateDestinationBody.properties }, { additionalProperties: false }),
+    input: bodyWithIds({ form_id: FormId }, CreateDestinationBody),
     output: DestinationWithSecret,
     annotations: CREATE,
     async run({ form_id, ...input }, { owner, services }) {
@@ -70,7 +70,7 @@ export const destinationTools = [
     name: 'update_destination',
     title: 'Update a destination',
     description: "Changes a destination's name, target (url, bot_token, chat_id or recipients, as its type takes), deliver_spam or enabled; what is not given stays. The type cannot change. The form's own webhook (source form) is changed through update_form instead. Free.",
-    input: Type.Object({ ...DestinationRef, ...UpdateDestinationBody.properties }, { additionalProperties: false }),
+    input: bodyWithIds(DestinationRef, UpdateDestinationBody),
     output: DestinationOutput,
     annotations: UPDATE,
     async run({ form_id, destination_id, ...input }, { owner, services }) {

@@ -2,7 +2,7 @@
 import { Type } from 'typebox';
 import { presentForm, presentFormSummary } from '../../forms/present.ts';
 import { CreatedFormOutput, CreateFormBody, FormOutput, FormSummary, UpdateFormBody } from '../../forms/schemas.ts';
-import { CREATE, defineTool, DELETE, READ, UPDATE } from '../tool.ts';
+import { bodyWithIds, CREATE, defineTool, DELETE, READ, UPDATE } from '../tool.ts';
 
 export const FormId = Type.String({ minLength: 1, maxLength: 100, description: 'The form id (from list_forms)' });
 const spamCount = { spam_count: Type.Integer({ description: 'Submissions caught as spam' }) };
@@ -52,7 +52,7 @@ export const formTools = [
     name: 'update_form',
     title: 'Update a form',
     description: "Changes any of a form's name, slug, visibility, fields schema or settings; what is not given stays. A new fields schema or slug mints a new endpoint (endpoint_changed is then true and previous_endpoint names the old one, which keeps accepting submissions for the old schema): tell the owner to point their site at the new endpoint. Making a public form private returns its new submission token, shown once. Free.",
-    input: Type.Object({ form_id: FormId, ...UpdateFormBody.properties }, { additionalProperties: false }),
+    input: bodyWithIds({ form_id: FormId }, UpdateFormBody),
     output: Type.Object({
       ...FormDetail.properties,
       endpoint_changed: Type.Boolean({ description: 'True when this update minted a new endpoint' }),

@@ -6,7 +6,7 @@ import { presentKnowledgeSummary } from '../../knowledge/present.ts';
 import { CreateKnowledgeBaseBody, KnowledgeBaseSummaryOutput, UpdateKnowledgeBaseBody } from '../../knowledge/schemas.ts';
 import type { KnowledgeBaseDetail } from '../../knowledge/service.ts';
 import type { KnowledgeBaseSummary } from '../../knowledge/store.ts';
-import { CREATE, defineTool, DELETE, READ, UNTRUSTED_NOTE, UPDATE } from '../tool.ts';
+import { bodyWithIds, CREATE, defineTool, DELETE, READ, UNTRUSTED_NOTE, UPDATE } from '../tool.ts';
 
 export const KNOWLEDGE_BASE_ID_LENGTH = { minLength: 1, maxLength: 100 };
 export const KnowledgeBaseId = Type.String({ ...KNOWLEDGE_BASE_ID_LENGTH, description: 'The knowledge base id (from list_knowledge_bases)' });
@@ -69,7 +69,7 @@ export const knowledgeBaseTools = [
     name: 'update_knowledge_base',
     title: 'Update a knowledge base',
     description: `Changes a knowledge base's name, content or signature; what is not given stays. New content replaces the old for good and is used by the next reply of every form linked to it (replies already drafted stay as they are). ${CONTENT_NOTE} Free. ${UNTRUSTED_NOTE}`,
-    input: Type.Object({ knowledge_base_id: KnowledgeBaseId, ...UpdateKnowledgeBaseBody.properties }, { additionalProperties: false }),
+    input: bodyWithIds({ knowledge_base_id: KnowledgeBaseId }, UpdateKnowledgeBaseBody),
     output: Detail,
     annotations: UPDATE,
     async run({ knowledge_base_id, ...changes }, { owner, services }) {
