@@ -1,9 +1,12 @@
 // The cache of passage indexes is bounded by their estimated memory, not by their number: the least
 // recently used index goes first, a knowledge base keeps only its current version's index, and an
-// index larger than the whole budget is still answered and kept alone.
+// index larger than the whole budget is still answered and kept alone. An index is built a slice per
+// turn of the event loop, so that other work runs meanwhile, and replies that ask for it together share one build.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { estimatedIndexBytes, indexCache } from '../src/knowledge/index-cache.ts';
+import { buildIndex, buildIndexInSlices } from '../src/knowledge/retrieval.ts';
 import { splitPassages, type Passage } from '../src/knowledge/passages.ts';
 
 const faq = (topic: string, answers: number) =>
@@ -67,5 +70,38 @@ describe('knowledge index cache', () => {
     assert.equal(cache.size().indexes, 1);
     await cache.get('large', 1, large.load);
     assert.equal(large.loads.n, 1);
+  });
+
+  it('builds a slice per turn of the event loop, the same index as built at once', async () => {
+    const passages = faq('opening hours', 400);
+    let turns = 0;
+    let building = true;
+    const other = (async () => {
+      while (building) {
+        turns += 1;
+        await nextTurn();
+      }
+    })();
+    const sliced = await buildIndexInSlices(passages);
+    building = false;
+    await other;
+    // 400 passages: at least a pause every 32 read and every 32 added to BM25.
+    assert.ok(turns >= 20, `other work ran in ${turns} turns during the build`);
+    const whole = buildIndex(passages);
+    for (const question of ['when are you open on number 17?', 'opening hours 250', 'who handles it?']) {
+      assert.deepEqual(sliced.search(question), whole.search(question), question);
+      const best = whole.search(question)[0]!.passage;
+      assert.deepEqual(sliced.rankSentences(question, best), whole.rankSentences(question, best), question);
+      assert.deepEqual(sliced.questionWeights(question), whole.questionWeights(question), question);
+    }
+  });
+
+  it('shares one build among the replies that ask for an index at once', async () => {
+    const cache = indexCache(10 * unit);
+    const source = counted(faq('opening hours', 100));
+    const indexes = await Promise.all([1, 2, 3].map(() => cache.get('kb', 1, source.load)));
+    assert.equal(source.loads.n, 1);
+    assert.ok(indexes.every((index) => index === indexes[0]));
+    assert.equal(cache.size().indexes, 1);
   });
 });

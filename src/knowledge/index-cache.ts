@@ -4,7 +4,7 @@
 // nothing of their memory: 200 of the largest would need 1.7 GB. The budget is in estimated bytes, and the index used least
 // recently goes first. One knowledge base keeps one index, of its current version.
 import type { Passage } from './passages.ts';
-import { buildIndex, type PassageIndex } from './retrieval.ts';
+import { buildIndexInSlices, type PassageIndex } from './retrieval.ts';
 
 /** Three of the largest knowledge bases INTAKE_KB_MAX_BYTES allows by default, or about 200 small ones. */
 export const INDEX_CACHE_BUDGET_BYTES = 32 * 1024 * 1024;
@@ -38,6 +38,15 @@ export function indexCache(budgetBytes = INDEX_CACHE_BUDGET_BYTES) {
     held -= entry.bytes;
   }
 
+  // Builds under way, so that replies arriving meanwhile wait for the same one instead of each
+  // building their own.
+  const building = new Map<string, Promise<Entry>>();
+
+  async function build(version: number, load: () => Promise<Passage[]>): Promise<Entry> {
+    const passages = await load();
+    return { version, index: await buildIndexInSlices(passages), bytes: estimatedIndexBytes(passages) };
+  }
+
   return {
     async get(id: string, version: number, load: () => Promise<Passage[]>): Promise<PassageIndex> {
       const found = entries.get(id);
@@ -46,11 +55,18 @@ export function indexCache(budgetBytes = INDEX_CACHE_BUDGET_BYTES) {
         entries.set(id, found);
         return found.index;
       }
-      const passages = await load();
-      const entry = { version, index: buildIndex(passages), bytes: estimatedIndexBytes(passages) };
+      const key = `${id}@${version}`;
+      let pending = building.get(key);
+      if (!pending) {
+        pending = build(version, load).finally(() => building.delete(key));
+        building.set(key, pending);
+      }
+      const entry = await pending;
+      if (entries.get(id) === entry) return entry.index; // another caller of the same build kept it
       // A request for an older version (a reply that read the version before an edit) is answered
       // but never replaces a newer index.
-      if (found && found.version > version) return entry.index;
+      const current = entries.get(id);
+      if (current && current.version > version) return entry.index;
       drop(id);
       // An index larger than the whole budget is still kept, alone: the next reply from it is as fast.
       for (const oldest of entries.keys()) {

@@ -14,7 +14,8 @@ import MiniSearch from 'minisearch';
 import type { Passage } from './passages.ts';
 import { splitUnits } from './sentences.ts';
 import { MAX_TEXT_CHARS, questionTerms, termOf, textTerms, comparedText, withoutGreetings, words } from './terms.ts';
-import { vocabulary } from './vocabulary.ts';
+import { runAtOnce, runInSlices, type Steps } from './steps.ts';
+import { vocabularySteps } from './vocabulary.ts';
 
 export { queryTerms } from './terms.ts';
 
@@ -68,12 +69,28 @@ interface Unit { sentence: Sentence; own: Set<string>; heading: Set<string> }
 // Ties go to the sentence that covers more by itself, then to the earlier (an answer comes first).
 const byCoverage = (a: SentenceMatch, b: SentenceMatch) => b.coverage - a.coverage || b.own - a.own || a.sentence.index - b.sentence.index;
 
+/** Passages read, or added to BM25, between two pauses of indexSteps. */
+const PASSAGES_PER_SLICE = 32;
+
 export function buildIndex(passages: Passage[]): PassageIndex {
+  return runAtOnce(indexSteps(passages));
+}
+
+/**
+ * The same index, built a slice per turn of the event loop: a large knowledge base (about 200 ms of
+ * CPU for 512 KiB) never holds up the requests of the API its worker shares a thread with.
+ */
+export function buildIndexInSlices(passages: Passage[]): Promise<PassageIndex> {
+  return runInSlices(indexSteps(passages));
+}
+
+function* indexSteps(passages: Passage[]): Steps<PassageIndex> {
   const sentencesByPassage = new Map<number, Sentence[]>();
   const unitsByPassage = new Map<number, Unit[]>();
   const rawFrequency = new Map<string, number>();
   const count = (counts: Map<string, number>, terms: Iterable<string>) => { for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1); };
-  for (const passage of passages) {
+  for (const [i, passage] of passages.entries()) {
+    if (i > 0 && i % PASSAGES_PER_SLICE === 0) yield;
     const heading = passage.heading ? textTerms(passage.heading) : new Set<string>();
     const sentences = splitUnits(passage.body).map((unit, index): Sentence => ({ passage, index, text: passage.body.slice(unit.start, unit.end), ...unit }));
     sentencesByPassage.set(passage.position, sentences);
@@ -83,7 +100,7 @@ export function buildIndex(passages: Passage[]): PassageIndex {
     unitsByPassage.set(passage.position, units);
     count(rawFrequency, new Set([...heading, ...units.flatMap((u) => [...u.own])]));
   }
-  const { resolve, standFor } = vocabulary(rawFrequency);
+  const { resolve, standFor } = yield* vocabularySteps(rawFrequency);
   // Terms as they are compared: the knowledge base's inflections of a word as one (vocabulary.ts).
   const frequency = new Map<string, number>();
   for (const units of unitsByPassage.values()) {
@@ -104,7 +121,10 @@ export function buildIndex(passages: Passage[]): PassageIndex {
     processTerm: (word) => { const term = termOf(word); return term ? standFor(term) : null; },
     searchOptions: { boost: { heading: HEADING_BOOST }, tokenize: words, processTerm: (word) => { const term = termOf(word); return term ? resolve(term) : null; } },
   });
-  bm25.addAll(passages.map((p) => ({ id: p.position, heading: comparedText(p.heading ?? ''), body: comparedText(p.body) })));
+  for (const [i, p] of passages.entries()) {
+    if (i > 0 && i % PASSAGES_PER_SLICE === 0) yield;
+    bm25.add({ id: p.position, heading: comparedText(p.heading ?? ''), body: comparedText(p.body) });
+  }
   const byPosition = new Map(passages.map((p) => [p.position, p]));
 
   return {

@@ -2,6 +2,8 @@
 // for "rental", both ways, when one is the other plus at most three letters), or a one-letter slip
 // ("apointment"). A term with several candidates takes the one most passages use. The knowledge
 // base's inflections of one word are compared as one term, the one most passages use.
+import type { Steps } from './steps.ts';
+
 const MAX_ENDING = 3;
 const MIN_RELATED_CHARS = 4;
 const MIN_TYPO_CHARS = 5;
@@ -25,8 +27,21 @@ function oneEditAway(term: string): string[] {
   return out;
 }
 
-/** `frequency`: in how many passages each term of the knowledge base occurs. */
-export function vocabulary(frequency: ReadonlyMap<string, number>) {
+/** Terms looked at between two pauses of vocabularySteps. */
+const TERMS_PER_SLICE = 2_000;
+
+export interface Vocabulary {
+  /** The term a question's term is compared as. */
+  resolve(term: string): string;
+  /** The term a word of the knowledge base is compared as. */
+  standFor(term: string): string;
+}
+
+/**
+ * `frequency`: in how many passages each term of the knowledge base occurs. Pauses every
+ * TERMS_PER_SLICE terms (steps.ts).
+ */
+export function* vocabularySteps(frequency: ReadonlyMap<string, number>): Steps<Vocabulary> {
   const sorted = [...frequency.keys()].sort();
   const mostUsed = (candidates: Iterable<string>): string | null => {
     let best: string | null = null;
@@ -56,7 +71,8 @@ export function vocabulary(frequency: ReadonlyMap<string, number>) {
   // The knowledge base's own inflections are one term too ("Rentals" over "We rent …"): each of its
   // words stands for the most used of itself and the words it begins or that begin it.
   const own = new Map<string, string>();
-  for (const term of sorted) {
+  for (const [i, term] of sorted.entries()) {
+    if (i > 0 && i % TERMS_PER_SLICE === 0) yield;
     const other = related(term);
     const more = other !== null && other !== term && (frequency.get(other)! > frequency.get(term)! || (frequency.get(other) === frequency.get(term) && other < term));
     own.set(term, more ? other : term);
