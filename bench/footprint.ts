@@ -176,7 +176,7 @@ function render(runs: Run[], context: BenchContext, previousTree: string | null)
   ].join('\n');
 }
 
-const LIMIT = 'see docs/performance.md, Memory: the Node binary\'s pages and the main thread\'s heap, whose old generation grows under load';
+const LIMIT = 'see docs/memory.md: the Node binary\'s pages and the main thread\'s heap, whose old generation grows under load';
 
 export const footprintSection: Section = {
   name: 'footprint',

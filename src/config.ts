@@ -27,7 +27,7 @@ export interface Config {
    * main thread; in an API process without them, on the main thread until a batch of several arrives at
    * once, then in a worker thread for good, so that commits under load never hold the event loop while a
    * quiet server never pays the thread's memory. `true`: the thread from the first write; `false`: never
-   * (docs/performance.md, Memory).
+   * (docs/memory.md).
    */
   sqliteWriterThread: 'auto' | 'true' | 'false';
   maxBodyBytes: number;

@@ -1,6 +1,6 @@
 // eld's medium n-gram table, held compactly. eld ships its tables as JavaScript object literals: importing
 // `eld/medium` parses 2 MB of source into 105,548 small objects, about 59 MB of heap kept for good and some
-// 150 MB of resident memory at its peak while V8 compiles the literal (docs/performance.md, Memory). The same
+// 150 MB of resident memory at its peak while V8 compiles the literal (docs/memory.md). The same
 // table, written once by `npm run language:table` into language-table.bin (about 1 MB), is read here into
 // a hash table of offsets in that buffer (1 MB; a Map of n-gram strings took about 6 MB), and eld's own detector is given an object
 // that answers its look-ups from it, so detection is eld's code on eld's numbers (test/language-table.test.ts

@@ -114,7 +114,7 @@ export const AUTO_THREAD_BATCH = 4;
 /**
  * mode (INTAKE_SQLITE_WRITER_THREAD, SQLite only): 'true' writes from the thread from the first batch;
  * 'auto' writes on the main connection until a batch of AUTO_THREAD_BATCH or more arrives, then from
- * the thread for good (about 25 MB that a quiet server never pays: docs/performance.md, Memory); 'false'
+ * the thread for good (about 25 MB that a quiet server never pays: docs/memory.md); 'false'
  * never starts it. Group commit hands over one batch at a time, so the two never write at once.
  */
 export function submissionWriter(database: Database, store: SubmissionStore, queue: JobQueue, maxAttempts: number, mode: 'auto' | 'true' | 'false' = 'true'): WriteBatch {
