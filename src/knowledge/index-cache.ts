@@ -1,8 +1,9 @@
 // The passage indexes of the knowledge bases replies were made from lately, kept in memory within a
 // budget. An index takes far more heap than its text (scripts/knowledge-index-memory.ts: about 200 KB
 // for 3,000 characters, 8.4 MB for 508,000, the default's largest), so a count of indexes says
-// nothing of their memory: 200 of the largest would need 1.7 GB. The budget is in estimated bytes, and the index used least
-// recently goes first. One knowledge base keeps one index, of its current version.
+// nothing of their memory: 200 of the largest would need 1.7 GB. The budget is in estimated bytes,
+// and the index used least recently goes first. One knowledge base keeps one index, of its current
+// version.
 import type { Passage } from './passages.ts';
 import { buildIndexInSlices, type PassageIndex } from './retrieval.ts';
 
