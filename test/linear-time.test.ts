@@ -9,7 +9,7 @@ import { isEmailAddress } from '../src/forms/email-address.ts';
 import { PATTERN_INPUT_LIMIT } from '../src/forms/pattern-dialect.ts';
 import { splitPassages } from '../src/knowledge/passages.ts';
 import { buildIndex } from '../src/knowledge/retrieval.ts';
-import { askedType, statesAnswer } from '../src/knowledge/answer-types.ts';
+import { askedTypes, statesAnswer } from '../src/knowledge/answer-types.ts';
 import { withoutGreetings } from '../src/knowledge/terms.ts';
 import { answerParts } from '../src/replies/offline.ts';
 import { questionParts } from '../src/replies/question-parts.ts';
@@ -163,7 +163,7 @@ describe('smart replies read hostile knowledge bases and messages in linear time
   for (const [n, text] of typed.entries()) {
     it(`reads the kind of answer asked and stated in hostile text #${n + 1} at once`, () => {
       const { ms } = timed(() => {
-        askedType(text);
+        askedTypes(text);
         for (const type of ['price', 'duration', 'time', 'place', 'number', 'frequency', 'distance'] as const) statesAnswer(type, text);
         withoutGreetings(text);
         answerParts(index, text);

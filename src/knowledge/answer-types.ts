@@ -86,17 +86,11 @@ function kindAt(words: string[], i: number, lastCost: number): AnswerType | null
 }
 
 /**
- * The kind of answer a question asks for, or null when any answer may do (yes/no and other
- * questions). A question comes after what it needs said first ("I have my own mat. How much is a
- * class?"), so the last asking phrase decides.
- */
-export function askedType(question: string): AnswerType | null {
-  return askedTypes(question).at(-1) ?? null;
-}
-
-/**
- * Every kind of answer a question asks for, in the order of its asking phrases, each once: "how
- * much is a service and how long does it take?" asks for an amount of money and a duration.
+ * Every kind of answer a question asks for, in the order of its asking phrases, each once (none when
+ * any answer may do: yes/no and other questions): "how much is a service and how long does it take?"
+ * asks for an amount of money and a duration. A question comes after what it needs said first ("I
+ * have my own mat. How much is a class?"), so a kind asked again moves to the end, and the last is
+ * the one a reply is judged on.
  */
 export function askedTypes(question: string): AnswerType[] {
   const words = wordsOf(question).map((w) => w.toLowerCase());
