@@ -127,7 +127,7 @@ export function buildServices(config: Config, database: Database, options: Servi
   };
   const audit = auditService(auditStore(database.db));
   const exports = exportService({ store: exportStore(database.db), forms });
-  const subjects = dataSubjectService({ store: dataSubjectStore(database.db) });
+  const subjects = dataSubjectService({ store: dataSubjectStore(database.db, database.engine) });
   const retention = retentionService({ store: retentionStore(database.db), audit });
   const analysis = analysisService({ store: analysisStore(database.db), stats: statsStore(database.db), forms, submissions, ai: aiServices(config, database) });
   const replySending = replySender({ store: replyStore(database.db), mailer, mailFrom: config.delivery.smtp?.from ?? null, claimTimeoutMs: REPLY_CLAIM_TIMEOUT_MS });

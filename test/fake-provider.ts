@@ -69,3 +69,23 @@ export async function unusedUrl(): Promise<string> {
   await provider.close();
   return provider.url;
 }
+
+/**
+ * A stand-in language model speaking the OpenAI chat protocol: `answer` gets the system and user
+ * messages of each request; translation requests are answered for it, each text prefixed.
+ */
+export function standInModel(answer: (system: string, user: string) => string, translationPrefix = 'FR'): (request: ReceivedRequest) => Reply {
+  return (request) => {
+    const body = request.body as { messages: Array<{ role: string; content: string }> };
+    const system = body.messages[0]?.content ?? '';
+    const user = body.messages[1]?.content ?? '';
+    let content: string;
+    if (system.includes('translation engine')) {
+      const { texts } = JSON.parse(user) as { texts: Record<string, string> };
+      content = JSON.stringify(Object.fromEntries(Object.entries(texts).map(([k, v]) => [k, `${translationPrefix} ${v}`])));
+    } else {
+      content = answer(system, user);
+    }
+    return { body: { id: 'c', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] } };
+  };
+}

@@ -19,16 +19,23 @@ export function creditPeriod(plan: Plan, config: Pick<Config, 'freeAiCredits' | 
     : { period: 'lifetime', allowance: config.freeAiCredits };
 }
 
+const recordedStep = (step: ChargedStep, variant?: string) => (variant ? `${step}:${variant}` : step);
+
 export function creditCharger(store: CreditStore, config: Config, clock: () => Date = () => new Date()) {
   return {
-    /** Charges the step once per submission; `exhausted` only for a free owner without enough credits left. */
-    charge(owner: { id: string; plan: Plan }, submissionId: string, step: ChargedStep): Promise<ChargeOutcome> {
+    /**
+     * Charges the step once per submission (and variant: a translation's language); `exhausted` only
+     * for a free owner without enough credits left. The record is keyed by the submission's id
+     * alone, with the variant in its step (`translation:de`), so erasure finds every record of a
+     * submission by its id (data-subjects/store.ts).
+     */
+    charge(owner: { id: string; plan: Plan }, submissionId: string, step: ChargedStep, variant?: string): Promise<ChargeOutcome> {
       const now = clock();
       const { period, allowance } = creditPeriod(owner.plan, config, now);
       return store.charge({
         accountId: owner.id,
         submissionId,
-        step,
+        step: recordedStep(step, variant),
         cost: step === 'smart_reply' ? config.knowledge.replyCredits : CREDIT_COSTS[step],
         period,
         limit: owner.plan === 'pro' ? null : allowance,
@@ -36,8 +43,8 @@ export function creditCharger(store: CreditStore, config: Config, clock: () => D
       });
     },
 
-    refund(submissionId: string, step: ChargedStep): Promise<boolean> {
-      return store.refund(submissionId, step);
+    refund(submissionId: string, step: ChargedStep, variant?: string): Promise<boolean> {
+      return store.refund(submissionId, recordedStep(step, variant));
     },
   };
 }

@@ -3,7 +3,7 @@ import type { Config, Plan } from '../config.ts';
 import { KEY_SCOPES, type Account, type AccountStore, type ApiKeyRecord, type KeyScope } from './store.ts';
 import { creditPeriod } from './credits.ts';
 import { hashSecret, newSecret } from './secrets.ts';
-import { isEmailAddress } from '../forms/email-address.ts';
+import { identityEmail } from '../forms/email-address.ts';
 
 export interface Owner {
   account: Account;
@@ -34,10 +34,10 @@ export const LANGUAGE = /^[a-z]{2}$/;
 export function accountService(store: AccountStore, config: Config, clock: () => Date = () => new Date()) {
   return {
     async createKey(input: { email: string; name: string; scope?: string }): Promise<{ key: string; id: string; account: Account; scope: KeyScope }> {
-      const email = input.email.trim().toLowerCase();
+      const email = identityEmail(input.email);
       const name = input.name.trim();
       const scope = KEY_SCOPES.find((s) => s === (input.scope ?? 'full'));
-      if (!isEmailAddress(email)) throw new InputError(`not an email address: "${input.email}"`);
+      if (!email) throw new InputError(`not an email address: "${input.email}"`);
       if (name.length < 1 || name.length > 100) throw new InputError('a key name needs 1 to 100 characters');
       if (!scope) throw new InputError(`a key's scope is ${KEY_SCOPES.join(' or ')}, not "${input.scope}"`);
       const now = clock().toISOString();

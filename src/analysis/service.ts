@@ -102,15 +102,14 @@ export function analysisService(deps: {
         throw fail.notConfigured('No translation service is configured on this server (INTAKE_TRANSLATE_URL, INTAKE_DEEPL_API_KEY or INTAKE_AI_BASE_URL).');
       }
       if (!maySpend) throw fail.insufficientScope('A read-scoped key cannot spend AI credits: this translation needs one. Use a key with the full scope.');
-      // One charge per submission and language; the pipeline's own translation is charged under the submission's id.
-      const chargeKey = `${submission.id}:${kind}`;
-      if ((await ai.credits.charge(account, chargeKey, 'translation')) === 'exhausted') throw fail.aiCreditsExhausted();
+      // One charge per submission and language, apart from the pipeline's own translation (step `translation`).
+      if ((await ai.credits.charge(account, submission.id, 'translation', language)) === 'exhausted') throw fail.aiCreditsExhausted();
       let translated: Record<string, string>;
       try {
         const { translateSubmission } = await import('../pipeline/translation/index.ts');
         translated = await translateSubmission(ai.translator, submission.data, form.version.schema.fields, language, source);
       } catch (error) {
-        await ai.credits.refund(chargeKey, 'translation');
+        await ai.credits.refund(submission.id, 'translation', language);
         throw fail.providerUnavailable(`The translation service failed: ${error instanceof Error ? error.message : 'no answer'}. Nothing was charged; try again later.`);
       }
       const saved = (await store.saveAnalysis(submission.id, kind, translated, clock().toISOString())) as Record<string, string>;

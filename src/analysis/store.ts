@@ -1,7 +1,9 @@
 // The forms' totals of the owner's dashboard figures, and the only code that keeps the analyses agents
 // asked for (a fresh spam verdict, a translation, a summary), so that asking twice costs once.
+// A verdict or a translation is of one submission and goes with it; a summary is of many, and is
+// kept apart with the ids it was made from, so that deleting any of them deletes it (migration 0028).
 import type { Db } from '../db/database.ts';
-import { fromJson, toCount } from '../db/values.ts';
+import { fromJson, isForeignKeyViolation, toCount } from '../db/values.ts';
 
 export interface DashboardFigures {
   forms: number;
@@ -14,6 +16,18 @@ export interface DashboardFigures {
 }
 
 const n = (value: unknown) => toCount((value ?? 0) as number | string);
+
+export interface KeptSummary {
+  id: string;
+  formId: string;
+  text: string;
+  /** Every submission it was made from. */
+  sourceIds: string[];
+  createdAt: string;
+}
+
+/** Source rows per statement: 2 values each. */
+const SOURCE_CHUNK = 500;
 
 export function analysisStore(db: Db) {
   return {
@@ -47,6 +61,39 @@ export function analysisStore(db: Db) {
         .execute();
       return (await this.findAnalysis(submissionId, kind)) ?? result;
     },
+
+    async findSummary(id: string): Promise<string | null> {
+      const row = await db.selectFrom('submission_summaries').select('summary').where('id', '=', id).executeTakeFirst();
+      return row?.summary ?? null;
+    },
+
+    /**
+     * Keeps the summary with its sources, or keeps nothing when one of them was deleted meanwhile
+     * (the foreign key refuses it; on PostgreSQL a delete of the same rows may also end in a
+     * deadlock, decided the same way): a summary of a deleted submission must not outlive it.
+     * Returns the kept text (the first one, when two were made at once).
+     */
+    async saveSummary(summary: KeptSummary): Promise<string> {
+      try {
+        return await db.transaction().execute(async (tx) => {
+          const inserted = await tx.insertInto('submission_summaries')
+            .values({ id: summary.id, form_id: summary.formId, summary: summary.text, created_at: summary.createdAt })
+            .onConflict((oc) => oc.column('id').doNothing()).returning('id').executeTakeFirst();
+          if (!inserted) return (await tx.selectFrom('submission_summaries').select('summary').where('id', '=', summary.id).executeTakeFirst())?.summary ?? summary.text;
+          // In one order: two writers of overlapping sources lock the submissions' keys alike.
+          const ids = [...new Set(summary.sourceIds)].sort();
+          for (let i = 0; i < ids.length; i += SOURCE_CHUNK) {
+            await tx.insertInto('submission_summary_sources')
+              .values(ids.slice(i, i + SOURCE_CHUNK).map((submissionId) => ({ submission_id: submissionId, summary_id: summary.id }))).execute();
+          }
+          return summary.text;
+        });
+      } catch (error) {
+        if (isForeignKeyViolation(error) || (error as { code?: string }).code === '40P01') return summary.text;
+        throw error;
+      }
+    },
+
   };
 }
 

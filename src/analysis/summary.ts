@@ -1,6 +1,8 @@
 // A summary of a form's submissions, computed offline from the newest ones (counts, spam share,
 // languages, date range, how often each choice was picked, recent examples), with a paragraph
-// from the language model when one is configured: 1 credit, kept for the same set of submissions.
+// from the language model when one is configured: 1 credit, kept for the same set of submissions,
+// apart from any one of them and with the ids of all it read: deleting any deletes the summary
+// (erasure, retention, the owner's delete), since its text may quote any of them.
 import { createHash, randomBytes } from 'node:crypto';
 import type { Account } from '../accounts/store.ts';
 import type { FieldDefinition } from '../forms/field-schema.ts';
@@ -51,15 +53,14 @@ const SYSTEM_PROMPT = [
 export function summarizer(deps: { store: AnalysisStore; forms: FormService; submissions: SubmissionService; ai: AiServices; clock: () => Date }) {
   const { store, forms, submissions, ai } = deps;
 
-  async function modelSummary(account: Account, facts: object, sample: Submission[], formName: string, maySpend: boolean) {
-    const newest = sample[0];
-    if (!ai.model || !newest) return { text: null, note: ai.model ? 'no submissions to summarise' : 'no language model is configured', charged: 0 };
-    const identity = createHash('sha256').update(JSON.stringify([sample.map((s) => s.id), facts])).digest('hex').slice(0, 32);
-    const kind = `summary:${identity}`;
-    const kept = (await store.findAnalysis(newest.id, kind)) as string | null;
+  async function modelSummary(account: Account, formId: string, facts: object, sample: Submission[], formName: string, maySpend: boolean) {
+    if (!ai.model || sample.length === 0) return { text: null, note: ai.model ? 'no submissions to summarise' : 'no language model is configured', charged: 0 };
+    const id = createHash('sha256').update(JSON.stringify([formId, sample.map((s) => s.id), facts])).digest('hex').slice(0, 32);
+    const kept = await store.findSummary(id);
     if (kept) return { text: kept, note: null, charged: 0 };
     if (!maySpend) return { text: null, note: 'a read-scoped key does not spend AI credits', charged: 0 };
-    const chargeKey = `${newest.id}:${kind}`;
+    // Charged under the summary, not under a submission: its record names none of them.
+    const chargeKey = `summary:${id}`;
     if ((await ai.credits.charge(account, chargeKey, 'summary')) === 'exhausted') {
       return { text: null, note: 'no AI credits left: the figures above are computed without the model', charged: 0 };
     }
@@ -73,7 +74,8 @@ export function summarizer(deps: { store: AnalysisStore; forms: FormService; sub
       await ai.credits.refund(chargeKey, 'summary');
       return { text: null, note: `the language model failed (${error instanceof Error ? error.message : 'no answer'}); nothing was charged`, charged: 0 };
     }
-    return { text: (await store.saveAnalysis(newest.id, kind, text, deps.clock().toISOString())) as string, note: null, charged: 1 };
+    const saved = await store.saveSummary({ id, formId, text, sourceIds: sample.map((s) => s.id), createdAt: deps.clock().toISOString() });
+    return { text: saved, note: null, charged: 1 };
   }
 
   /** `maySpend`: false for a read-scoped key, which gets the offline figures (and a model summary already kept). */
@@ -97,7 +99,7 @@ export function summarizer(deps: { store: AnalysisStore; forms: FormService; sub
       date_range: sample.length > 0 ? { from: sample.at(-1)!.created_at, to: sample[0]!.created_at } : null,
       choices,
     };
-    const summary = await modelSummary(account, facts, sample, form.name, maySpend);
+    const summary = await modelSummary(account, form.id, facts, sample, form.name, maySpend);
     return {
       form: { id: form.id, name: form.name, submission_count: form.submissionCount, spam_count: form.spamCount },
       ...facts,

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Account, AccountStore } from '../accounts/store.ts';
 import { hashSecret, newSecret } from '../accounts/secrets.ts';
-import { isEmailAddress } from '../forms/email-address.ts';
+import { identityEmail } from '../forms/email-address.ts';
 import { hashPassword, passwordProblem, verifyPassword } from './passwords.ts';
 import type { DashboardStore } from './store.ts';
 import type { SetupService } from '../setup/service.ts';
@@ -30,8 +30,8 @@ export interface Session {
 }
 
 function normaliseEmail(email: string): string {
-  const normal = email.trim().toLowerCase();
-  if (!isEmailAddress(normal)) throw new DashboardError('email', 'Enter an email address such as you@example.com.');
+  const normal = identityEmail(email);
+  if (!normal) throw new DashboardError('email', 'Enter an email address such as you@example.com.');
   return normal;
 }
 
@@ -111,7 +111,8 @@ export function dashboardService(deps: { store: DashboardStore; accounts: Accoun
     },
 
     async logIn(email: string, password: string) {
-      const account = await accounts.findByEmail(email.trim().toLowerCase());
+      const normal = identityEmail(email);
+      const account = normal ? await accounts.findByEmail(normal) : null;
       const hash = account ? await store.passwordHash(account.id) : null;
       const ok = await verifyPassword(password, hash ?? (await DUMMY_HASH));
       if (!account || !hash || !ok) throw new DashboardError('password', 'That email and password do not match an account.');

@@ -22,7 +22,7 @@ export async function subjectsCommand(config: Config, sub: string | undefined, a
     await migrateToLatest(database);
     const account = await accountService(accountStore(database.db), config).find(values.owner);
     if (!account) throw new InputError(`no account with email ${values.owner}`);
-    const subjects = dataSubjectService({ store: dataSubjectStore(database.db) });
+    const subjects = dataSubjectService({ store: dataSubjectStore(database.db, database.engine) });
     const run = async () => {
       if (sub === 'search') return subjects.search(account.id, values.email);
       if (sub === 'export') return subjects.export(account.id, values.email);

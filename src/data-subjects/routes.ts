@@ -56,13 +56,18 @@ export const dataSubjectRoutes: FastifyPluginAsyncTypebox<{ config: Config; acco
   app.post('/api/data-subjects/export', {
     schema: {
       tags, security, summary: 'Everything held about a person, as one JSON document',
-      description: 'Every matching submission in full, and what Intake derived from it: analyses (verdicts, translations) and the deliveries sent about it, with their attempts.',
+      description: 'Every matching submission in full, and what Intake derived from it: analyses (verdicts, translations), the deliveries sent about it, with their attempts, and which model summaries read it.',
       body: Body,
       response: {
         200: Type.Object({
           email: Type.String(), generated_at: Type.String({ format: 'date-time' }), complete,
           submissions: Type.Array(Type.Object({ form_id: Type.String(), form_name: Type.String(), submission: SubmissionOutput })),
-          derived: Type.Object({ analyses: Type.Array(open('An analysis')), deliveries: Type.Array(open('A delivery with its attempts')) }),
+          derived: Type.Object({
+            analyses: Type.Array(open('An analysis')), deliveries: Type.Array(open('A delivery with its attempts')),
+            summaries: Type.Array(Type.Object({ id: Type.String(), form_id: Type.String(), created_at: Type.String({ format: 'date-time' }) }), {
+              description: 'Model summaries that read these submissions, without their text (it describes other people too); erasure deletes them',
+            }),
+          }),
         }),
         ...Errors,
       },
@@ -72,8 +77,8 @@ export const dataSubjectRoutes: FastifyPluginAsyncTypebox<{ config: Config; acco
   app.post('/api/data-subjects/erase', {
     schema: {
       tags, security, summary: 'Delete everything held about a person',
-      description: 'Deletes the matching submissions with their translations, reply drafts and sent replies, deliveries (payloads and logged bodies), analyses and fingerprints. '
-        + 'The audit log keeps only how many submissions were erased, not whose. Answers the counts per form.',
+      description: 'Deletes the matching submissions with their translations, reply drafts and sent replies, deliveries (payloads and logged bodies), analyses, fingerprints and every model summary made from any of them; '
+        + 'charge records keep their amounts without the submission ids. The audit log keeps only how many submissions were erased, not whose. Answers the counts per form.',
       body: Body,
       response: { 200: Type.Object({ erased: Type.Integer(), forms: Type.Array(Type.Object({ form_id: Type.String(), erased: Type.Integer() })), complete }), ...Errors },
     },

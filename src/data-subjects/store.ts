@@ -2,8 +2,10 @@
 // Found through subject_emails (the index the pipeline's fingerprint recorder fills, in seq order per
 // form, up to fingerprint_marks.through_seq); submissions past a form's mark, which the pipeline has
 // not reached yet, are read and matched here, up to a bound (UNINDEXED_LIMIT).
-import type { Transaction } from 'kysely';
+import { randomUUID } from 'node:crypto';
+import { sql, type Transaction } from 'kysely';
 import type { Db } from '../db/database.ts';
+import type { Engine } from '../db/migrations/column-types.ts';
 import type { Tables } from '../db/tables.ts';
 import { fromJson, toBool, toIso, toIsoOrNull } from '../db/values.ts';
 import { readSubmissions, type Submission } from '../submissions/store.ts';
@@ -34,6 +36,8 @@ export interface DerivedData {
     id: string; submission_id: string | null; destination_id: string; destination_type: string; status: string; payload: unknown; created_at: string; completed_at: string | null;
     attempts: Array<{ attempt: number; attempted_at: string; status_code: number | null; error: string | null; response_body: string | null }>;
   }>;
+  /** Model summaries that read these submissions: which and when, not their text, which describes other people too. */
+  summaries: Array<{ id: string; form_id: string; created_at: string }>;
 }
 
 export interface ErasedForm {
@@ -43,7 +47,7 @@ export interface ErasedForm {
 
 const chunks = <T>(items: T[], size = ID_CHUNK): T[][] => Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
-export function dataSubjectStore(db: Db) {
+export function dataSubjectStore(db: Db, engine: Engine) {
   async function indexed(accountId: string, hash: string): Promise<SubjectMatch[]> {
     const rows = await db.selectFrom('subject_emails as e')
       .innerJoin('submissions as s', 's.id', 'e.submission_id')
@@ -96,7 +100,11 @@ export function dataSubjectStore(db: Db) {
     async derived(ids: string[]): Promise<DerivedData> {
       const analyses: DerivedData['analyses'] = [];
       const deliveries: DerivedData['deliveries'] = [];
+      const summaries = new Map<string, DerivedData['summaries'][number]>();
       for (const part of chunks(ids)) {
+        const made = await db.selectFrom('submission_summary_sources as s').innerJoin('submission_summaries as m', 'm.id', 's.summary_id')
+          .select(['m.id', 'm.form_id', 'm.created_at']).where('s.submission_id', 'in', part).execute();
+        for (const m of made) summaries.set(m.id, { id: m.id, form_id: m.form_id, created_at: toIso(m.created_at) });
         const rows = await db.selectFrom('submission_analyses').selectAll().where('submission_id', 'in', part).orderBy('submission_id').execute();
         analyses.push(...rows.map((r) => ({ submission_id: r.submission_id, kind: r.kind, result: fromJson(r.result), created_at: toIso(r.created_at) })));
         const sent = await db.selectFrom('deliveries as d').innerJoin('destinations as t', 't.id', 'd.destination_id')
@@ -113,14 +121,15 @@ export function dataSubjectStore(db: Db) {
           });
         }
       }
-      return { analyses, deliveries };
+      return { analyses, deliveries, summaries: [...summaries.values()].sort((a, b) => byCodeUnits(a.created_at, b.created_at) || byCodeUnits(a.id, b.id)) };
     },
 
     /**
      * Deletes the submissions and everything kept about them, a form at a time, in chunks: the
-     * deliveries (their attempts go with them), the charges' records; analyses, index rows and
-     * fingerprints go with the rows (foreign keys, the 0011 trigger). The form's counters move in
-     * the same transaction. Submissions in processing are deleted too: erasure does not wait.
+     * deliveries (their attempts go with them); the charges' records lose the submission's id;
+     * analyses, index rows, fingerprints and every summary made from any of them go with the rows
+     * (foreign keys, the 0011 and 0028 triggers). The form's counters move in the same transaction.
+     * Submissions in processing are deleted too: erasure does not wait.
      */
     async erase(matches: SubjectMatch[]): Promise<ErasedForm[]> {
       const byForm = new Map<string, string[]>();
@@ -131,6 +140,10 @@ export function dataSubjectStore(db: Db) {
         for (const part of chunks(ids)) count += await db.transaction().execute((tx) => deleteSubmissions(tx, formId, part));
         erased.push({ form_id: formId, erased: count });
       }
+      // SQLite: the deleted pages are zeroed in the file (secure_delete), but the WAL still holds
+      // their earlier images until a checkpoint copies it back; TRUNCATE then empties the WAL file.
+      // A reader in the middle of a transaction keeps its frames: the next checkpoint takes them.
+      if (engine === 'sqlite' && erased.length > 0) await sql`pragma wal_checkpoint(truncate)`.execute(db);
       return erased;
     },
   };
@@ -149,7 +162,7 @@ async function readAll<T>(ids: string[], read: (part: string[]) => Promise<Map<s
 export async function deleteSubmissions(tx: Transaction<Tables>, formId: string, ids: string[]): Promise<number> {
   if (ids.length === 0) return 0;
   await tx.deleteFrom('deliveries').where('submission_id', 'in', ids).execute();
-  await tx.deleteFrom('credit_charges').where('submission_id', 'in', ids).execute();
+  await anonymiseCharges(tx, ids);
   const deleted = await tx.deleteFrom('submissions').where('form_id', '=', formId).where('id', 'in', ids).returning(['spam_flag']).execute();
   if (deleted.length === 0) return 0;
   const spam = deleted.filter((row) => toBool(row.spam_flag)).length;
@@ -157,6 +170,17 @@ export async function deleteSubmissions(tx: Transaction<Tables>, formId: string,
     .set((eb) => ({ submission_count: eb('submission_count', '-', deleted.length), spam_count: eb('spam_count', '-', spam) }))
     .where('id', '=', formId).execute();
   return deleted.length;
+}
+
+/**
+ * A charge's record is billing: it keeps its account, step, period, cost and time, and loses the
+ * submission's id for `erased:<random>` (one per submission, so its steps stay apart under the key).
+ */
+async function anonymiseCharges(tx: Transaction<Tables>, ids: string[]): Promise<void> {
+  const charged = await tx.selectFrom('credit_charges').select('submission_id').distinct().where('submission_id', 'in', ids).execute();
+  for (const { submission_id: id } of charged) {
+    await tx.updateTable('credit_charges').set({ submission_id: `erased:${randomUUID()}` }).where('submission_id', '=', id).execute();
+  }
 }
 
 export type DataSubjectStore = ReturnType<typeof dataSubjectStore>;

@@ -1,17 +1,15 @@
 // The email addresses a submission holds, as the data-subject index keeps them: values of `email`
 // fields and any string value (at any depth) that is exactly an email address, normalised (trimmed,
-// NFC, lower case) and hashed, so the index itself holds no address in clear.
+// lower case, ASCII only: forms/email-address.ts says why lookalikes are refused) and hashed, so the
+// index itself holds no address in clear.
 import { createHash } from 'node:crypto';
-import { isEmailAddress } from '../forms/email-address.ts';
+import { identityEmail } from '../forms/email-address.ts';
 import { fromJson } from '../db/values.ts';
 
 /** Nested values deeper than this are not looked into (a submission's JSON is bounded anyway). */
 const MAX_DEPTH = 8;
 
-export function normaliseEmail(value: string): string | null {
-  const address = value.trim().normalize('NFC').toLowerCase();
-  return isEmailAddress(address) ? address : null;
-}
+export const normaliseEmail = identityEmail;
 
 export function emailHash(normalised: string): string {
   return createHash('sha256').update(normalised).digest('base64url');

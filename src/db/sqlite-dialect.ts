@@ -102,7 +102,7 @@ export const DEFAULT_BUSY_TIMEOUT_MS = 10_000;
 
 /**
  * WAL lets readers run beside the writer; synchronous=FULL makes every commit durable before it
- * returns. `durable: false` (synchronous=NORMAL) leaves the fsync to the next checkpoint: a crash of
+ * returns; secure_delete zeroes what is deleted. `durable: false` (synchronous=NORMAL) leaves the fsync to the next checkpoint: a crash of
  * the process loses nothing, a power cut the latest commits, in order (see `intake worker`).
  */
 export function openSqliteConnection(file: string, options: { durable?: boolean; busyTimeoutMs?: number } = {}): DatabaseSync {
@@ -111,6 +111,9 @@ export function openSqliteConnection(file: string, options: { durable?: boolean;
   db.exec('pragma journal_mode = wal');
   db.exec(`pragma synchronous = ${options.durable === false ? 'normal' : 'full'}`);
   db.exec('pragma foreign_keys = on');
+  // Deleted content is overwritten with zeros, not left in free pages and cells where a copy of the
+  // file would still show it (an erased person's words). Costs little: see docs/security.md.
+  db.exec('pragma secure_delete = on');
   return db;
 }
 

@@ -24,6 +24,13 @@ export function nowIso(): string {
   return new Date().toISOString();
 }
 
+/** True when a write failed on a foreign key (the row it refers to is gone), on either engine. */
+export function isForeignKeyViolation(error: unknown): boolean {
+  const e = error as { code?: string; errcode?: number; message?: string } | null;
+  if (!e) return false;
+  return e.code === '23503' || e.errcode === 787 || /FOREIGN KEY constraint failed/.test(e.message ?? '');
+}
+
 /** True when a write failed on a unique constraint, on either engine. */
 export function isUniqueViolation(error: unknown): boolean {
   const e = error as { code?: string; errcode?: number; message?: string } | null;

@@ -24,3 +24,20 @@ export function isEmailAddress(value: string): boolean {
 function isDomainLabel(label: string): boolean {
   return label.length > 0 && label.length <= MAX_LABEL && LABEL.test(label) && !label.startsWith('-') && !label.endsWith('-');
 }
+
+/** Printable ASCII: the only characters of an address Intake compares for identity. */
+const PRINTABLE_ASCII = /^[\x21-\x7e]*$/;
+
+/**
+ * An address as an identity (whose account, whose submissions): trimmed and lower-cased, or null.
+ * A value with any character outside ASCII is refused before folding, because folding turns
+ * lookalikes into letters: the Kelvin sign (U+212A) lower-cases (and NFC-normalises) to `k`, the
+ * long s (U+017F) upper-cases to `S`, and NFKC maps full-width letters (U+FF41 …) to ASCII. Such a
+ * value never names the same person as the ASCII address it resembles.
+ */
+export function identityEmail(value: string): string | null {
+  const trimmed = value.trim();
+  if (!PRINTABLE_ASCII.test(trimmed)) return null;
+  const address = trimmed.toLowerCase();
+  return isEmailAddress(address) ? address : null;
+}

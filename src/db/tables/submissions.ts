@@ -92,6 +92,21 @@ export interface SubmissionAnalysesTable {
   created_at: Timestamp;
 }
 
+/** A model's summary of a form's submissions, kept apart from any one of them (0028). */
+export interface SubmissionSummariesTable {
+  /** A hash of the form, the submissions read and the figures: the same question is answered once. */
+  id: string;
+  form_id: string;
+  summary: string;
+  created_at: Timestamp;
+}
+
+/** Every submission a summary was made from: deleting one deletes the summary (0028's trigger). */
+export interface SubmissionSummarySourcesTable {
+  submission_id: string;
+  summary_id: string;
+}
+
 /** Per account and hashed text feature, how many of its spam corrections had it (feature -1: the corrections). */
 export interface SpamFeedbackTable {
   account_id: string;
