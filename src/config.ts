@@ -96,6 +96,22 @@ export interface Config {
     disableAfter: number;
     concurrency: number;
   };
+  /** CAPTCHA on submission endpoints (src/captcha): the hosted providers' verify URLs and ALTCHA's own proof of work. */
+  captcha: {
+    /** Seconds an ALTCHA challenge may be solved and sent in. */
+    challengeTtlS: number;
+    /** PBKDF2 iterations of one ALTCHA attempt. */
+    altchaCost: number;
+    /** The highest counter an ALTCHA challenge hides (it is picked between half this and this): the attempts a solver makes. */
+    altchaMaxCounter: number;
+    turnstileVerifyUrl: string;
+    hcaptchaVerifyUrl: string;
+    recaptchaVerifyUrl: string;
+    /** Longest wait for a provider's siteverify answer; past it the submission is stored as spam. */
+    verifyTimeoutMs: number;
+    /** reCAPTCHA v3: a score below this fails. */
+    recaptchaMinScore: number;
+  };
   knowledge: {
     /** Largest knowledge base content, in UTF-8 bytes. */
     maxBytes: number;
@@ -128,6 +144,14 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   const value = Number(raw);
   if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
   return value;
+}
+
+/** A number from 0 to 1, such as 0.5. */
+function fraction(env: Env, name: string, fallback: number): number {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^(0(\.\d+)?|1(\.0+)?)$/.test(raw)) throw new ConfigError(name, `expected a number from 0 to 1 such as 0.5, got "${raw}"`);
+  return Number(raw);
 }
 
 function boolean(env: Env, name: string, fallback: boolean): boolean {
@@ -328,6 +352,16 @@ export function loadConfig(env: Env = process.env): Config {
       retrySchedule: schedule(env, 'INTAKE_DELIVERY_RETRY_SCHEDULE', DEFAULT_DELIVERY_SCHEDULE, 'INTAKE_DELIVERY_RETRY'),
       disableAfter: integer(env, 'INTAKE_DELIVERY_DISABLE_AFTER', 15, 1, 10_000),
       concurrency: integer(env, 'INTAKE_DELIVERY_CONCURRENCY', 16, 1, 256),
+    },
+    captcha: {
+      challengeTtlS: integer(env, 'INTAKE_CAPTCHA_CHALLENGE_TTL_S', 600, 10, 86_400),
+      altchaCost: integer(env, 'INTAKE_ALTCHA_COST', 5_000, 1, 1_000_000),
+      altchaMaxCounter: integer(env, 'INTAKE_ALTCHA_MAX_COUNTER', 10_000, 2, 10_000_000),
+      turnstileVerifyUrl: url(env, 'INTAKE_TURNSTILE_VERIFY_URL', ['http:', 'https:']) ?? 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
+      hcaptchaVerifyUrl: url(env, 'INTAKE_HCAPTCHA_VERIFY_URL', ['http:', 'https:']) ?? 'https://api.hcaptcha.com/siteverify',
+      recaptchaVerifyUrl: url(env, 'INTAKE_RECAPTCHA_VERIFY_URL', ['http:', 'https:']) ?? 'https://www.google.com/recaptcha/api/siteverify',
+      verifyTimeoutMs: integer(env, 'INTAKE_CAPTCHA_VERIFY_TIMEOUT_MS', 5_000, 100, 60_000),
+      recaptchaMinScore: fraction(env, 'INTAKE_RECAPTCHA_MIN_SCORE', 0.5),
     },
     knowledge: {
       maxBytes: integer(env, 'INTAKE_KB_MAX_BYTES', 512 * 1024, 1024, 16 * 1024 * 1024),

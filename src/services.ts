@@ -40,6 +40,7 @@ import { replyStore } from './replies/store.ts';
 import { sharedLimitsFor } from './limits/index.ts';
 import { dependencyChecks } from './health/dependencies.ts';
 import { submissionService } from './submissions/service.ts';
+import { captchaService, captchaStore } from './captcha/index.ts';
 import { batchStatementsFor, submissionStore } from './submissions/store.ts';
 import { triageService } from './submissions/triage.ts';
 import { triageStore } from './submissions/triage-store.ts';
@@ -102,7 +103,9 @@ export function buildServices(config: Config, database: Database, options: Servi
   const deliveries = deliveryService({ store: deliveryRows, destinations, forms, queue, sender, baseUrl });
   const submissionRows = submissionStore(database.db, batchStatementsFor(database.sqliteConnection));
   const writeBatch = submissionWriter(database, submissionRows, queue, config.pipeline.maxAttempts, writerThreadMode(config));
+  const captcha = captchaService({ store: captchaStore(database.db), config: config.captcha });
   const submissions = submissionService({
+    captcha,
     store: submissionRows,
     forms,
     config,
@@ -138,7 +141,7 @@ export function buildServices(config: Config, database: Database, options: Servi
   const dependencies = dependencyChecks(database, limits);
   const oauthRows = oauthStore(database.db);
   const oauth = oauthService({ store: oauthRows, providers: providers({ store: oauthRows, proxy: config.trustProxy }), accounts: accountRows });
-  return { queue, limits, live, dependencies, accounts, setup, dashboard, forms, knowledge, submissions, triage, replies, replySending, destinations, deliveries, delivery, audit, analysis, exports, subjects, retention, oauth };
+  return { queue, limits, live, dependencies, accounts, setup, dashboard, forms, knowledge, submissions, captcha, triage, replies, replySending, destinations, deliveries, delivery, audit, analysis, exports, subjects, retention, oauth };
 }
 
 export type Services = ReturnType<typeof buildServices>;

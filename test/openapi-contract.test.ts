@@ -155,7 +155,7 @@ describe('OpenAPI document against the server', () => {
    *   maximum, a honeypot alone); a knowledge base of the owner's and a slug not taken (stored data); a
    *   reply_email_field naming an email field (another member, or on a change the stored schema); the
    *   URL policy. On a change, what the body leaves out is as stored, so an enabled webhook or smart
-   *   reply may still lack its URL, secret or knowledge base.
+   *   reply may still lack its URL, secret or knowledge base, and a hosted CAPTCHA provider its keys.
    * - A destination: the URL policy; on a change, the members of another type than the stored one's,
    *   and a type other than the stored one.
    */
@@ -171,6 +171,8 @@ describe('OpenAPI document against the server', () => {
     webhook_url: new RegExp(`${URL_POLICY.source}|^is required when webhook_enabled is true$`),
     webhook_secret: /^is required when webhook_enabled is true$/,
     knowledge_base_id: new RegExp(`${FORM_RULES.knowledge_base_id!.source}|^is required when smart_reply_enabled is true$`),
+    captcha_site_key: /^is required when captcha_provider is (turnstile|hcaptcha|recaptcha)$/,
+    captcha_secret: /^is required when captcha_provider is (turnstile|hcaptcha|recaptcha)$/,
   };
   const notApplying = /^does not apply to an? \w+ destination$/;
   const OPEN_REFUSALS: Array<(where: string, status: number, body: unknown) => boolean> = [

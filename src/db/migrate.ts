@@ -27,6 +27,7 @@ import * as readAndDone from './migrations/0023_read_and_done.ts';
 import * as dashboardFlashes from './migrations/0024_dashboard_flashes.ts';
 import * as dailyCounts from './migrations/0025_daily_counts.ts';
 import * as erasureReach from './migrations/0028_erasure_reach.ts';
+import * as captcha from './migrations/0031_captcha.ts';
 
 type CodeMigration = { up(db: Kysely<any>, t: ColumnTypes): Promise<void> };
 
@@ -51,6 +52,7 @@ const MIGRATIONS: Record<string, CodeMigration> = {
   '0024_dashboard_flashes': dashboardFlashes,
   '0025_daily_counts': dailyCounts,
   '0028_erasure_reach': erasureReach,
+  '0031_captcha': captcha,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

@@ -18,7 +18,7 @@ export function presentFormSummary(form: FormRecord, baseUrl: string) {
 }
 
 export function presentForm(form: FormRecord, baseUrl: string) {
-  const { webhook_secret: _secret, ...settings } = form.settings;
+  const { webhook_secret: _secret, captcha_secret: _captchaSecret, ...settings } = form.settings;
   return {
     ...presentFormSummary(form, baseUrl),
     schema: form.version.schema,

@@ -115,6 +115,13 @@ const settings = {
   intent: NULLABLE_STRING({ maxLength: 1000, description: "Plain-text purpose of the form; intelligent spam detection judges submissions against it" }),
   retention_days: RETENTION_DAYS('Days a submission is kept before the retention purge deletes it; null (the default): for ever'),
   spam_retention_days: RETENTION_DAYS('Days a spam submission is kept; null: as long as the others. 30 for a new form'),
+  captcha_provider: Type.Enum(['none', 'altcha', 'turnstile', 'hcaptcha', 'recaptcha'], {
+    default: 'none',
+    description: 'Who checks that a person sent each submission: `altcha` (a proof of work served by Intake itself, no third party), '
+      + 'or the hosted `turnstile`, `hcaptcha`, `recaptcha` (v2 or v3), which need captcha_site_key and captcha_secret. '
+      + 'The discovery document says what a client must send; a missing or wrong token is refused with 403 captcha_failed.',
+  }),
+  captcha_site_key: NULLABLE_STRING({ minLength: 1, maxLength: 200, pattern: '^[\\x21-\\x7e]+$', 'x-message': 'must be the site key as the provider shows it', description: "The hosted provider's site key (public; the widget on your page shows it); required for turnstile, hcaptcha and recaptcha" }),
 };
 
 const writable = {
@@ -129,6 +136,10 @@ const writable = {
   fields_schema: FieldsSchemaInput,
   ...settings,
   webhook_secret: NULLABLE_STRING({ minLength: 8, maxLength: 128, writeOnly: true }),
+  captcha_secret: NULLABLE_STRING({
+    minLength: 1, maxLength: 200, pattern: '^[\\x21-\\x7e]+$', writeOnly: true, 'x-message': 'must be the secret key as the provider shows it',
+    description: "The hosted provider's secret key, which Intake verifies tokens with; required for turnstile, hcaptcha and recaptcha. Write-only",
+  }),
 };
 
 type Writable = typeof writable;
@@ -140,14 +151,15 @@ const optional = Object.fromEntries(Object.entries(writable).map(([k, v]) => [k,
  * The spec's conditional requirements. On create the body is the whole form, so each is required; on
  * update what the body leaves out stays as stored, so the body can only not clear it (a null).
  */
-const REQUIREMENTS = [
+const REQUIREMENTS: Array<{ when: string; is?: string; needs: string[] }> = [
   { when: 'webhook_enabled', needs: ['webhook_url', 'webhook_secret'] },
   { when: 'smart_reply_enabled', needs: ['knowledge_base_id'] },
+  ...['turnstile', 'hcaptcha', 'recaptcha'].map((provider) => ({ when: 'captcha_provider', is: provider, needs: ['captcha_site_key', 'captcha_secret'] })),
 ];
-const conditional = (whole: boolean) => REQUIREMENTS.map(({ when, needs }) => {
-  const message = `is required when ${when} is true`;
+const conditional = (whole: boolean) => REQUIREMENTS.map(({ when, is, needs }) => {
+  const message = `is required when ${when} is ${is ?? 'true'}`;
   return {
-    if: { properties: { [when]: { const: true } }, required: [when] },
+    if: { properties: { [when]: { const: is ?? true } }, required: [when] },
     then: {
       ...(whole && { required: needs }), 'x-message': message,
       properties: Object.fromEntries(needs.map((name) => [name, { not: { type: 'null' }, 'x-message': message }])),

@@ -28,6 +28,9 @@ const DEFAULT_SETTINGS: FormSettings = {
   intent: null,
   retention_days: null,
   spam_retention_days: 30,
+  captcha_provider: 'none',
+  captcha_site_key: null,
+  captcha_secret: null,
 };
 
 const SETTING_KEYS = Object.keys(DEFAULT_SETTINGS) as Array<keyof FormSettings>;
@@ -63,7 +66,15 @@ function checkSettings(settings: FormSettings, errors: FieldErrors, urlProblem: 
     const problem = urlProblem(settings.webhook_url);
     if (problem) addError(errors, 'webhook_url', problem);
   }
+  // A hosted provider cannot be asked without both; a form that asks for CAPTCHA must never go unchecked.
+  if (HOSTED_PROVIDERS.has(settings.captcha_provider)) {
+    const message = `is required when captcha_provider is ${settings.captcha_provider}`;
+    if (!settings.captcha_site_key) addError(errors, 'captcha_site_key', message);
+    if (!settings.captcha_secret) addError(errors, 'captcha_secret', message);
+  }
 }
+
+const HOSTED_PROVIDERS = new Set(['turnstile', 'hcaptcha', 'recaptcha']);
 
 /** A reply_email_field must name an email field of the schema the form will have. */
 function checkReplyField(settings: FormSettings, schema: FieldsSchema | null, errors: FieldErrors): void {

@@ -23,7 +23,15 @@ export interface FormSettings {
   retention_days: number | null;
   /** Days a spam submission is kept; null: as long as the others. */
   spam_retention_days: number | null;
+  /** Who checks that a person sent the submission (docs/captcha.md); `none`: nobody. */
+  captcha_provider: CaptchaProvider;
+  /** The hosted provider's site key, which the owner's page shows; null for none and ALTCHA. */
+  captcha_site_key: string | null;
+  /** The hosted provider's secret the server verifies tokens with; write-only, like webhook_secret. */
+  captcha_secret: string | null;
 }
+
+export type CaptchaProvider = 'none' | 'altcha' | 'turnstile' | 'hcaptcha' | 'recaptcha';
 
 /** The form's own webhook as its row says it within the transaction that changed it. */
 export interface FormWebhook {
@@ -113,6 +121,9 @@ function toForm(row: FormRow): FormRecord {
       intent: row.intent,
       retention_days: row.retention_days,
       spam_retention_days: row.spam_retention_days,
+      captcha_provider: row.captcha_provider,
+      captcha_site_key: row.captcha_site_key,
+      captcha_secret: row.captcha_secret,
     },
     submissionCount: toCount(row.submission_count),
     spamCount: toCount(row.spam_count),

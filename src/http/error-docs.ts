@@ -10,7 +10,7 @@ const fieldErrors = Type.Record(Type.String(), Type.Array(Type.String()), { desc
 const publicBody = Type.Object({
   error: Type.Object(
     {
-      code: Type.String({ description: 'A stable code such as validation_error, unauthorized, rate_limited' }),
+      code: Type.String({ description: 'A stable code such as validation_error, unauthorized, captcha_failed, rate_limited' }),
       message: Type.String(),
       details: Type.Optional(fieldErrors),
       retry_after: Type.Optional(Type.Integer({ description: 'Seconds, on 429 and 503' })),
@@ -54,6 +54,8 @@ function errorStatuses(route: RouteOptions, family: Family): number[] {
   if (schema.params) statuses.add(404);
   if (schema.querystring) statuses.add(400);
   if (schema.body) for (const status of [400, 413, 415, validationStatus(family)]) statuses.add(status);
+  // A submission to a form with a CAPTCHA and no valid solution: 403 captcha_failed.
+  if (family === 'public' && schema.body) statuses.add(403);
   return [...statuses].sort();
 }
 

@@ -19,6 +19,7 @@ export type ErrorCode =
   | 'cannot_delete'
   | 'cannot_update'
   | 'idempotency_key_reused'
+  | 'captcha_failed'
   | 'not_configured'
   | 'ai_credits_exhausted'
   | 'provider_unavailable'
@@ -88,6 +89,9 @@ export const fail = {
       422,
       'This Idempotency-Key was used with a different request. Use a new key for new data; a key is kept for 24 hours.',
     ),
+  /** The form's CAPTCHA was not solved: no token, a wrong, expired or used one, or one for another form or site. Nothing was stored. */
+  captchaFailed: (reason: string) =>
+    new AppError('captcha_failed', 403, `The CAPTCHA check failed: ${reason}. Solve it again and resend; nothing was stored.`),
   notConfigured: (message: string) => new AppError('not_configured', 422, message),
   aiCreditsExhausted: () =>
     new AppError('ai_credits_exhausted', 402, 'No AI credits are left on this plan: upgrade, or wait for the next monthly allowance.'),

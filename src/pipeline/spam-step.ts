@@ -44,6 +44,9 @@ export async function spamStep(work: Work, deps: SpamStepDeps): Promise<SpamStep
   work.submission.steps.push('spam');
   const none = { result: { spam_flag: false }, creditsExhausted: false };
   const { form } = work;
+  // The endpoint could not tell a person from a bot (a CAPTCHA provider did not answer): never clean.
+  const flagged = work.submission.metadata.flagged_spam;
+  if (typeof flagged === 'string') return { result: { spam_flag: true, spam_confidence: null, spam_reason: flagged }, creditsExhausted: false };
 
   if (!form.spamProtection) {
     const honeypot = checkHoneypot({ formName: form.name, intent: form.intent, fields: work.fields, data: work.submission.data, repeatsFromSender: 0 });

@@ -1,20 +1,24 @@
 // What an agent or a developer learns from GET on a submission endpoint: always the current
 // schema and the current endpoint, whichever endpoint was asked. Honeypots stay secret.
 import escapeHtml from 'escape-html';
+import { captchaDiscovery } from '../captcha/index.ts';
 import { isHoneypot } from '../forms/field-schema.ts';
 import { endpointUrl } from '../forms/present.ts';
 import type { FormRecord } from '../forms/store.ts';
 
 export function discoveryDocument(form: FormRecord, baseUrl: string) {
+  const endpoint = endpointUrl(baseUrl, form.version);
+  const captcha = captchaDiscovery(form, endpoint);
   return {
     name: form.name,
     slug: form.slug,
-    endpoint: endpointUrl(baseUrl, form.version),
+    endpoint,
     method: 'POST' as const,
     content_type: 'application/json' as const,
     visibility: form.visibility,
     version: form.version.number,
     fields: form.version.schema.fields.filter((field) => !isHoneypot(field)),
+    ...(captcha && { captcha: captcha.provider === 'altcha' ? { ...captcha, widget_script: `${baseUrl}${ALTCHA_SCRIPT_PATH}` } : captcha }),
     ...(form.visibility === 'private' && {
       authentication: {
         type: 'bearer',
@@ -25,6 +29,9 @@ export function discoveryDocument(form: FormRecord, baseUrl: string) {
     }),
   };
 }
+
+/** Where Intake serves the ALTCHA widget (src/dashboard/assets.ts): no CDN, the same origin as the challenge. */
+export const ALTCHA_SCRIPT_PATH = '/assets/altcha.js';
 
 export type DiscoveryDocument = ReturnType<typeof discoveryDocument>;
 
@@ -73,6 +80,7 @@ pre{background:#f4f4f6;padding:1rem;overflow:auto;border-radius:6px}code{font-fa
 <h1>${escapeHtml(doc.name)}</h1>
 <p>This is a submission endpoint for developers and agents, not a fillable form. Send a JSON object with the fields below.</p>
 <p><strong>POST</strong> <code>${escapeHtml(doc.endpoint)}</code><br>Content-Type: <code>application/json</code> · schema version ${doc.version} · ${doc.visibility}</p>
+${doc.captcha ? `<p><strong>CAPTCHA:</strong> ${escapeHtml(doc.captcha.provider)}. Send the solution in the member <code>${escapeHtml(doc.captcha.field)}</code>${'challenge_url' in doc.captcha ? ` (challenges from <code>${escapeHtml(doc.captcha.challenge_url)}</code>)` : ''}; without it the submission is refused with <code>403 captcha_failed</code>.</p>` : ''}
 ${doc.authentication ? `<p><strong>Authentication:</strong> ${escapeHtml(doc.authentication.description)} Header: <code>Authorization: Bearer &lt;SUBMISSION_TOKEN&gt;</code></p>` : ''}
 <h2>Fields</h2>
 <table><thead><tr><th>Name</th><th>Type</th><th>Required</th><th>Rules</th></tr></thead><tbody>

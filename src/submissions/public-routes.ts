@@ -6,7 +6,7 @@ import type { Config } from '../config.ts';
 import { baseUrlOf } from '../http/base-url.ts';
 import { useErrorFamily } from '../http/error-replies.ts';
 import { discoveryDocument, discoveryPage } from './discovery.ts';
-import { Accepted, DiscoveryOutput, EndpointParams, PublicErrors, SubmitBody } from './schemas.ts';
+import { Accepted, AltchaChallenge, DiscoveryOutput, EndpointParams, PublicErrors, SubmitBody } from './schemas.ts';
 import type { SubmissionService } from './service.ts';
 import type { SubmissionMetadata } from './store.ts';
 
@@ -61,7 +61,8 @@ export const publicSubmissionRoutes: FastifyPluginAsyncTypebox<{ config: Config;
     schema: {
       tags,
       summary: 'Submit data to a form',
-      description: 'Public forms need no authentication; private forms need Authorization: Bearer <SUBMISSION_TOKEN>. An Idempotency-Key header (≤ 256 characters) makes retries of the same data return the first submission with 200 for 24 hours; the same key with different data gets 422 idempotency_key_reused.',
+      description: 'Public forms need no authentication; private forms need Authorization: Bearer <SUBMISSION_TOKEN>. An Idempotency-Key header (≤ 256 characters) makes retries of the same data return the first submission with 200 for 24 hours; the same key with different data gets 422 idempotency_key_reused. '
+        + 'A form with a CAPTCHA (discovery\'s `captcha`) needs the solution or token in the body member it names (`altcha`, `cf-turnstile-response`, `h-captcha-response` or `g-recaptcha-response`), never stored as data; without a valid one: 403 captcha_failed and nothing stored.',
       params: EndpointParams,
       body: SubmitBody,
       response: { 200: Accepted, 201: Accepted, ...PublicErrors, 422: PublicErrors[400] },
@@ -76,6 +77,21 @@ export const publicSubmissionRoutes: FastifyPluginAsyncTypebox<{ config: Config;
       metadata: metadataOf(request),
     });
     return reply.code(result.status).send(result.submission);
+  });
+
+  app.get('/api/:segment/f/:slug/captcha', {
+    config: { rateLimit: { groupId: 'discover' } },
+    schema: {
+      tags,
+      summary: 'Get an ALTCHA challenge',
+      description: "For forms whose captcha_provider is altcha: a fresh proof-of-work challenge, the JSON the ALTCHA widget's `challenge` URL answers. It is bound to this form and expires after INTAKE_CAPTCHA_CHALLENGE_TTL_S (600 s by default); its solution is accepted once.",
+      params: EndpointParams,
+      response: { 200: AltchaChallenge, 404: PublicErrors[404] },
+    },
+  }, async (request, reply) => {
+    const challenge = await submissions.captchaChallenge(request.params.segment, request.params.slug);
+    // altcha-lib types expiresAt and data as optional; Intake's challenges always carry both.
+    return reply.header('cache-control', 'no-store').send(challenge as never);
   });
 
   app.get('/api/:segment/f/:slug', {

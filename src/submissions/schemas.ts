@@ -28,7 +28,7 @@ const publicError = Type.Object({
   ),
 });
 
-export const PublicErrors = { 400: publicError, 401: publicError, 404: publicError, 413: publicError, 415: publicError, 429: publicError };
+export const PublicErrors = { 400: publicError, 401: publicError, 403: publicError, 404: publicError, 413: publicError, 415: publicError, 429: publicError };
 
 export const DiscoveryOutput = Type.Object({
   name: Type.String(),
@@ -42,6 +42,29 @@ export const DiscoveryOutput = Type.Object({
   authentication: Type.Optional(
     Type.Object({ type: Type.String(), header: Type.String(), format: Type.String(), description: Type.String() }),
   ),
+  captcha: Type.Optional(Type.Object({
+    provider: Type.Enum(['altcha', 'turnstile', 'hcaptcha', 'recaptcha']),
+    field: Type.String({ description: 'The body member the solution or token goes in; it is not stored as data' }),
+    challenge_url: Type.Optional(Type.String({ description: 'altcha: where the widget (or a client) gets a challenge to solve' })),
+    widget_script: Type.Optional(Type.String({ description: 'altcha: the widget, served by Intake' })),
+    site_key: Type.Optional(Type.String({ description: "turnstile, hcaptcha, recaptcha: the site key the provider's widget needs" })),
+  }, { description: 'Present when the form requires a CAPTCHA: a submission without a valid solution is refused with 403 captcha_failed' })),
+});
+
+/** The ALTCHA widget's challenge JSON, as altcha-lib v2 signs it. */
+export const AltchaChallenge = Type.Object({
+  parameters: Type.Object({
+    algorithm: Type.String(),
+    nonce: Type.String(),
+    salt: Type.String(),
+    cost: Type.Integer(),
+    keyLength: Type.Integer(),
+    keyPrefix: Type.String(),
+    keySignature: Type.Optional(Type.String()),
+    expiresAt: Type.Integer({ description: 'Unix seconds' }),
+    data: Type.Object({ form: Type.String() }, { additionalProperties: true }),
+  }, { additionalProperties: true }),
+  signature: Type.String(),
 });
 
 const nullable = (schema: object) => Type.Unsafe({ ...schema, nullable: true, type: [(schema as { type: string }).type, 'null'] });

@@ -16,6 +16,7 @@ import type { CorrectionEffects, InsertOutcome, NewSubmission, Split, Submission
 import type { SearchQuery } from './search.ts';
 import type { WriteBatch } from './writer.ts';
 import { learnCorrections } from '../pipeline/spam/feedback-store.ts';
+import { withoutCaptchaFields, type CaptchaService } from '../captcha/index.ts';
 import { correctionFeatures } from '../pipeline/spam/owner-feedback.ts';
 
 export interface SubmitRequest {
@@ -86,6 +87,8 @@ export function submissionService(deps: {
   writeConcurrency: number;
   /** After an owner's change committed (a spam correction, a deletion): the live dashboard is told. */
   changed?: (change: { account: string; form: string; type: 'verdicts' | 'submissions' }) => void;
+  /** Checks the form's CAPTCHA, if it has one, before anything is stored. */
+  captcha: CaptchaService;
   clock?: () => Date;
 }) {
   const { store, forms, config } = deps;
@@ -129,8 +132,17 @@ export function submissionService(deps: {
       if (request.idempotencyKey !== null && (request.idempotencyKey.length === 0 || request.idempotencyKey.length > MAX_IDEMPOTENCY_KEY_LENGTH)) {
         throw fail.invalidParameters(`The Idempotency-Key header must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters.`);
       }
-      const result = validatorFor(endpointVersion)(request.body);
+      // The token is not data. The other fields are checked first: a hosted provider's token works
+      // once, and a visitor fixing a typo should not have to solve the CAPTCHA again.
+      const result = validatorFor(endpointVersion)(withoutCaptchaFields(request.body, endpointVersion.schema.fields));
       if (!result.ok) throw fail.validation(result.details);
+      let metadata = request.metadata;
+      if (form.settings.captcha_provider !== 'none') {
+        const { ip, origin, referer } = request.metadata;
+        const verdict = await deps.captcha.check(form, request.body, { ip, origin, referer });
+        if ('failed' in verdict) throw fail.captchaFailed(verdict.failed);
+        if ('unavailable' in verdict) metadata = { ...metadata, flagged_spam: `CAPTCHA not verified: ${verdict.unavailable}` };
+      }
 
       const now = clock();
       const item: NewSubmission = {
@@ -139,10 +151,10 @@ export function submissionService(deps: {
         accountId: form.accountId,
         versionId: endpointVersion.id,
         data: result.data,
-        metadata: request.metadata,
+        metadata,
         idempotencyKey: request.idempotencyKey,
         idempotencyHash: request.idempotencyKey === null ? null : idempotencyRequestHash(endpointVersion.id, result.data),
-        fingerprint: contentFingerprint(result.data, endpointVersion.schema.fields, request.metadata.ip),
+        fingerprint: contentFingerprint(result.data, endpointVersion.schema.fields, metadata.ip),
         createdAt: now.toISOString(),
         submissionCap: config.freeSubmissionLimit,
       };
@@ -155,6 +167,14 @@ export function submissionService(deps: {
         return { status: 200, submission: { id, data, created_at } };
       }
       return { status: 201, submission: { id: item.id, data: item.data, created_at: item.createdAt } };
+    },
+
+    /** A new ALTCHA challenge for the form behind the endpoint; 404 when the form does not use ALTCHA. */
+    async captchaChallenge(segment: string, slug: string) {
+      const { form } = await requireEndpoint(segment, slug);
+      const challenge = await deps.captcha.challenge(form);
+      if (!challenge) throw fail.notFound('This form does not use ALTCHA, so it has no challenge to solve.');
+      return challenge;
     },
 
     /** The form and its current version, for discovery at any of its endpoints, old or new. */

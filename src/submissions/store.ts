@@ -36,6 +36,11 @@ export interface SubmissionMetadata {
   referer: string | null;
   origin: string | null;
   utm: Record<string, string>;
+  /**
+   * Why the endpoint itself stored this submission as spam (a CAPTCHA provider that could not say);
+   * the spam step takes it as its verdict, whatever the form's spam settings.
+   */
+  flagged_spam?: string;
 }
 
 export interface NewSubmission {

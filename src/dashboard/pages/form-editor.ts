@@ -50,10 +50,14 @@ export function formInputFrom(body: unknown, mode: 'create' | 'update'): FormInp
     webhook_enabled: flag(body, 'webhook_enabled'),
     webhook_url: optional(body, 'webhook_url'),
     reply_email_field: optional(body, 'reply_email_field'),
+    captcha_provider: text(body, 'captcha_provider') || 'none',
+    captcha_site_key: optional(body, 'captcha_site_key'),
   };
   // Write-only: left empty, the stored secret stays.
   const secret = optional(body, 'webhook_secret');
   if (secret !== null) input.webhook_secret = secret;
+  const captchaSecret = optional(body, 'captcha_secret');
+  if (captchaSecret !== null) input.captcha_secret = captchaSecret;
   return checkers[mode](input);
 }
 
@@ -81,7 +85,9 @@ export function valuesOf(form: FormRecord | null): EditorValues {
 /** What the owner typed, to show again with the errors. */
 export function valuesFromBody(body: unknown): EditorValues {
   const settings: Record<string, unknown> = {};
-  for (const key of ['spam_protection_strategy', 'intent', 'smart_replies_mode', 'knowledge_base_id', 'webhook_url', 'reply_email_field']) settings[key] = text(body, key);
+  for (const key of ['spam_protection_strategy', 'intent', 'smart_replies_mode', 'knowledge_base_id', 'webhook_url', 'reply_email_field', 'captcha_provider', 'captcha_site_key']) {
+    settings[key] = text(body, key);
+  }
   for (const key of ['spam_protection_enabled', 'localisation_enabled', 'smart_reply_enabled', 'webhook_enabled']) settings[key] = flag(body, key);
   return { name: text(body, 'name'), slug: text(body, 'slug'), visibility: text(body, 'visibility'), fieldsJson: text(body, 'fields_schema', false), settings };
 }
@@ -130,6 +136,19 @@ function settingsFields(v: EditorValues, errors: Errors, knowledgeBases: Knowled
     name: 'webhook_secret', label: 'Webhook secret', type: 'password', errors, autocomplete: 'off',
     hint: creating ? 'Optional: the receiver checks each request with it. Stored write-only.' : 'Write-only: leave empty to keep the current one.',
   })}`)}
+</fieldset>
+<fieldset class="panel">
+  <legend>CAPTCHA</legend>
+  ${select({
+    name: 'captcha_provider', label: 'CAPTCHA', value: str(s.captcha_provider) || 'none', errors,
+    options: [['none', 'None'], ['altcha', 'ALTCHA (proof of work served by Intake, no third party)'], ['turnstile', 'Cloudflare Turnstile'], ['hcaptcha', 'hCaptcha'], ['recaptcha', 'Google reCAPTCHA (v2 or v3)']],
+    hint: 'Submissions without a valid solution are refused. Turnstile, hCaptcha and reCAPTCHA need the keys from their dashboards.',
+  })}
+  ${input({ name: 'captcha_site_key', label: 'Site key', value: str(s.captcha_site_key), errors, autocomplete: 'off', hint: 'Turnstile, hCaptcha, reCAPTCHA: the public key your page shows.' })}
+  ${input({
+    name: 'captcha_secret', label: 'Secret key', type: 'password', errors, autocomplete: 'off',
+    hint: creating ? 'Turnstile, hCaptcha, reCAPTCHA: Intake verifies tokens with it. Stored write-only.' : 'Write-only: leave empty to keep the current one.',
+  })}
 </fieldset>`;
 }
 

@@ -89,7 +89,7 @@ export interface AuditLogTable {
 }
 
 export interface ServerSettingsTable {
-  name: 'setup_closed_at' | 'operator_account_id';
+  name: 'setup_closed_at' | 'operator_account_id' | 'altcha_hmac_key';
   value: string;
   updated_at: Timestamp;
 }

@@ -26,6 +26,9 @@ export interface FormsTable {
   retention_days: number | null;
   /** Days a spam submission is kept; null: as long as any other. */
   spam_retention_days: number | null;
+  captcha_provider: 'none' | 'altcha' | 'turnstile' | 'hcaptcha' | 'recaptcha';
+  captcha_site_key: string | null;
+  captcha_secret: string | null;
   submission_count: Count;
   spam_count: Count;
   created_at: Timestamp;
@@ -153,4 +156,10 @@ export interface DailyLanguagesTable {
   day: string;
   language: string;
   submissions: number;
+}
+
+/** ALTCHA solutions once accepted, kept until their challenge expires (migration 0031). */
+export interface CaptchaSolutionsTable {
+  challenge_id: string;
+  expires_at: Timestamp;
 }
