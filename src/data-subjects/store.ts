@@ -8,6 +8,7 @@ import type { Tables } from '../db/tables.ts';
 import { fromJson, toBool, toIso, toIsoOrNull } from '../db/values.ts';
 import { readSubmissions, type Submission } from '../submissions/store.ts';
 import { emailHash, emailsIn } from './subject-emails.ts';
+import { lockMarkForDelete } from '../pipeline/fingerprint-store.ts';
 import { byCodeUnits } from '../text-order.ts';
 
 /** Not-yet-indexed submissions a search reads at most, over all of the owner's forms. */
@@ -148,6 +149,7 @@ async function readAll<T>(ids: string[], read: (part: string[]) => Promise<Map<s
  */
 export async function deleteSubmissions(tx: Transaction<Tables>, formId: string, ids: string[]): Promise<number> {
   if (ids.length === 0) return 0;
+  await lockMarkForDelete(tx, formId);
   await tx.deleteFrom('deliveries').where('submission_id', 'in', ids).execute();
   await tx.deleteFrom('credit_charges').where('submission_id', 'in', ids).execute();
   const deleted = await tx.deleteFrom('submissions').where('form_id', '=', formId).where('id', 'in', ids).returning(['spam_flag']).execute();

@@ -12,6 +12,7 @@ import { sql } from 'kysely';
 import { LISTING_BLOCK_SIZE } from '../db/migrations/0003_listing.ts';
 import type { FieldDefinition, FieldsSchema } from '../forms/field-schema.ts';
 import { correctedSpamReason } from '../pipeline/spam/correction-reason.ts';
+import { lockMarkForDelete } from '../pipeline/fingerprint-store.ts';
 
 export type SpamFilter = 'inbox' | 'spam' | 'all';
 
@@ -286,6 +287,7 @@ export function submissionStore(db: Db, statements: BatchStatements) {
       const outcomes = new Map<string, 'deleted' | 'missing' | 'busy'>(ids.map((id) => [id, 'missing']));
       if (ids.length === 0) return outcomes;
       return db.transaction().execute(async (tx) => {
+        await lockMarkForDelete(tx, formId);
         const rows = await tx
           .deleteFrom('submissions')
           .where('form_id', '=', formId)
