@@ -8,8 +8,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
-import { bearer, createForm, pathOf, startTestApp, type TestApp } from './helpers.ts';
-import { DashboardClient } from './dashboard-helpers.ts';
+import { bearer, pathOf, type TestApp } from './helpers.ts';
+import { ownerWithForm, type DashboardClient } from './dashboard-helpers.ts';
 
 /** What a submitter sends, and what the export's cell must hold. */
 const HOSTILE: Array<[string, string]> = [
@@ -46,14 +46,10 @@ describe('CSV exports of hostile submissions', () => {
   let t: TestApp;
   let key: string;
   let owner: DashboardClient;
-  let form: Awaited<ReturnType<typeof createForm>>;
+  let form: { id: string; endpoint: string };
 
   before(async () => {
-    t = await startTestApp();
-    owner = new DashboardClient(t);
-    await owner.setUp('owner@example.com');
-    key = await t.createKey('owner@example.com');
-    form = await createForm(t, key, { fields_schema: { fields: FIELDS.map((name) => ({ name, type: 'string' })) } });
+    ({ t, owner, key, form } = await ownerWithForm(FIELDS.map((name) => ({ name, type: 'string' }))));
     // Every field of every submission hostile: each value in a field of its own turn.
     for (let i = 0; i < HOSTILE.length; i++) {
       const payload = Object.fromEntries(FIELDS.map((name, f) => [name, HOSTILE[(i + f) % HOSTILE.length]![0]]));

@@ -97,7 +97,7 @@ describe('submission exports', () => {
 
   it('reads in chunks and windows: an export larger than a chunk comes out whole and in order', async () => {
     const { exportStore, walkRows } = await import('../src/exports/store.ts');
-    const store = exportStore(t.database.db);
+    const store = exportStore(t.database.db, t.database.engine);
     const last = await store.lastSeq(form.id);
     const chunks: string[][] = [];
     for await (const chunk of walkRows(store, form.id, { filter: 'all' }, { first: await store.firstSeq(form.id), last }, 3)) chunks.push(chunk.map((r) => r.id));

@@ -18,7 +18,7 @@ export const ExportQuerySchema = Type.Object(
     filter: Type.Enum(['inbox', 'spam', 'all'], { default: 'inbox' }),
     from: Type.Optional(Type.String({ maxLength: 40, pattern: ISO_TIME, description: 'ISO 8601: only submissions created at or after this time' })),
     to: Type.Optional(Type.String({ maxLength: 40, pattern: ISO_TIME, description: 'ISO 8601: only submissions created at or before this time, not before from' })),
-    text: Type.Optional(Type.String({ maxLength: 200, description: 'Only submissions whose data contains this text (case-insensitive), as the inbox search' })),
+    text: Type.Optional(Type.String({ maxLength: 200, description: 'Only submissions one of whose values contains this text (case-insensitive; field names are not searched), as the inbox search' })),
     bom: Type.Boolean({ default: false, description: 'CSV: start with a UTF-8 byte order mark, so Excel shows non-Latin text right' }),
   },
   { additionalProperties: true },

@@ -13,6 +13,7 @@ import { LISTING_BLOCK_SIZE } from '../db/migrations/0003_listing.ts';
 import type { FieldDefinition, FieldsSchema } from '../forms/field-schema.ts';
 import { correctedSpamReason } from '../pipeline/spam/correction-reason.ts';
 import { lockMarkForDelete } from '../pipeline/fingerprint-store.ts';
+import type { Engine } from '../db/migrations/column-types.ts';
 
 export type SpamFilter = 'inbox' | 'spam' | 'all';
 
@@ -226,7 +227,7 @@ export function batchStatementsFor(connection: DatabaseSync | null): BatchStatem
   return connection ? preparedSqliteStatements(connection) : postgresBatchStatements;
 }
 
-export function submissionStore(db: Db, statements: BatchStatements) {
+export function submissionStore(db: Db, statements: BatchStatements, engine: Engine) {
   return {
     /** Stores a batch in one transaction: one commit makes all of it, and its processing jobs, durable. */
     async insertBatch(items: NewSubmission[], onCreated: OnCreated): Promise<InsertOutcome[]> {
@@ -273,7 +274,7 @@ export function submissionStore(db: Db, statements: BatchStatements) {
 
     /** One page of a search, and where the next one starts. */
     async search(formId: string, query: SearchQuery): Promise<{ submissions: Submission[]; nextBeforeSeq: number | null }> {
-      const page = await searchSubmissions(db, formId, query);
+      const page = await searchSubmissions(db, engine, formId, query);
       return { submissions: page.rows.map(toSubmission), nextBeforeSeq: page.nextBeforeSeq };
     },
 
