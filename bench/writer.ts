@@ -53,7 +53,7 @@ async function run(): Promise<{ user: number; system: number; kib: number }> {
     // As writer-thread.ts: a connection of its own, batches arriving as JSON text.
     const connection = openSqliteConnection(path.join(dir, 'intake.sqlite'));
     const db = new Kysely<Tables>({ dialect: sqliteDialect(connection) });
-    const store = submissionStore(db, batchStatementsFor(connection));
+    const store = submissionStore(db, batchStatementsFor(connection), 'sqlite');
     const addJobs = preparedJobInsert(connection, 5);
     const write = async (batch: string) => {
       const outcomes = await store.insertBatch(JSON.parse(batch) as NewSubmission[], async (_tx, created) => addJobs(processingJobs(created)));

@@ -101,7 +101,7 @@ export function buildServices(config: Config, database: Database, options: Servi
   });
   const destinations = destinationService({ store: destinationRows, forms, policy });
   const deliveries = deliveryService({ store: deliveryRows, destinations, forms, queue, sender, baseUrl });
-  const submissionRows = submissionStore(database.db, batchStatementsFor(database.sqliteConnection));
+  const submissionRows = submissionStore(database.db, batchStatementsFor(database.sqliteConnection), database.engine);
   const writeBatch = submissionWriter(database, submissionRows, queue, config.pipeline.maxAttempts, writerThreadMode(config));
   const captcha = captchaService({ store: captchaStore(database.db), config: config.captcha });
   const submissions = submissionService({
@@ -123,13 +123,13 @@ export function buildServices(config: Config, database: Database, options: Servi
     writeConcurrency: 1,
     changed: ({ account, form, type }) => live.publish([{ type, account, form, count: 1 }]),
   });
-  const triage = triageService({ forms, store: submissionRows, triage: triageStore(database.db), queue });
+  const triage = triageService({ forms, store: submissionRows, triage: triageStore(database.db, database.engine), queue });
   const delivery = {
     store: deliveryRows, sender, mailer, baseUrl, slots: limits.slots,
     onBatchFinished: enqueueDeliveries({ destinations: destinationRows, deliveries: deliveryRows, queue, baseUrl }),
   };
   const audit = auditService(auditStore(database.db));
-  const exports = exportService({ store: exportStore(database.db), forms });
+  const exports = exportService({ store: exportStore(database.db, database.engine), forms });
   const subjects = dataSubjectService({ store: dataSubjectStore(database.db, database.engine) });
   const retention = retentionService({ store: retentionStore(database.db), audit });
   const analysis = analysisService({ store: analysisStore(database.db), stats: statsStore(database.db), forms, submissions, ai: aiServices(config, database) });

@@ -1,7 +1,7 @@
 // A cookie-keeping client for the dashboard over inject(): it sends the cookies it was given and
 // the CSRF token of the last page it read, as a browser with the page open would.
 import type { LightMyRequestResponse } from 'fastify';
-import type { TestApp } from './helpers.ts';
+import { createForm, startTestApp, type TestApp } from './helpers.ts';
 
 export class DashboardClient {
   readonly t: TestApp;
@@ -95,4 +95,14 @@ export async function openLink(c: DashboardClient, link: string): Promise<LightM
 /** Every dashboard link in a text, by the base URL the server was given. */
 export function linksIn(text: string, baseUrl: string): string[] {
   return [...text.matchAll(/https?:\/\/[^\s"<>)]+/g)].map((m) => m[0]).filter((link) => link.startsWith(baseUrl));
+}
+
+/** An app with one owner signed in to the dashboard, an API key of theirs and a form with these fields. */
+export async function ownerWithForm(fields: Array<{ name: string; type: string }>) {
+  const t = await startTestApp();
+  const owner = new DashboardClient(t);
+  await owner.setUp('owner@example.com');
+  const key = await t.createKey('owner@example.com');
+  const form = await createForm(t, key, { fields_schema: { fields } });
+  return { t, owner, key, form };
 }

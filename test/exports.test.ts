@@ -58,7 +58,8 @@ describe('submission exports', () => {
   it('neutralises every formula start and keeps non-Latin text, quotes and line breaks', async () => {
     const rows = csv((await exportOf('?filter=all')).body);
     const messages = rows.slice(1, 1 + FORMULAS.length).map((r) => r.message);
-    assert.deepEqual(messages, FORMULAS.map((f) => `'${f}`));
+    // A CR both starts a formula and ends a line, after which another may start: '\r=cmd' takes two.
+    assert.deepEqual(messages, FORMULAS.map((f) => `'${f}`.replace('\r=', "\r'=")));
     for (const m of messages) assert.doesNotMatch(m!, /^[=+\-@\t\r]/);
     const ira = rows.find((r) => r.name === 'Ирина Петрова');
     assert.equal(ira?.message, '日本語のメッセージ, "quoted"\nsecond line');
@@ -96,7 +97,7 @@ describe('submission exports', () => {
 
   it('reads in chunks and windows: an export larger than a chunk comes out whole and in order', async () => {
     const { exportStore, walkRows } = await import('../src/exports/store.ts');
-    const store = exportStore(t.database.db);
+    const store = exportStore(t.database.db, t.database.engine);
     const last = await store.lastSeq(form.id);
     const chunks: string[][] = [];
     for await (const chunk of walkRows(store, form.id, { filter: 'all' }, { first: await store.firstSeq(form.id), last }, 3)) chunks.push(chunk.map((r) => r.id));

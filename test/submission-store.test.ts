@@ -31,7 +31,7 @@ describe('submission store', () => {
   });
 
   it('keeps the rest of a batch when one submission\'s form has been deleted meanwhile', async () => {
-    const store = submissionStore(t.database.db, batchStatementsFor(t.database.sqliteConnection));
+    const store = submissionStore(t.database.db, batchStatementsFor(t.database.sqliteConnection), t.database.engine);
     const kept = item();
     const orphan = item({ formId: randomUUID() });
     const alsoKept = item();
@@ -48,7 +48,7 @@ describe('submission store', () => {
   });
 
   it('counts neither a refused nor a replayed submission', async () => {
-    const store = submissionStore(t.database.db, batchStatementsFor(t.database.sqliteConnection));
+    const store = submissionStore(t.database.db, batchStatementsFor(t.database.sqliteConnection), t.database.engine);
     const countOf = async () => {
       const form = await t.database.db.selectFrom('forms').select('submission_count').where('id', '=', formId).executeTakeFirstOrThrow();
       const account = await t.database.db.selectFrom('accounts').select('submissions_total').where('id', '=', accountId).executeTakeFirstOrThrow();
@@ -66,7 +66,7 @@ describe('submission store', () => {
   });
 
   it('admits as many of a batch as the free cap leaves room for, in order, and counts exactly those', async () => {
-    const store = submissionStore(t.database.db, batchStatementsFor(t.database.sqliteConnection));
+    const store = submissionStore(t.database.db, batchStatementsFor(t.database.sqliteConnection), t.database.engine);
     const account = await t.database.db.selectFrom('accounts').select('submissions_total').where('id', '=', accountId).executeTakeFirstOrThrow();
     const cap = Number(account.submissions_total) + 2;
     const form = await t.database.db.selectFrom('forms').select('submission_count').where('id', '=', formId).executeTakeFirstOrThrow();

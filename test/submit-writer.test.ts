@@ -36,7 +36,7 @@ describe('submission writer', () => {
   });
 
   it('keeps answering /healthz within milliseconds while a batch of 20,000 commits', async () => {
-    const write = submissionWriter(t.database, submissionStore(t.database.db, batchStatementsFor(t.database.sqliteConnection)), t.services.queue, 5);
+    const write = submissionWriter(t.database, submissionStore(t.database.db, batchStatementsFor(t.database.sqliteConnection), t.database.engine), t.services.queue, 5);
     const batch = Array.from({ length: 20_000 }, (_, n) => item(n));
     let committed = false;
     const writing = write(batch).then((outcomes) => {
@@ -72,7 +72,7 @@ describe('submission writer', () => {
 
   it('auto: stores small batches on the main connection and starts the thread for a batch of several', { skip: !fs.existsSync('/proc/self/task') }, async (context) => {
     if (t.database.engine !== 'sqlite') return context.skip('the thread is SQLite\'s');
-    const write = submissionWriter(t.database, submissionStore(t.database.db, batchStatementsFor(t.database.sqliteConnection)), t.services.queue, 5, 'auto');
+    const write = submissionWriter(t.database, submissionStore(t.database.db, batchStatementsFor(t.database.sqliteConnection), t.database.engine), t.services.queue, 5, 'auto');
     const threadsBefore = workerThreads();
     const countBefore = await storedCount();
     for (let n = 0; n < 3; n++) {
@@ -89,7 +89,7 @@ describe('submission writer', () => {
   });
 
   it('false: never starts the thread', { skip: !fs.existsSync('/proc/self/task') }, async () => {
-    const write = submissionWriter(t.database, submissionStore(t.database.db, batchStatementsFor(t.database.sqliteConnection)), t.services.queue, 5, 'false');
+    const write = submissionWriter(t.database, submissionStore(t.database.db, batchStatementsFor(t.database.sqliteConnection), t.database.engine), t.services.queue, 5, 'false');
     const threadsBefore = workerThreads();
     const countBefore = await storedCount();
     await write(Array.from({ length: 50 }, (_, i) => item(400_000 + i)));

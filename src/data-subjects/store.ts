@@ -10,6 +10,7 @@ import type { Tables } from '../db/tables.ts';
 import { fromJson, toBool, toIso, toIsoOrNull } from '../db/values.ts';
 import { readSubmissions, type Submission } from '../submissions/store.ts';
 import { emailHash, emailsIn } from './subject-emails.ts';
+import { lockMarkForDelete } from '../pipeline/fingerprint-store.ts';
 import { byCodeUnits } from '../text-order.ts';
 
 /** Not-yet-indexed submissions a search reads at most, over all of the owner's forms. */
@@ -161,6 +162,7 @@ async function readAll<T>(ids: string[], read: (part: string[]) => Promise<Map<s
  */
 export async function deleteSubmissions(tx: Transaction<Tables>, formId: string, ids: string[]): Promise<number> {
   if (ids.length === 0) return 0;
+  await lockMarkForDelete(tx, formId);
   await tx.deleteFrom('deliveries').where('submission_id', 'in', ids).execute();
   await anonymiseCharges(tx, ids);
   const deleted = await tx.deleteFrom('submissions').where('form_id', '=', formId).where('id', 'in', ids).returning(['spam_flag']).execute();

@@ -18,7 +18,7 @@ export const ExportQuerySchema = Type.Object(
     filter: Type.Enum(['inbox', 'spam', 'all'], { default: 'inbox' }),
     from: Type.Optional(Type.String({ maxLength: 40, pattern: ISO_TIME, description: 'ISO 8601: only submissions created at or after this time' })),
     to: Type.Optional(Type.String({ maxLength: 40, pattern: ISO_TIME, description: 'ISO 8601: only submissions created at or before this time, not before from' })),
-    text: Type.Optional(Type.String({ maxLength: 200, description: 'Only submissions whose data contains this text (case-insensitive), as the inbox search' })),
+    text: Type.Optional(Type.String({ maxLength: 200, description: 'Only submissions one of whose values contains this text (case-insensitive; field names are not searched), as the inbox search' })),
     bom: Type.Boolean({ default: false, description: 'CSV: start with a UTF-8 byte order mark, so Excel shows non-Latin text right' }),
   },
   { additionalProperties: true },
@@ -43,7 +43,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox<{ config: Config; accounts:
       tags: ['Submissions'], security: [{ apiKey: [] }], summary: 'Export submissions as CSV, NDJSON or JSON',
       description: 'Streams every matching submission stored when the export starts, oldest first: id, created_at, every field of every schema version '
         + '(current first, then removed fields), spam_flag, spam_reason, original_language, translated fields (translated.<field>) when the form has translations, reply_status. '
-        + 'CSV cells that a spreadsheet would run as a formula start with an apostrophe; nested values are JSON text. The download is named after the form\'s slug and the date; the export is recorded in the audit log.',
+        + 'CSV values holding a quote, comma, semicolon, CR or LF are quoted; wherever a spreadsheet could start a formula (a value\'s start, each line within it, after each semicolon) an apostrophe goes first; nested values are JSON text. The download is named after the form\'s slug and the date; the export is recorded in the audit log.',
       params: FormParams, querystring: ExportQuerySchema,
       produces: ['text/csv', 'application/x-ndjson', 'application/json'],
       response: {

@@ -9,6 +9,7 @@ import { fromJson, toBool, toIso } from '../db/values.ts';
 import type { FieldsSchema } from '../forms/field-schema.ts';
 import type { SpamFilter } from '../submissions/store.ts';
 import { dataContains } from '../submissions/search.ts';
+import type { Engine } from '../db/migrations/column-types.ts';
 
 export interface ExportQuery {
   filter: SpamFilter;
@@ -37,7 +38,7 @@ export interface ExportRow {
 /** Positions (seq values) one statement covers at most. */
 export const EXPORT_WINDOW = 20_000;
 
-export function exportStore(db: Db) {
+export function exportStore(db: Db, engine: Engine) {
   function matching(formId: string, query: ExportQuery, after: number, through: number) {
     let select = db.selectFrom('submissions').where('form_id', '=', formId).where('seq', '>', after).where('seq', '<=', through);
     if (query.filter !== 'all') select = select.where('spam_flag', '=', query.filter === 'spam');
@@ -45,7 +46,7 @@ export function exportStore(db: Db) {
     if (query.from) select = select.where('created_at', '>=', query.from);
     if (query.to) select = select.where('created_at', '<=', query.to);
     if (query.processingStatus) select = select.where('processing_status', '=', query.processingStatus);
-    if (query.text) select = select.where(dataContains(query.text));
+    if (query.text) select = select.where(dataContains(query.text, engine));
     return select;
   }
 

@@ -23,6 +23,8 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { statement } from '../db/statement.ts';
 import { subjectEmailRows } from '../data-subjects/subject-emails.ts';
+import type { Transaction } from 'kysely';
+import type { Tables } from '../db/tables.ts';
 
 export const RECORD_AHEAD = 1024;
 
@@ -30,6 +32,18 @@ export const RECORD_AHEAD = 1024;
 export interface Unrecorded {
   formId: string;
   seq: number;
+}
+
+/**
+ * Takes the form's mark, as a recorder does first, before a transaction deletes any of the form's
+ * submissions. A recorder holds the mark while its subject_emails rows key-share-lock the submissions
+ * they name, and the delete trigger of 0011 takes the mark after the deleted rows: a delete that did
+ * not take it first waited on the recorder's mark while the recorder waited on its rows, and on
+ * PostgreSQL one of them died of "deadlock detected" (the bulk delete answered 500). A no-op update
+ * locks the row on PostgreSQL and costs SQLite nothing its write transaction does not hold already.
+ */
+export async function lockMarkForDelete(tx: Transaction<Tables>, formId: string): Promise<void> {
+  await tx.updateTable('fingerprint_marks').set((eb) => ({ through_seq: eb.ref('through_seq') })).where('form_id', '=', formId).execute();
 }
 
 export function fingerprintRecorder(db: Db): (needs: Unrecorded[]) => Promise<void> {

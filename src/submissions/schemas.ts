@@ -152,7 +152,7 @@ export const BulkBody = Type.Union([
     where: Type.Object({
       filter: Filter,
       done: Type.Optional(Type.Boolean()),
-      text: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Text the submitted data contains, case-insensitively' })),
+      text: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Text a submitted value contains (not a field name), case-insensitively' })),
       processing_status: Type.Optional(processingStatus({ description: 'Only submissions whose processing is at this status (e.g. failed)' })),
     }, { additionalProperties: false, description: 'Every submission this selects when the request arrives (up to 100,000 a request)' }),
   }, { additionalProperties: false, title: 'By a where' }),

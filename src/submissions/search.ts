@@ -4,12 +4,13 @@ import { sql, type Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { SubmissionsTable } from '../db/tables.ts';
 import type { SpamFilter } from './store.ts';
+import type { Engine } from '../db/migrations/column-types.ts';
 
 export interface SearchQuery {
   filter: SpamFilter;
   /** Done or not; undefined: either. */
   done?: boolean;
-  /** Text the submitted data must contain, case-insensitively. */
+  /** Text one of the submitted values must contain, case-insensitively (field names are not searched). */
   text?: string;
   processingStatus?: SubmissionsTable['processing_status'];
   replyStatus?: SubmissionsTable['reply_status'];
@@ -35,18 +36,35 @@ export interface SearchPage {
  */
 export const SEARCH_WINDOW = 20_000;
 
-/** The submitted data is stored as JSON text: the search term is matched in that form, wildcards escaped. */
-export function likePattern(text: string): string {
-  const asJson = JSON.stringify(text.toLowerCase()).slice(1, -1);
-  return `%${asJson.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+/** A LIKE pattern for the text anywhere, case-insensitively, wildcards escaped. */
+function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** True for a row whose submitted data contains the text, case-insensitively. */
-export function dataContains(text: string) {
-  return sql<boolean>`lower(cast(data as text)) like ${likePattern(text)} escape '\\'`;
+/**
+ * True for a row one of whose submitted values contains the text, case-insensitively: every string,
+ * number and boolean of the data, nested ones too, each on its own. Not the field names, the keys
+ * of nested values or the JSON's punctuation, which a match in the stored JSON text took too
+ * (`message` selected every row of a form with a `message` field).
+ *
+ * Each row's data is walked (jsonb_path_query on PostgreSQL, json_tree on SQLite) only when its
+ * stored JSON text contains the text as JSON escapes it, which every value containing it does: a
+ * row without it costs what the whole search cost before, a row with it about 4 µs more on SQLite
+ * and 8 µs on PostgreSQL (docs/api.md).
+ */
+export function dataContains(text: string, engine: Engine) {
+  const lower = text.toLowerCase();
+  const inJson = likePattern(JSON.stringify(lower).slice(1, -1));
+  const inValue = likePattern(lower);
+  const values = engine === 'postgres'
+    ? sql`exists (select 1 from jsonb_path_query(submissions.data, 'strict $.**') as v(value)
+        where jsonb_typeof(v.value) not in ('object', 'array') and lower(v.value #>> '{}') like ${inValue} escape '\\')`
+    : sql`exists (select 1 from json_tree(submissions.data) as v
+        where v.type not in ('object', 'array') and lower(case v.type when 'true' then 'true' when 'false' then 'false' else v.atom end) like ${inValue} escape '\\')`;
+  return sql<boolean>`(lower(cast(submissions.data as text)) like ${inJson} escape '\\' and ${values})`;
 }
 
-export async function searchSubmissions(db: Db, formId: string, query: SearchQuery): Promise<SearchPage> {
+export async function searchSubmissions(db: Db, engine: Engine, formId: string, query: SearchQuery): Promise<SearchPage> {
   let select = db.selectFrom('submissions').selectAll().where('form_id', '=', formId);
   if (query.filter !== 'all') select = select.where('spam_flag', '=', query.filter === 'spam');
   if (query.done !== undefined) select = select.where('done', '=', query.done);
@@ -61,7 +79,7 @@ export async function searchSubmissions(db: Db, formId: string, query: SearchQue
     if (query.replyStatus) select = select.where('reply_status', '=', query.replyStatus);
     if (query.since) select = select.where('created_at', '>=', query.since);
     if (query.until) select = select.where('created_at', '<', query.until);
-    if (query.text) select = select.where(dataContains(query.text));
+    if (query.text) select = select.where(dataContains(query.text, engine));
   }
   const rows = await select.orderBy('seq', 'desc').limit(query.limit).execute();
   const last = rows.at(-1);

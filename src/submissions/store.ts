@@ -12,6 +12,8 @@ import { sql } from 'kysely';
 import { LISTING_BLOCK_SIZE } from '../db/migrations/0003_listing.ts';
 import type { FieldDefinition, FieldsSchema } from '../forms/field-schema.ts';
 import { correctedSpamReason } from '../pipeline/spam/correction-reason.ts';
+import { lockMarkForDelete } from '../pipeline/fingerprint-store.ts';
+import type { Engine } from '../db/migrations/column-types.ts';
 
 export type SpamFilter = 'inbox' | 'spam' | 'all';
 
@@ -230,7 +232,7 @@ export function batchStatementsFor(connection: DatabaseSync | null): BatchStatem
   return connection ? preparedSqliteStatements(connection) : postgresBatchStatements;
 }
 
-export function submissionStore(db: Db, statements: BatchStatements) {
+export function submissionStore(db: Db, statements: BatchStatements, engine: Engine) {
   return {
     /** Stores a batch in one transaction: one commit makes all of it, and its processing jobs, durable. */
     async insertBatch(items: NewSubmission[], onCreated: OnCreated): Promise<InsertOutcome[]> {
@@ -277,7 +279,7 @@ export function submissionStore(db: Db, statements: BatchStatements) {
 
     /** One page of a search, and where the next one starts. */
     async search(formId: string, query: SearchQuery): Promise<{ submissions: Submission[]; nextBeforeSeq: number | null }> {
-      const page = await searchSubmissions(db, formId, query);
+      const page = await searchSubmissions(db, engine, formId, query);
       return { submissions: page.rows.map(toSubmission), nextBeforeSeq: page.nextBeforeSeq };
     },
 
@@ -291,6 +293,7 @@ export function submissionStore(db: Db, statements: BatchStatements) {
       const outcomes = new Map<string, 'deleted' | 'missing' | 'busy'>(ids.map((id) => [id, 'missing']));
       if (ids.length === 0) return outcomes;
       return db.transaction().execute(async (tx) => {
+        await lockMarkForDelete(tx, formId);
         const rows = await tx
           .deleteFrom('submissions')
           .where('form_id', '=', formId)

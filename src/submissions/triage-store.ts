@@ -6,6 +6,7 @@ import type { Db } from '../db/database.ts';
 import type { SubmissionsTable, Tables } from '../db/tables.ts';
 import { dataContains, SEARCH_WINDOW } from './search.ts';
 import type { Split } from './store.ts';
+import type { Engine } from '../db/migrations/column-types.ts';
 
 export type MarkOutcome = 'changed' | 'unchanged' | 'missing';
 
@@ -24,7 +25,7 @@ function narrowed<O>(query: SelectQueryBuilder<Tables, 'submissions', O>, select
   return q;
 }
 
-export function triageStore(db: Db) {
+export function triageStore(db: Db, engine: Engine) {
   /** Which of the ids the form has: the rest are reported missing. */
   async function outcomesOf(formId: string, ids: string[], changed: Set<string>): Promise<Map<string, MarkOutcome>> {
     const outcomes = new Map<string, MarkOutcome>(ids.map((id) => [id, 'missing']));
@@ -81,7 +82,7 @@ export function triageStore(db: Db) {
       const seq = Number(at.seq);
       const side = async (newer: boolean) => {
         let query = narrowed(db.selectFrom('submissions').select('id').where('form_id', '=', formId).where('seq', newer ? '>' : '<', seq), selection);
-        if (selection.text) query = query.where('seq', newer ? '<=' : '>=', newer ? seq + SEARCH_WINDOW : seq - SEARCH_WINDOW).where(dataContains(selection.text));
+        if (selection.text) query = query.where('seq', newer ? '<=' : '>=', newer ? seq + SEARCH_WINDOW : seq - SEARCH_WINDOW).where(dataContains(selection.text, engine));
         const row = await query.orderBy('seq', newer ? 'asc' : 'desc').limit(1).executeTakeFirst();
         return row?.id ?? null;
       };
@@ -94,7 +95,7 @@ export function triageStore(db: Db) {
      * term still reads no more than `limit` rows per call. `nextBelowSeq` is null at the oldest.
      */
     async matchingChunk(formId: string, selection: Selection, belowSeq: number, limit: number): Promise<{ ids: string[]; nextBelowSeq: number | null }> {
-      const hit = selection.text ? dataContains(selection.text) : sql<boolean>`1 = 1`;
+      const hit = selection.text ? dataContains(selection.text, engine) : sql<boolean>`1 = 1`;
       const query = narrowed(db.selectFrom('submissions').select(['id', 'seq', hit.as('hit')]).where('form_id', '=', formId).where('seq', '<', belowSeq), selection);
       const rows = await query.orderBy('seq', 'desc').limit(limit).execute();
       const last = rows.at(-1);

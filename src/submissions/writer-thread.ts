@@ -16,7 +16,7 @@ if (!port) throw new Error('writer-thread.ts runs only as a worker thread');
 const options = workerData as ThreadOptions;
 const connection = openSqliteConnection(options.file, { busyTimeoutMs: options.busyTimeoutMs });
 const db = new Kysely<Tables>({ dialect: sqliteDialect(connection) });
-const store = submissionStore(db, batchStatementsFor(connection));
+const store = submissionStore(db, batchStatementsFor(connection), 'sqlite');
 const addJobs = preparedJobInsert(connection, options.maxAttempts);
 // The thread's files go to the compile cache now (src/compile-cache.mjs; the thread inherits the
 // preload): it ends with its process, which may be killed, and a thread that finds all of them there
