@@ -23,6 +23,16 @@ export interface FormSettings {
   retention_days: number | null;
   /** Days a spam submission is kept; null: as long as the others. */
   spam_retention_days: number | null;
+  /** Where a browser goes after a plain HTML post (http or https); null: Intake's thank-you page. */
+  redirect_url: string | null;
+  /** Normalised origins (scheme://host[:port]) that may post to the form; empty: any site. */
+  allowed_origins: string[];
+}
+
+/** Settings as columns: the list of origins is stored as JSON. */
+function settingsRow(settings: Partial<FormSettings>) {
+  const { allowed_origins: origins, ...rest } = settings;
+  return { ...rest, ...(origins !== undefined && { allowed_origins: JSON.stringify(origins) }) };
 }
 
 /** The form's own webhook as its row says it within the transaction that changed it. */
@@ -113,6 +123,8 @@ function toForm(row: FormRow): FormRecord {
       intent: row.intent,
       retention_days: row.retention_days,
       spam_retention_days: row.spam_retention_days,
+      redirect_url: row.redirect_url,
+      allowed_origins: (fromJson(row.allowed_origins) as string[] | null) ?? [],
     },
     submissionCount: toCount(row.submission_count),
     spamCount: toCount(row.spam_count),
@@ -158,6 +170,7 @@ export function formStore(db: Db) {
             submission_token_hash: form.submissionTokenHash,
             current_version_id: version.id,
             ...form.settings,
+            allowed_origins: JSON.stringify(form.settings.allowed_origins),
             submission_count: 0,
             spam_count: 0,
             created_at: form.createdAt,
@@ -205,7 +218,7 @@ export function formStore(db: Db) {
             ...(changes.slug !== undefined && { slug: changes.slug }),
             ...(changes.visibility !== undefined && { visibility: changes.visibility }),
             ...(changes.submissionTokenHash !== undefined && { submission_token_hash: changes.submissionTokenHash }),
-            ...changes.settings,
+            ...(changes.settings && settingsRow(changes.settings)),
             updated_at: updatedAt,
           })
           .where('id', '=', id)

@@ -28,12 +28,13 @@ const publicError = Type.Object({
   ),
 });
 
-export const PublicErrors = { 400: publicError, 401: publicError, 404: publicError, 413: publicError, 415: publicError, 429: publicError };
+export const PublicErrors = { 400: publicError, 401: publicError, 403: publicError, 404: publicError, 413: publicError, 415: publicError, 429: publicError };
 
 export const DiscoveryOutput = Type.Object({
   name: Type.String(),
   slug: Type.String(),
   endpoint: Type.String(),
+  html_endpoint: Type.String({ description: 'For <form action> in a plain HTML page: urlencoded or multipart posts, answered with a 303 to a thank-you page' }),
   method: Type.Literal('POST'),
   content_type: Type.Literal('application/json'),
   visibility: Type.Enum(['public', 'private']),

@@ -5,6 +5,7 @@ import { secretMatches } from '../accounts/secrets.ts';
 import { GroupCommit } from '../db/group-commit.ts';
 import { timeOrderedUuid } from '../db/time-ordered-id.ts';
 import { fail } from '../http/errors.ts';
+import { checkOrigin } from '../forms/origins.ts';
 import type { FormService } from '../forms/service.ts';
 import type { FormRecord, FormVersion } from '../forms/store.ts';
 import { compileValidator, type SubmissionValidator } from './validator.ts';
@@ -125,6 +126,9 @@ export function submissionService(deps: {
     async submit(request: SubmitRequest): Promise<Accepted> {
       const { form, endpointVersion } = await requireEndpoint(request.segment, request.slug);
       authorize(form, request.bearerToken, request.ownerAccountId);
+      // The owner's own key (submit_to_form) comes from no website; anyone else's post must come from a listed one.
+      const { unknownOrigin } = request.ownerAccountId === form.accountId ? { unknownOrigin: false } : checkOrigin(form, request.metadata);
+      const metadata: SubmissionMetadata = unknownOrigin ? { ...request.metadata, origin_unknown: true } : request.metadata;
       if (!isPlainObject(request.body)) throw fail.invalidBody('The request body must be a JSON object of field names and values.');
       if (request.idempotencyKey !== null && (request.idempotencyKey.length === 0 || request.idempotencyKey.length > MAX_IDEMPOTENCY_KEY_LENGTH)) {
         throw fail.invalidParameters(`The Idempotency-Key header must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters.`);
@@ -139,7 +143,7 @@ export function submissionService(deps: {
         accountId: form.accountId,
         versionId: endpointVersion.id,
         data: result.data,
-        metadata: request.metadata,
+        metadata,
         idempotencyKey: request.idempotencyKey,
         idempotencyHash: request.idempotencyKey === null ? null : idempotencyRequestHash(endpointVersion.id, result.data),
         fingerprint: contentFingerprint(result.data, endpointVersion.schema.fields, request.metadata.ip),

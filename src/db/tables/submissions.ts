@@ -26,6 +26,10 @@ export interface FormsTable {
   retention_days: number | null;
   /** Days a spam submission is kept; null: as long as any other. */
   spam_retention_days: number | null;
+  /** Where a browser goes after a plain HTML post; null: Intake's thank-you page. */
+  redirect_url: string | null;
+  /** JSON array of the origins that may post; empty: any. */
+  allowed_origins: ColumnType<unknown, string | undefined, string>;
   submission_count: Count;
   spam_count: Count;
   created_at: Timestamp;
