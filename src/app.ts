@@ -25,6 +25,7 @@ import { byApiKey, byClientIp, rateLimitZone, useRateLimitBackend } from './http
 import { routeValidatorCompiler } from './http/route-validation.ts';
 import { buildServices, type Services } from './services.ts';
 import { publicSubmissionRoutes } from './submissions/public-routes.ts';
+import { htmlFormRoutes } from './html-forms/routes.ts';
 import { submissionRoutes } from './submissions/routes.ts';
 import { exportRoutes } from './exports/routes.ts';
 import { dataSubjectRoutes } from './data-subjects/routes.ts';
@@ -88,6 +89,8 @@ export async function buildApp({ config, database, logger, services: given }: Ap
   await app.register(async (zone) => {
     await rateLimitZone(zone, { name: 'submit', perMinute: config.rateLimits.submitPerMinute, key: byClientIp });
     await zone.register(publicSubmissionRoutes, { config, submissions: services.submissions });
+    // The browsers' door beside it: the same zone, so a visitor's posts and a script's share one budget.
+    await zone.register(htmlFormRoutes, { config, submissions: services.submissions });
   });
 
   await app.register(async (zone) => {

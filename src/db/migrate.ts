@@ -28,6 +28,7 @@ import * as dashboardFlashes from './migrations/0024_dashboard_flashes.ts';
 import * as dailyCounts from './migrations/0025_daily_counts.ts';
 import * as erasureReach from './migrations/0028_erasure_reach.ts';
 import * as captcha from './migrations/0031_captcha.ts';
+import * as htmlForms from './migrations/0030_html_forms.ts';
 
 type CodeMigration = { up(db: Kysely<any>, t: ColumnTypes): Promise<void> };
 
@@ -53,6 +54,7 @@ const MIGRATIONS: Record<string, CodeMigration> = {
   '0025_daily_counts': dailyCounts,
   '0028_erasure_reach': erasureReach,
   '0031_captcha': captcha,
+  '0030_html_forms': htmlForms,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

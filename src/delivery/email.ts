@@ -193,7 +193,9 @@ export function htmlDocument(title: string, body: string): string {
 export function notificationEmail(event: SubmissionEvent, fields: FieldDefinition[], link: string): RenderedMail & { replyTo?: string } {
   const content = submissionContent(event, link);
   const heading = `New submission to ${content.formName}`;
-  const subject = headerText(`${content.spam ? '[Spam] ' : ''}${heading}`);
+  // A plain HTML form may name the subject (`_subject`) and the address to reply to (`_replyto`).
+  const { subject: asked, reply_to: askedReplyTo } = event.data.submission.metadata;
+  const subject = headerText(`${content.spam ? '[Spam] ' : ''}${asked ? `${asked} (${content.formName})` : heading}`);
   const spamLine = content.spam ? `Flagged as spam${content.spam.reason ? `: ${content.spam.reason}` : ''}` : null;
 
   const text = [heading, spamLine, textEntries(content.entries)];
@@ -208,7 +210,7 @@ export function notificationEmail(event: SubmissionEvent, fields: FieldDefinitio
   text.push(contextLine(content), `View the submission: ${link}`);
   html.push(`<p style="color:#5f6368">${escapeHtml(contextLine(content))}</p>`, `<p><a href="${escapeHtml(link)}">View the submission</a></p>`);
 
-  const replyTo = submitterAddress(event.data.submission.data, fields);
+  const replyTo = askedReplyTo && SINGLE_ADDRESS.test(askedReplyTo) ? askedReplyTo : submitterAddress(event.data.submission.data, fields);
   return {
     subject,
     text: `${text.filter((part) => part !== null).join('\n\n')}\n`,

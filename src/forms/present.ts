@@ -5,6 +5,11 @@ export function endpointUrl(baseUrl: string, version: Pick<FormVersion, 'segment
   return `${baseUrl}/api/${version.segment}/f/${version.slug}`;
 }
 
+/** Where a plain HTML form posts: beside the JSON endpoint, with the same versioned segment. */
+export function htmlEndpointUrl(baseUrl: string, version: Pick<FormVersion, 'segment' | 'slug'>): string {
+  return `${baseUrl}/f/${version.segment}/${version.slug}`;
+}
+
 export function presentFormSummary(form: FormRecord, baseUrl: string) {
   return {
     id: form.id,
@@ -21,6 +26,7 @@ export function presentForm(form: FormRecord, baseUrl: string) {
   const { webhook_secret: _secret, captcha_secret: _captchaSecret, ...settings } = form.settings;
   return {
     ...presentFormSummary(form, baseUrl),
+    html_endpoint: htmlEndpointUrl(baseUrl, form.version),
     schema: form.version.schema,
     version: form.version.number,
     updated_at: form.updatedAt,

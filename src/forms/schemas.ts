@@ -4,6 +4,9 @@ import { Type } from 'typebox';
 import { explainWith } from '../http/route-validation.ts';
 import { FIELD_TYPES, parseFieldsSchema, type FieldType } from './field-schema.ts';
 
+/** scheme://host[:port] (a name, an IPv4 or a bracketed IPv6 address, a port up to 65535), an optional final slash. */
+const ORIGIN_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://(?:[A-Za-z0-9-]+(?:\\.[A-Za-z0-9-]+)*|\\[[0-9A-Fa-f:.]+\\])'
+  + '(?::(?:[0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?/?$';
 export const SLUG_PATTERN = '^[a-z0-9]+(?:-[a-z0-9]+)*$';
 /**
  * An http(s) URL without a user name or password, as src/delivery/outbound/url-check.ts reads it
@@ -122,6 +125,18 @@ const settings = {
       + 'The discovery document says what a client must send; a missing or wrong token is refused with 403 captcha_failed.',
   }),
   captcha_site_key: NULLABLE_STRING({ minLength: 1, maxLength: 200, pattern: '^[\\x21-\\x7e]+$', 'x-message': 'must be the site key as the provider shows it', description: "The hosted provider's site key (public; the widget on your page shows it); required for turnstile, hcaptcha and recaptcha" }),
+  redirect_url: NULLABLE_STRING({
+    maxLength: 2048, format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^/?#@\\\\]+(?:[/?#]|$)', 'x-message': 'must be an http(s) URL without a user name or password',
+    description: 'Where a browser goes after a successful plain HTML post (303); null (the default): Intake\'s own thank-you page',
+  }),
+  allowed_origins: Type.Array(
+    Type.String({ maxLength: 200, pattern: ORIGIN_PATTERN, 'x-message': 'must be an origin: http(s)://host[:port], without a path' }),
+    {
+      maxItems: 50, default: [],
+      description: 'The websites (scheme://host[:port]) that may post to the form; a post whose Origin (else Referer) is another site gets 403 '
+        + 'origin_not_allowed, one with neither header is accepted and counted as a spam signal. Empty (the default): any site. Stored normalised.',
+    },
+  ),
 };
 
 const writable = {
@@ -200,10 +215,13 @@ export const FormSummary = Type.Object(formSummary);
 const settingsOutput = {
   ...settings,
   webhook_url: NULLABLE_STRING({ description: 'The HTTPS URL the form\'s own webhook posts to; null when none' }),
+  redirect_url: NULLABLE_STRING({ description: 'Where a browser goes after a successful plain HTML post; null: Intake\'s thank-you page' }),
+  allowed_origins: Type.Array(Type.String(), { description: 'The websites that may post to the form; empty: any' }),
 };
 
 export const FormOutput = Type.Object({
   ...formSummary,
+  html_endpoint: Type.String({ description: 'Full URL for <form action> in a plain HTML page (urlencoded or multipart posts, a 303 to a thank-you page); versioned like endpoint; use it as given.' }),
   schema: Type.Object({ fields: Type.Array(FieldDefinitionOutput) }),
   version: Type.Integer({ description: 'Schema version; each change to fields_schema adds one.' }),
   updated_at: Type.String({ format: 'date-time' }),

@@ -5,6 +5,7 @@ import { hashSecret, newSecret } from '../accounts/secrets.ts';
 import { isUniqueViolation } from '../db/values.ts';
 import { fail, type FieldErrors } from '../http/errors.ts';
 import { parseFieldsSchema, type FieldsSchema } from './field-schema.ts';
+import { normaliseOrigin } from './origins.ts';
 import type { FormChanges, FormRecord, FormSettings, FormStore, FormVersion, NewVersion, WithinFormWrite } from './store.ts';
 
 export interface FormInput extends Partial<FormSettings> {
@@ -31,6 +32,8 @@ const DEFAULT_SETTINGS: FormSettings = {
   captcha_provider: 'none',
   captcha_site_key: null,
   captcha_secret: null,
+  redirect_url: null,
+  allowed_origins: [],
 };
 
 const SETTING_KEYS = Object.keys(DEFAULT_SETTINGS) as Array<keyof FormSettings>;
@@ -47,10 +50,22 @@ function addError(errors: FieldErrors, field: string, message: string): void {
   (errors[field] ??= []).push(message);
 }
 
-function pickSettings(input: FormInput): Partial<FormSettings> {
+function pickSettings(input: FormInput, errors: FieldErrors): Partial<FormSettings> {
   const picked: Partial<FormSettings> = {};
   for (const key of SETTING_KEYS) if (input[key] !== undefined) Object.assign(picked, { [key]: input[key] });
+  if (picked.allowed_origins) picked.allowed_origins = normaliseOrigins(picked.allowed_origins, errors);
   return picked;
+}
+
+/** Origins as stored: normalised, each once. */
+function normaliseOrigins(entries: string[], errors: FieldErrors): string[] {
+  const origins = new Set<string>();
+  for (const entry of entries) {
+    const result = normaliseOrigin(entry);
+    if ('origin' in result) origins.add(result.origin);
+    else addError(errors, 'allowed_origins', result.problem);
+  }
+  return [...origins];
 }
 
 /** The conditional requirements of the spec, checked on the form as it will be after the write. */
@@ -162,7 +177,7 @@ export function formService(store: FormStore, hooks: FormHooks = { urlProblem: h
     async create(accountId: string, input: FormInput): Promise<{ form: FormRecord; submissionToken: string | null }> {
       const errors: FieldErrors = {};
       const schema = parseSchema(input.fields_schema, errors);
-      const settings = { ...DEFAULT_SETTINGS, ...pickSettings(input) };
+      const settings = { ...DEFAULT_SETTINGS, ...pickSettings(input, errors) };
       checkSettings(settings, errors, hooks.urlProblem);
       checkReplyField(settings, schema, errors);
       await knowledgeBaseError(accountId, settings, errors);
@@ -192,7 +207,7 @@ export function formService(store: FormStore, hooks: FormHooks = { urlProblem: h
       const current = await requireOwned(accountId, id);
       const errors: FieldErrors = {};
       const schema = input.fields_schema === undefined ? current.version.schema : parseSchema(input.fields_schema, errors);
-      const settingsChange = pickSettings(input);
+      const settingsChange = pickSettings(input, errors);
       checkSettings({ ...current.settings, ...settingsChange }, errors, hooks.urlProblem);
       checkReplyField({ ...current.settings, ...settingsChange }, schema, errors);
       await knowledgeBaseError(accountId, settingsChange, errors);

@@ -29,6 +29,16 @@ export interface FormSettings {
   captcha_site_key: string | null;
   /** The hosted provider's secret the server verifies tokens with; write-only, like webhook_secret. */
   captcha_secret: string | null;
+  /** Where a browser goes after a plain HTML post (http or https); null: Intake's thank-you page. */
+  redirect_url: string | null;
+  /** Normalised origins (scheme://host[:port]) that may post to the form; empty: any site. */
+  allowed_origins: string[];
+}
+
+/** Settings as columns: the list of origins is stored as JSON. */
+function settingsRow(settings: Partial<FormSettings>) {
+  const { allowed_origins: origins, ...rest } = settings;
+  return { ...rest, ...(origins !== undefined && { allowed_origins: JSON.stringify(origins) }) };
 }
 
 export type CaptchaProvider = 'none' | 'altcha' | 'turnstile' | 'hcaptcha' | 'recaptcha';
@@ -124,6 +134,8 @@ function toForm(row: FormRow): FormRecord {
       captcha_provider: row.captcha_provider,
       captcha_site_key: row.captcha_site_key,
       captcha_secret: row.captcha_secret,
+      redirect_url: row.redirect_url,
+      allowed_origins: (fromJson(row.allowed_origins) as string[] | null) ?? [],
     },
     submissionCount: toCount(row.submission_count),
     spamCount: toCount(row.spam_count),
@@ -169,6 +181,7 @@ export function formStore(db: Db) {
             submission_token_hash: form.submissionTokenHash,
             current_version_id: version.id,
             ...form.settings,
+            allowed_origins: JSON.stringify(form.settings.allowed_origins),
             submission_count: 0,
             spam_count: 0,
             created_at: form.createdAt,
@@ -216,7 +229,7 @@ export function formStore(db: Db) {
             ...(changes.slug !== undefined && { slug: changes.slug }),
             ...(changes.visibility !== undefined && { visibility: changes.visibility }),
             ...(changes.submissionTokenHash !== undefined && { submission_token_hash: changes.submissionTokenHash }),
-            ...changes.settings,
+            ...(changes.settings && settingsRow(changes.settings)),
             updated_at: updatedAt,
           })
           .where('id', '=', id)

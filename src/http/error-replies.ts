@@ -72,23 +72,37 @@ export function logOutage(request: FastifyRequest, error: unknown): void {
   outagesSinceLog = 0;
 }
 
-export function errorHandlerFor(family: Family, maxBodyBytes: number) {
+/**
+ * A page for a browser instead of the family's body (src/html-forms); null: the body. Pages take the
+ * status of the error as it is (a validation error is 400), never a 2xx.
+ */
+export type ErrorPage = (request: FastifyRequest, error: AppError) => string | null;
+
+function sendPageOr(reply: FastifyReply, request: FastifyRequest, family: Family, error: AppError, page: ErrorPage | undefined): FastifyReply {
+  const html = page?.(request, error);
+  if (html === null || html === undefined) return send(reply, family, error);
+  if ((error.status === 429 || error.status === 503) && typeof error.extra.retry_after === 'number') reply.header('retry-after', String(error.extra.retry_after));
+  const status = error.code === 'insufficient_scope' ? 403 : error.status;
+  return reply.code(status).type('text/html; charset=utf-8').send(html);
+}
+
+export function errorHandlerFor(family: Family, maxBodyBytes: number, page?: ErrorPage) {
   return function handleError(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) {
     const known = error instanceof AppError ? error : fromFastify(error, maxBodyBytes);
-    if (known && known.status < 500) return send(reply, family, known);
+    if (known && known.status < 500) return sendPageOr(reply, request, family, known, page);
     const outage = known ? null : outageError(error);
     if (outage) {
       logOutage(request, error);
-      return send(reply, family, outage);
+      return sendPageOr(reply, request, family, outage, page);
     }
     // Anything unexpected is logged in full and answered without internals.
     request.log.error({ err: error }, 'request failed');
-    return send(reply, family, known ?? fail.internal());
+    return sendPageOr(reply, request, family, known ?? fail.internal(), page);
   };
 }
 
 /** A route plugin's error family: its error handler, and the same errors documented on each of its routes. */
-export function useErrorFamily(app: FastifyInstance, family: Family, maxBodyBytes: number): void {
-  app.setErrorHandler(errorHandlerFor(family, maxBodyBytes));
+export function useErrorFamily(app: FastifyInstance, family: Family, maxBodyBytes: number, page?: ErrorPage): void {
+  app.setErrorHandler(errorHandlerFor(family, maxBodyBytes, page));
   documentErrors(app, family);
 }

@@ -6,6 +6,7 @@ export type ErrorCode =
   | 'validation_error'
   | 'unauthorized'
   | 'insufficient_scope'
+  | 'origin_not_allowed'
   | 'form_not_found'
   | 'submission_not_found'
   | 'not_found'
@@ -55,6 +56,9 @@ export const fail = {
   unauthorized: (message: string) => new AppError('unauthorized', 401, message),
   insufficientScope: (message = 'This API key has the read scope: it can read but not change anything. Use a key with the full scope.') =>
     new AppError('insufficient_scope', 403, message),
+  /** The form lists the sites that may post to it, and this post came from another. */
+  originNotAllowed: () =>
+    new AppError('origin_not_allowed', 403, 'This form accepts submissions only from the websites its owner listed.'),
   formNotFound: () => new AppError('form_not_found', 404, 'Form not found'),
   submissionNotFound: () => new AppError('submission_not_found', 404, 'Submission not found'),
   notFound: (message: string) => new AppError('not_found', 404, message),

@@ -4,6 +4,7 @@
 import type { CreditCharger } from '../accounts/credits.ts';
 import type { ChatModel } from '../ai/chat-model.ts';
 import { checkHoneypot, checkIntelligent, checkStandard, type SpamInput, type SpamVerdict } from './spam/index.ts';
+import type { PostedSignals } from './spam/types.ts';
 import type { PipelineStore, StepResult, Work } from './store.ts';
 import type { SpamFeedbackStore } from './spam/feedback-store.ts';
 import { feedbackFeatures } from './spam/owner-feedback.ts';
@@ -28,9 +29,15 @@ function asResult(verdict: SpamVerdict): StepResult {
   return { spam_flag: verdict.spam, spam_confidence: verdict.confidence, spam_reason: verdict.reason };
 }
 
+/** What the endpoints noted in the metadata (src/html-forms, src/forms/origins.ts). */
+function postedSignals(work: Work): PostedSignals {
+  const { metadata } = work.submission;
+  return { honeypot: metadata.honeypot === true, unknownOrigin: metadata.origin_unknown === true };
+}
+
 async function spamInput(work: Work, deps: SpamStepDeps): Promise<SpamInput> {
   const { submission, form } = work;
-  const input: SpamInput = { formName: form.name, intent: form.intent, fields: work.fields, data: submission.data, repeatsFromSender: submission.repeats };
+  const input: SpamInput = { formName: form.name, intent: form.intent, fields: work.fields, data: submission.data, repeatsFromSender: submission.repeats, posted: postedSignals(work) };
   // Only owners who corrected something pay for the lookup.
   if (deps.feedback && work.owner.corrections > 0) {
     input.ownerFeedback = await deps.feedback.countsFor(work.owner.id, feedbackFeatures(classifierText(input)));
@@ -49,7 +56,7 @@ export async function spamStep(work: Work, deps: SpamStepDeps): Promise<SpamStep
   if (typeof flagged === 'string') return { result: { spam_flag: true, spam_confidence: null, spam_reason: flagged }, creditsExhausted: false };
 
   if (!form.spamProtection) {
-    const honeypot = checkHoneypot({ formName: form.name, intent: form.intent, fields: work.fields, data: work.submission.data, repeatsFromSender: 0 });
+    const honeypot = checkHoneypot({ formName: form.name, intent: form.intent, fields: work.fields, data: work.submission.data, repeatsFromSender: 0, posted: postedSignals(work) });
     return honeypot ? { result: asResult(honeypot), creditsExhausted: false } : none;
   }
   const input = await spamInput(work, deps);

@@ -3,7 +3,7 @@
 import escapeHtml from 'escape-html';
 import { captchaDiscovery } from '../captcha/index.ts';
 import { isHoneypot } from '../forms/field-schema.ts';
-import { endpointUrl } from '../forms/present.ts';
+import { endpointUrl, htmlEndpointUrl } from '../forms/present.ts';
 import type { FormRecord } from '../forms/store.ts';
 
 export function discoveryDocument(form: FormRecord, baseUrl: string) {
@@ -13,6 +13,7 @@ export function discoveryDocument(form: FormRecord, baseUrl: string) {
     name: form.name,
     slug: form.slug,
     endpoint,
+    html_endpoint: htmlEndpointUrl(baseUrl, form.version),
     method: 'POST' as const,
     content_type: 'application/json' as const,
     visibility: form.visibility,
@@ -90,5 +91,7 @@ ${rows || '<tr><td colspan="4">This form has no fields.</td></tr>'}
 <pre><code>${escapeHtml(curl)}</code></pre>
 <p>Success is <code>201</code> with <code>{ id, data, created_at }</code>. A failed validation is <code>400</code> with <code>error.details</code> naming each field.
 Send an <code>Idempotency-Key</code> header to make retries safe. Ask this URL with <code>Accept: application/json</code> for this description as JSON.</p>
+<h2>From a plain HTML page</h2>
+<p>A <code>&lt;form method="POST" accept-charset="UTF-8"&gt;</code> posts to <code>${escapeHtml(doc.html_endpoint)}</code>, with or without JavaScript; the visitor is sent on to a thank-you page.</p>
 </body></html>`;
 }

@@ -12,7 +12,7 @@ import type { SubmissionMetadata } from './store.ts';
 
 const UTM_KEYS = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content'];
 
-function header(request: FastifyRequest, name: string): string | null {
+export function requestHeader(request: FastifyRequest, name: string): string | null {
   const value = request.headers[name];
   return (Array.isArray(value) ? value[0] : value)?.slice(0, 2048) ?? null;
 }
@@ -37,9 +37,10 @@ function utmOf(request: FastifyRequest, referer: string | null): Record<string, 
   return utm;
 }
 
-function metadataOf(request: FastifyRequest): SubmissionMetadata {
-  const referer = header(request, 'referer');
-  return { ip: request.ip, user_agent: header(request, 'user-agent'), referer, origin: header(request, 'origin'), utm: utmOf(request, referer) };
+/** Who sent a submission, as both endpoints record it. */
+export function requestMetadata(request: FastifyRequest): SubmissionMetadata {
+  const referer = requestHeader(request, 'referer');
+  return { ip: request.ip, user_agent: requestHeader(request, 'user-agent'), referer, origin: requestHeader(request, 'origin'), utm: utmOf(request, referer) };
 }
 
 /** Browsers ask for text/html first; agents and scripts ask for JSON or anything. */
@@ -73,8 +74,8 @@ export const publicSubmissionRoutes: FastifyPluginAsyncTypebox<{ config: Config;
       slug: request.params.slug,
       body: request.body,
       bearerToken: bearerToken(request.headers.authorization),
-      idempotencyKey: header(request, 'idempotency-key') ?? null,
-      metadata: metadataOf(request),
+      idempotencyKey: requestHeader(request, 'idempotency-key') ?? null,
+      metadata: requestMetadata(request),
     });
     return reply.code(result.status).send(result.submission);
   });

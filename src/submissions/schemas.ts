@@ -34,6 +34,7 @@ export const DiscoveryOutput = Type.Object({
   name: Type.String(),
   slug: Type.String(),
   endpoint: Type.String(),
+  html_endpoint: Type.String({ description: 'For <form action> in a plain HTML page: urlencoded or multipart posts, answered with a 303 to a thank-you page' }),
   method: Type.Literal('POST'),
   content_type: Type.Literal('application/json'),
   visibility: Type.Enum(['public', 'private']),

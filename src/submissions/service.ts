@@ -5,6 +5,7 @@ import { secretMatches } from '../accounts/secrets.ts';
 import { GroupCommit } from '../db/group-commit.ts';
 import { timeOrderedUuid } from '../db/time-ordered-id.ts';
 import { fail } from '../http/errors.ts';
+import { checkOrigin } from '../forms/origins.ts';
 import type { FormService } from '../forms/service.ts';
 import type { FormRecord, FormVersion } from '../forms/store.ts';
 import { compileValidator, type SubmissionValidator } from './validator.ts';
@@ -128,6 +129,9 @@ export function submissionService(deps: {
     async submit(request: SubmitRequest): Promise<Accepted> {
       const { form, endpointVersion } = await requireEndpoint(request.segment, request.slug);
       authorize(form, request.bearerToken, request.ownerAccountId);
+      // The owner's own key (submit_to_form) comes from no website; anyone else's post must come from a listed one.
+      const { unknownOrigin } = request.ownerAccountId === form.accountId ? { unknownOrigin: false } : checkOrigin(form, request.metadata);
+      let metadata: SubmissionMetadata = unknownOrigin ? { ...request.metadata, origin_unknown: true } : request.metadata;
       if (!isPlainObject(request.body)) throw fail.invalidBody('The request body must be a JSON object of field names and values.');
       if (request.idempotencyKey !== null && (request.idempotencyKey.length === 0 || request.idempotencyKey.length > MAX_IDEMPOTENCY_KEY_LENGTH)) {
         throw fail.invalidParameters(`The Idempotency-Key header must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters.`);
@@ -136,7 +140,6 @@ export function submissionService(deps: {
       // once, and a visitor fixing a typo should not have to solve the CAPTCHA again.
       const result = validatorFor(endpointVersion)(withoutCaptchaFields(request.body, endpointVersion.schema.fields));
       if (!result.ok) throw fail.validation(result.details);
-      let metadata = request.metadata;
       if (form.settings.captcha_provider !== 'none') {
         const { ip, origin, referer } = request.metadata;
         const verdict = await deps.captcha.check(form, request.body, { ip, origin, referer });

@@ -43,6 +43,16 @@ export interface SubmissionMetadata {
    * the spam step takes it as its verdict, whatever the form's spam settings.
    */
   flagged_spam?: string;
+  /** A plain HTML form's filled `_gotcha` honeypot: stored as spam, answered as success. */
+  honeypot?: true;
+  /** No Origin or Referer on a post to a form that lists its websites: a spam signal. */
+  origin_unknown?: true;
+  /** A plain HTML form's `_subject` (one line, capped): the notification email's subject. */
+  subject?: string;
+  /** A plain HTML form's `_replyto` (one address): the notification email's Reply-To. */
+  reply_to?: string;
+  /** A plain HTML form's `_language`: the language of Intake's pages for this post. */
+  language?: string;
 }
 
 export interface NewSubmission {

@@ -52,6 +52,8 @@ export function formInputFrom(body: unknown, mode: 'create' | 'update'): FormInp
     reply_email_field: optional(body, 'reply_email_field'),
     captcha_provider: text(body, 'captcha_provider') || 'none',
     captcha_site_key: optional(body, 'captcha_site_key'),
+    redirect_url: optional(body, 'redirect_url'),
+    allowed_origins: originLines(text(body, 'allowed_origins', false)),
   };
   // Write-only: left empty, the stored secret stays.
   const secret = optional(body, 'webhook_secret');
@@ -60,6 +62,9 @@ export function formInputFrom(body: unknown, mode: 'create' | 'update'): FormInp
   if (captchaSecret !== null) input.captcha_secret = captchaSecret;
   return checkers[mode](input);
 }
+
+/** One origin a line (or separated by spaces or commas), as the textarea holds them. */
+const originLines = (value: string) => value.split(/[\s,]+/).filter((line) => line !== '');
 
 export interface EditorValues {
   name: string;
@@ -85,9 +90,10 @@ export function valuesOf(form: FormRecord | null): EditorValues {
 /** What the owner typed, to show again with the errors. */
 export function valuesFromBody(body: unknown): EditorValues {
   const settings: Record<string, unknown> = {};
-  for (const key of ['spam_protection_strategy', 'intent', 'smart_replies_mode', 'knowledge_base_id', 'webhook_url', 'reply_email_field', 'captcha_provider', 'captcha_site_key']) {
+  for (const key of ['spam_protection_strategy', 'intent', 'smart_replies_mode', 'knowledge_base_id', 'webhook_url', 'reply_email_field', 'captcha_provider', 'captcha_site_key', 'redirect_url']) {
     settings[key] = text(body, key);
   }
+  settings.allowed_origins = originLines(text(body, 'allowed_origins', false));
   for (const key of ['spam_protection_enabled', 'localisation_enabled', 'smart_reply_enabled', 'webhook_enabled']) settings[key] = flag(body, key);
   return { name: text(body, 'name'), slug: text(body, 'slug'), visibility: text(body, 'visibility'), fieldsJson: text(body, 'fields_schema', false), settings };
 }
@@ -127,6 +133,18 @@ function settingsFields(v: EditorValues, errors: Errors, knowledgeBases: Knowled
   ${shownBy('smart_reply_enabled', html`${select({ name: 'smart_replies_mode', label: 'Reply mode', value: str(s.smart_replies_mode) || 'draft', options: [['draft', 'Draft (I review and send)'], ['auto', 'Automatic (send at once)']], errors })}
   ${kbControl}
   ${input({ name: 'reply_email_field', label: 'Reply to the address in field', value: str(s.reply_email_field), errors, hint: 'The email field replies go to; empty: the first email field.' })}`)}
+</fieldset>
+<fieldset class="panel">
+  <legend>Plain HTML forms</legend>
+  ${input({ name: 'redirect_url', label: 'Thank-you page URL', type: 'url', value: str(s.redirect_url), errors, hint: 'Where visitors go after sending the form; empty: Intake\'s own thank-you page.' })}
+  <div class="field${errors.allowed_origins ? ' invalid' : ''}">
+    <label for="f-allowed_origins">Websites allowed to post</label>
+    <textarea id="f-allowed_origins" name="allowed_origins" rows="3" spellcheck="false" aria-describedby="${errors.allowed_origins ? 'f-allowed_origins-error' : 'f-allowed_origins-hint'}">${
+      Array.isArray(s.allowed_origins) ? s.allowed_origins.join('\n') : ''
+    }</textarea>
+    <p class="hint" id="f-allowed_origins-hint">One origin a line, such as https://example.com; posts from other sites are refused (403). Empty: any site.</p>
+    ${errors.allowed_origins ? html`<p class="error" id="f-allowed_origins-error">${errors.allowed_origins}</p>` : ''}
+  </div>
 </fieldset>
 <fieldset class="panel">
   <legend>Form webhook</legend>

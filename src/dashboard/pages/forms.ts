@@ -1,7 +1,7 @@
 // Forms: the list with counts and last submission, create and edit (editor in form-editor.ts),
 // the overview with its charts (overview.ts), versions, endpoints and snippets, delete with a confirmation page.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { endpointUrl } from '../../forms/present.ts';
+import { endpointUrl, htmlEndpointUrl } from '../../forms/present.ts';
 import type { FormRecord } from '../../forms/store.ts';
 import { AppError } from '../../http/errors.ts';
 import { baseUrlOf } from '../../http/base-url.ts';
@@ -92,7 +92,7 @@ ${overviewCharts(activity, (r) => `/forms/${form.id}?range=${r}`, empty)}
     (v) => html`<tr><td>${v.number}${v.id === form.version.id ? html` <span class="badge">current</span>` : ''}</td><td><code class="wrap">${endpointUrl(base, v)}</code></td><td>${v.schema.fields.map((f) => f.name).join(', ')}</td><td>${when(v.createdAt)}</td></tr>`,
   )}</tbody></table></div>
 </section>
-${snippetsSection(form, endpoint)}
+${snippetsSection(form, endpoint, htmlEndpointUrl(base, form.version))}
 <section class="panel danger-zone" aria-labelledby="delete-title">
   <h2 id="delete-title">Delete this form</h2>
   <p>Its submissions, versions and notifications go with it.</p>

@@ -1,5 +1,6 @@
-// Copyable snippets for a form: an HTML form whose small fetch script shows per-field errors from
-// the API's `details`, a curl command, and a prompt an agent can follow (discover, then submit).
+// Copyable snippets for a form: a plain HTML form that works with JavaScript off, the same form with
+// a small fetch script that shows per-field errors from the API's `details` (both post to the HTML
+// endpoint), a curl command, and a prompt an agent can follow (discover, then submit).
 import escapeHtml from 'escape-html';
 import { isHoneypot, type FieldDefinition } from '../../forms/field-schema.ts';
 import type { FormRecord } from '../../forms/store.ts';
@@ -12,24 +13,48 @@ function label(name: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-function inputFor(field: FieldDefinition): string {
+/** The form's controls; with `errors`, a place under each for its message from the API's `details`. */
+function inputFor(field: FieldDefinition, errors: boolean): string {
   const name = escapeHtml(field.name);
   const required = field.required ? ' required' : '';
-  if (isHoneypot(field)) {
-    return `  <!-- Left empty by people; bots fill it in. -->\n  <input name="${name}" type="text" tabindex="-1" autocomplete="off" style="position:absolute;left:-9999px" aria-hidden="true">`;
-  }
+  if (isHoneypot(field)) return honeypot(name);
   const control = field.type === 'boolean'
     ? `<input name="${name}" type="checkbox" value="true"${required}>`
     : field.name === 'message' || field.name === 'body'
       ? `<textarea name="${name}"${required}></textarea>`
       : `<input name="${name}" type="${INPUT_TYPES[field.type]}"${required}>`;
-  return `  <label>${escapeHtml(label(field.name))} ${control}</label>\n  <p class="field-error" data-error-for="${name}"></p>`;
+  return `  <label>${escapeHtml(label(field.name))} ${control}</label>${errors ? `\n  <p class="field-error" data-error-for="${name}"></p>` : ''}`;
 }
 
-export function htmlSnippet(form: FormRecord, endpoint: string): string {
-  const auth = form.visibility === 'private' ? ", Authorization: 'Bearer YOUR_SUBMISSION_TOKEN'" : '';
-  return `<form id="intake-form" novalidate>
-${form.version.schema.fields.map(inputFor).join('\n')}
+const honeypot = (name: string) =>
+  `  <!-- Left empty by people; bots fill it in. -->\n  <input name="${name}" type="text" tabindex="-1" autocomplete="off" style="position:absolute;left:-9999px" aria-hidden="true">`;
+
+/** Intake's own honeypot: not shown, not read aloud, and filled in only by bots. */
+const GOTCHA = '  <input name="_gotcha" type="text" tabindex="-1" autocomplete="off" style="display:none">';
+
+/** The opening of both HTML snippets: the page's charset, and a form that posts to the HTML endpoint without any script. */
+function formStart(form: FormRecord, htmlEndpoint: string, id = ''): string {
+  const note = form.visibility === 'private'
+    ? '<!-- This form is private: a plain HTML post cannot send its submission token, so posts are refused (401) until it is public. -->\n'
+    : '';
+  return `<meta charset="utf-8"><!-- in the page's <head> -->
+${note}<form${id} action="${escapeHtml(htmlEndpoint)}" method="POST" accept-charset="UTF-8">`;
+}
+
+/** Works with JavaScript off: the browser posts, Intake answers with its thank-you page (or the form's redirect_url). */
+export function plainHtmlSnippet(form: FormRecord, htmlEndpoint: string): string {
+  return `${formStart(form, htmlEndpoint)}
+${form.version.schema.fields.map((field) => inputFor(field, false)).join('\n')}
+${GOTCHA}
+  <button type="submit">Send</button>
+</form>`;
+}
+
+/** Posts FormData to the HTML endpoint asking for JSON, and shows each field's error; without scripts it is the plain form. */
+export function htmlSnippet(form: FormRecord, htmlEndpoint: string): string {
+  return `${formStart(form, htmlEndpoint, ' id="intake-form"')}
+${form.version.schema.fields.map((field) => inputFor(field, true)).join('\n')}
+${GOTCHA}
   <button type="submit">Send</button>
   <p id="intake-status" role="status"></p>
 </form>
@@ -39,14 +64,9 @@ document.getElementById('intake-form').addEventListener('submit', async (event) 
   const form = event.currentTarget;
   const status = document.getElementById('intake-status');
   for (const p of form.querySelectorAll('[data-error-for]')) p.textContent = '';
-  const data = Object.fromEntries(new FormData(form));
   status.textContent = 'Sending…';
   try {
-    const response = await fetch('${endpoint}', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json'${auth} },
-      body: JSON.stringify(data),
-    });
+    const response = await fetch(form.action, { method: 'POST', headers: { Accept: 'application/json' }, body: new FormData(form) });
     const result = await response.json().catch(() => ({}));
     if (response.ok) { form.reset(); status.textContent = 'Thank you! We received your message.'; return; }
     for (const [field, messages] of Object.entries(result.error?.details ?? {})) {
@@ -100,11 +120,12 @@ function snippet(id: string, title: string, text: string): Html {
 </section>`;
 }
 
-export function snippetsSection(form: FormRecord, endpoint: string): Html {
+export function snippetsSection(form: FormRecord, endpoint: string, htmlEndpoint: string): Html {
   return html`<section aria-labelledby="snippets-title" class="panel">
   <h2 id="snippets-title">Use this form</h2>
-  <p class="muted">Paste the HTML into any page; its script shows each field's error from the API's <code>details</code>.</p>
-  ${snippet('snippet-html', 'HTML with fetch', htmlSnippet(form, endpoint))}
+  <p class="muted">Paste the plain HTML into any page: it works with JavaScript off, and visitors land on a thank-you page. The fetch version stays on the page and shows each field's error.</p>
+  ${snippet('snippet-plain', 'Plain HTML', plainHtmlSnippet(form, htmlEndpoint))}
+  ${snippet('snippet-html', 'HTML with fetch', htmlSnippet(form, htmlEndpoint))}
   ${snippet('snippet-curl', 'curl', curlSnippet(form, endpoint))}
   ${snippet('snippet-agent', 'Prompt for an agent', agentPrompt(form, endpoint))}
 </section>`;

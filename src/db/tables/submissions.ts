@@ -29,6 +29,10 @@ export interface FormsTable {
   captcha_provider: 'none' | 'altcha' | 'turnstile' | 'hcaptcha' | 'recaptcha';
   captcha_site_key: string | null;
   captcha_secret: string | null;
+  /** Where a browser goes after a plain HTML post; null: Intake's thank-you page. */
+  redirect_url: string | null;
+  /** JSON array of the origins that may post; empty: any. */
+  allowed_origins: ColumnType<unknown, string | undefined, string>;
   submission_count: Count;
   spam_count: Count;
   created_at: Timestamp;

@@ -6,7 +6,7 @@
 
 import type { SignalHit, SpamInput, SpamVerdict } from './types.ts';
 import { prepareText, type SubmissionText } from './submission-text.ts';
-import { honeypotSignal } from './signals/honeypot.ts';
+import { honeypotSignal, unknownOriginSignal } from './signals/honeypot.ts';
 import { ipLinkSignal, linkBaitSignal, linkCountSignal, linkMarkupSignal, linkShortenerSignal, onlyLinksSignal } from './signals/links.ts';
 import { disposableEmailSignal } from './signals/disposable-email.ts';
 import { gibberishSignal } from './signals/gibberish.ts';
@@ -38,6 +38,8 @@ export function standardSignals(input: SpamInput): SignalHit[] {
   if (honeypot) hits.push(honeypot);
   const repeated = repeatedSubmissionSignal(input.repeatsFromSender);
   if (repeated) hits.push(repeated);
+  const unknownOrigin = unknownOriginSignal(input);
+  if (unknownOrigin) hits.push(unknownOrigin);
   const text = prepareText(input);
   for (const signal of TEXT_SIGNALS) {
     const hit = signal(text);

@@ -13,8 +13,15 @@ export interface SpamInput {
   data: Record<string, unknown>;
   /** Earlier submissions to this form with identical content from the same sender (same email value or same IP), counted by the pipeline. */
   repeatsFromSender: number;
+  /** What the post itself said, from the submission's metadata: a filled `_gotcha`, no Origin or Referer on a form that lists origins. */
+  posted?: PostedSignals;
   /** What the owner's corrections taught about this submission's features; absent or null when they made none. */
   ownerFeedback?: FeedbackCounts | null;
+}
+
+export interface PostedSignals {
+  honeypot?: boolean;
+  unknownOrigin?: boolean;
 }
 
 export interface SpamVerdict {
