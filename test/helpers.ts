@@ -7,7 +7,7 @@ import path from 'node:path';
 import pg from 'pg';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../src/app.ts';
-import { buildServices, type ServiceOptions, type Services } from '../src/services.ts';
+import { buildServices, openSecrets, type ServiceOptions, type Services } from '../src/services.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { openDatabase, type Database } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
@@ -78,7 +78,8 @@ export async function startTestApp(env: Record<string, string> = {}, options: Se
   const config = loadConfig({ ...RELAXED_ENV, ...store.env, ...env });
   const database = openDatabase(config);
   await migrateToLatest(database);
-  const services = buildServices(config, database, options);
+  const { secrets } = await openSecrets(config, database);
+  const services = buildServices(config, database, secrets, options);
   const app = await buildApp({ config, database, logger: false, services });
   const { accounts } = services;
   let n = 0;
