@@ -23,7 +23,7 @@ import { loggerOptions } from './http/log-redaction.ts';
 import { urlProblem } from './http/storable-text.ts';
 import { byApiKey, byClientIp, rateLimitZone, useRateLimitBackend } from './http/rate-limit.ts';
 import { routeValidatorCompiler } from './http/route-validation.ts';
-import { buildServices, type Services } from './services.ts';
+import type { Services } from './services.ts';
 import { publicSubmissionRoutes } from './submissions/public-routes.ts';
 import { htmlFormRoutes } from './html-forms/routes.ts';
 import { submissionRoutes } from './submissions/routes.ts';
@@ -35,19 +35,19 @@ export interface AppOptions {
   database: Database;
   /** Fastify logger options; tests pass false. */
   logger?: boolean | object;
-  /** Shared with a worker in the same process, whose queue the submit path wakes; built here when absent. */
-  services?: Services;
+  /**
+   * Built by the caller (buildServices, after openSecrets gave the key), and shared with a worker in
+   * the same process, whose queue the submit path wakes; the caller closes them.
+   */
+  services: Services;
 }
 
-export async function buildApp({ config, database, logger, services: given }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, database, logger, services }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? loggerOptions(config),
     trustProxy: config.trustProxy,
     bodyLimit: config.maxBodyBytes,
   });
-  const services = given ?? buildServices(config, database);
-  // Services built here are closed here; given ones belong to the caller, who may still use them.
-  if (!given) app.addHook('onClose', () => Promise.all([services.limits.close(), services.live.close()]));
   useRateLimitBackend(app, services.limits.rateLimits);
   services.limits.useLog(app.log);
   services.live.useLog(app.log);

@@ -5,6 +5,7 @@ import { accountService, InputError } from './accounts/service.ts';
 import { accountStore } from './accounts/store.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
+import { SecretKeyError } from './secrets/box.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { DashboardError, dashboardService } from './dashboard/service.ts';
 import { dashboardStore } from './dashboard/store.ts';
@@ -206,6 +207,7 @@ main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof ConfigError) process.stderr.write(`Configuration error: ${error.message}\n`);
   else if (error instanceof UsageError) process.stderr.write(`${error.message}\n\n${USAGE}\n`);
   else if (error instanceof InputError) process.stderr.write(`${error.message}\n`);
+  else if (error instanceof SecretKeyError) process.stderr.write(`Secret key error: ${error.message}\n`);
   else process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(error instanceof UsageError ? 2 : 1);
 });

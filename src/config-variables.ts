@@ -23,6 +23,7 @@ export const CONFIG_VARIABLES: ConfigVariable[] = [
   { name: 'HOST', default: '0.0.0.0', meaning: 'the address the server listens on' },
   { name: 'INTAKE_PUBLIC_URL', otherwise: "the request's own origin", meaning: 'base URL of the `endpoint` links handed out and of the links printed at start (set it behind a proxy)' },
   { name: 'INTAKE_DATA_DIR', default: './data', meaning: 'directory of the embedded SQLite database' },
+  { name: 'INTAKE_SECRET_KEY', otherwise: '`secret.key` in the data directory', meaning: 'the key that encrypts stored secrets (webhook signing secrets, chat webhook URLs, Telegram bot tokens, the OAuth signing key): 32 random bytes in base64 (`openssl rand -base64 32`) or hex. Unset, the key file `secret.key` in `INTAKE_DATA_DIR` is used, made `0600` on the first start of a new database. Set it (the same in every process) when processes do not share one data directory: PostgreSQL with several machines or containers. A process whose key does not open the database\'s secrets refuses to start (see [Security](security.md#secrets-at-rest-and-file-permissions))' },
   { name: 'DATABASE_URL', otherwise: 'unset', meaning: '`postgres://…`: use PostgreSQL instead of SQLite' },
   { name: 'INTAKE_DATABASE_POOL_SIZE', default: '10', meaning: 'PostgreSQL connections per process, shared by its API and its workers' },
   { name: 'INTAKE_DATABASE_CONNECT_TIMEOUT_MS', default: '5000', meaning: 'PostgreSQL: longest wait for a connection of the pool; past it the request is answered `503` (see [Operations](operations.md))' },

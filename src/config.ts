@@ -3,6 +3,7 @@
 import path from 'node:path';
 import ipaddr from 'ipaddr.js';
 import { parseSchedule } from './jobs/backoff.ts';
+import { parseKey } from './secrets/box.ts';
 
 export type Plan = 'free' | 'pro';
 
@@ -12,6 +13,11 @@ export interface Config {
   /** Base URL used to build submission endpoints; when unset, the request's own origin is used. */
   publicUrl: string | null;
   dataDir: string;
+  /**
+   * The key that seals stored secrets (INTAKE_SECRET_KEY, 32 bytes in base64 or hex); null: the key
+   * file in dataDir, made on the first start of a new database (secrets/key.ts).
+   */
+  secretKey: string | null;
   /** postgres://… when set; otherwise the embedded SQLite file under dataDir. */
   databaseUrl: string | null;
   /** PostgreSQL connections per process (its API, its workers and their queue share them). */
@@ -276,6 +282,14 @@ function origins(env: Env, name: string): string[] {
   });
 }
 
+function secretKey(env: Env): string | null {
+  const raw = read(env, 'INTAKE_SECRET_KEY');
+  if (raw === undefined) return null;
+  // The message never repeats the value: it is a secret, and start-up errors end up in logs.
+  if (!parseKey(raw)) throw new ConfigError('INTAKE_SECRET_KEY', 'expected 32 random bytes in base64 (openssl rand -base64 32) or 64 hex digits');
+  return raw;
+}
+
 function redisConfig(env: Env): Config['redis'] {
   const redisUrl = url(env, 'REDIS_URL', ['redis:', 'rediss:']);
   const prefix = read(env, 'INTAKE_REDIS_PREFIX') ?? 'intake:';
@@ -306,6 +320,7 @@ export function loadConfig(env: Env = process.env): Config {
     host: read(env, 'HOST') ?? '0.0.0.0',
     publicUrl: withoutTrailingSlashes(url(env, 'INTAKE_PUBLIC_URL', ['http:', 'https:']) ?? '') || null,
     dataDir: path.resolve(read(env, 'INTAKE_DATA_DIR') ?? './data'),
+    secretKey: secretKey(env),
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']) ?? null,
     poolSize: integer(env, 'INTAKE_DATABASE_POOL_SIZE', 10, 1, 200),
     connectTimeoutMs: integer(env, 'INTAKE_DATABASE_CONNECT_TIMEOUT_MS', 5_000, 100, 600_000),

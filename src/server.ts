@@ -3,7 +3,7 @@
 import { flushCompileCache } from 'node:module';
 import pino from 'pino';
 import { buildApp } from './app.ts';
-import { buildServices } from './services.ts';
+import { buildServices, openSecrets } from './services.ts';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
@@ -25,8 +25,10 @@ function onSignal(shutdown: (signal: string) => Promise<void>): void {
 export async function serve(config: Config): Promise<void> {
   const database = openDatabase(config);
   await migrateToLatest(database);
-  const services = buildServices(config, database);
+  const { secrets, notices } = await openSecrets(config, database);
+  const services = buildServices(config, database, secrets);
   const app = await buildApp({ config, database, services, logger: loggerOptions(config, process.stdout.isTTY === true) });
+  for (const notice of [...database.notices, ...notices]) app.log.warn(notice);
   let worker: Promise<RunningWorker | null> = Promise.resolve(null);
 
   onSignal(async (signal) => {
@@ -68,8 +70,10 @@ export async function work(config: Config): Promise<void> {
   // of a worker's commits (README, "What limits the pipeline").
   const database = openDatabase({ ...config, durableCommits: false });
   await migrateToLatest(database);
+  const { secrets, notices } = await openSecrets(config, database);
+  for (const notice of [...database.notices, ...notices]) log.warn(notice);
   const { startWorkers } = await import('./workers.ts');
-  const services = buildServices(config, database);
+  const services = buildServices(config, database, secrets);
   services.limits.useLog(log);
   await services.limits.ready(2_000);
   const worker = await startWorkers(config, database, services, log);

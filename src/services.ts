@@ -53,6 +53,9 @@ import { retentionService } from './retention/service.ts';
 import { retentionStore } from './retention/store.ts';
 import { liveBusFor } from './live/index.ts';
 import { countEvents } from './live/events.ts';
+import type { SecretBox } from './secrets/box.ts';
+import { openSecretKey } from './secrets/key.ts';
+import { secretCheckStore } from './secrets/store.ts';
 
 /** A send that has held a reply this long died with its process; another may take it over. */
 const REPLY_CLAIM_TIMEOUT_MS = 5 * 60_000;
@@ -79,7 +82,21 @@ export function writerThreadMode(config: Config): 'auto' | 'true' | 'false' {
   return config.pipeline.embeddedWorker ? 'false' : 'auto';
 }
 
-export function buildServices(config: Config, database: Database, options: ServiceOptions = {}) {
+/**
+ * The key this database's secrets are sealed with (a process with another key, or none although they
+ * are sealed, is refused with a SecretKeyError), and every secret still stored in clear sealed with
+ * it: a pass on each start, over a few rows, harmless to repeat (rows of a process still running an
+ * older version are sealed at the next start). `notices` are for the operator's log.
+ */
+export async function openSecrets(config: Config, database: Database): Promise<{ secrets: SecretBox; notices: string[] }> {
+  const { box, notices } = await openSecretKey(config, secretCheckStore(database.db));
+  const sealed = await destinationStore(database.db, box).sealClear() + await formStore(database.db, box).sealClear() + await oauthStore(database.db, box).sealClear();
+  if (sealed > 0) notices.push(`sealed the secrets of ${sealed} row${sealed === 1 ? '' : 's'} stored in clear`);
+  return { secrets: box, notices };
+}
+
+/** `secrets` seals and opens the stored secrets: openSecrets gives it. */
+export function buildServices(config: Config, database: Database, secrets: SecretBox, options: ServiceOptions = {}) {
   const queue = jobQueueFor(database, config.pipeline);
   const limits = sharedLimitsFor(config, database);
   const live = liveBusFor(config, database);
@@ -87,14 +104,14 @@ export function buildServices(config: Config, database: Database, options: Servi
   const policy = outboundPolicy(config.delivery);
   const mailer = config.delivery.smtp ? createMailer(config.delivery.smtp) : null;
   const sender: SenderDeps = { policy, timeoutMs: config.delivery.timeoutMs, mailer, outbound: options.outbound };
-  const destinationRows = destinationStore(database.db);
-  const deliveryRows = deliveryStore(database.db);
+  const destinationRows = destinationStore(database.db, secrets);
+  const deliveryRows = deliveryStore(database.db, secrets);
   const accountRows = accountStore(database.db);
   const accounts = accountService(accountRows, config);
   const setup = setupService({ store: setupStore(database.db) });
   const dashboard = dashboardService({ store: dashboardStore(database.db), accounts: accountRows, setup });
   const knowledge = knowledgeService(knowledgeStore(database.db), { maxBytes: config.knowledge.maxBytes });
-  const forms = formService(formStore(database.db), {
+  const forms = formService(formStore(database.db, secrets), {
     ownsKnowledgeBase: knowledge.owns,
     urlProblem: (url) => checkUrl(url, policy)?.message ?? null,
     saved: (tx, webhook) => destinationRows.syncFormWebhook(tx, webhook, randomUUID(), new Date().toISOString()),
@@ -103,7 +120,7 @@ export function buildServices(config: Config, database: Database, options: Servi
   const deliveries = deliveryService({ store: deliveryRows, destinations, forms, queue, sender, baseUrl });
   const submissionRows = submissionStore(database.db, batchStatementsFor(database.sqliteConnection), database.engine);
   const writeBatch = submissionWriter(database, submissionRows, queue, config.pipeline.maxAttempts, writerThreadMode(config));
-  const captcha = captchaService({ store: captchaStore(database.db), config: config.captcha });
+  const captcha = captchaService({ store: captchaStore(database.db, secrets), config: config.captcha });
   const submissions = submissionService({
     captcha,
     store: submissionRows,
@@ -139,7 +156,7 @@ export function buildServices(config: Config, database: Database, options: Servi
     credits: creditCharger(creditStore(database.db), config), config,
   });
   const dependencies = dependencyChecks(database, limits);
-  const oauthRows = oauthStore(database.db);
+  const oauthRows = oauthStore(database.db, secrets);
   const oauth = oauthService({ store: oauthRows, providers: providers({ store: oauthRows, proxy: config.trustProxy }), accounts: accountRows });
   return { queue, limits, live, dependencies, accounts, setup, dashboard, forms, knowledge, submissions, captcha, triage, replies, replySending, destinations, deliveries, delivery, audit, analysis, exports, subjects, retention, oauth };
 }

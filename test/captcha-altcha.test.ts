@@ -101,7 +101,7 @@ describe('ALTCHA', () => {
 
   it('refuses a solution whose challenge expired', async () => {
     // The same server key (from the database), a clock 11 minutes behind: its challenge expired a minute ago.
-    const past = captchaService({ store: captchaStore(t.database.db), config: t.config.captcha, clock: () => new Date(Date.now() - 660_000) });
+    const past = captchaService({ store: captchaStore(t.database.db, t.secrets), config: t.config.captcha, clock: () => new Date(Date.now() - 660_000) });
     const [, , segment, , slug] = pathOf(form.endpoint).split('/');
     const found = await t.services.forms.resolveEndpoint(segment!, slug!);
     assert.ok(found);
@@ -111,7 +111,7 @@ describe('ALTCHA', () => {
   });
 
   it('forgets expired solutions when it purges', async () => {
-    const store = captchaStore(t.database.db);
+    const store = captchaStore(t.database.db, t.secrets);
     assert.equal(await store.spend('old-nonce', '2020-01-01T00:00:00.000Z'), true);
     assert.equal(await store.spend('old-nonce', '2020-01-01T00:00:00.000Z'), false, 'a second use is refused by the key');
     assert.ok(await store.purgeExpired(new Date().toISOString()) >= 1);

@@ -7,10 +7,11 @@ import path from 'node:path';
 import pg from 'pg';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../src/app.ts';
-import { buildServices, type ServiceOptions, type Services } from '../src/services.ts';
+import { buildServices, openSecrets, type ServiceOptions, type Services } from '../src/services.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { openDatabase, type Database } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
+import type { SecretBox } from '../src/secrets/box.ts';
 import { CONTACT_SCHEMA } from './fixtures.ts';
 
 export const POSTGRES_URL = process.env.DATABASE_URL || null;
@@ -58,6 +59,8 @@ export interface TestApp {
   config: Config;
   database: Database;
   services: Services;
+  /** The key the stores seal secrets with. */
+  secrets: SecretBox;
   /** Creates an owner (if new) and returns a fresh API key for it. */
   createKey(email?: string): Promise<string>;
   request(options: InjectOptions): Promise<LightMyRequestResponse>;
@@ -78,7 +81,8 @@ export async function startTestApp(env: Record<string, string> = {}, options: Se
   const config = loadConfig({ ...RELAXED_ENV, ...store.env, ...env });
   const database = openDatabase(config);
   await migrateToLatest(database);
-  const services = buildServices(config, database, options);
+  const { secrets } = await openSecrets(config, database);
+  const services = buildServices(config, database, secrets, options);
   const app = await buildApp({ config, database, logger: false, services });
   const { accounts } = services;
   let n = 0;
@@ -87,6 +91,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: Se
     config,
     database,
     services,
+    secrets,
     async createKey(email = `owner${++n}-${randomBytes(3).toString('hex')}@example.com`) {
       return (await accounts.createKey({ email, name: 'test' })).key;
     },

@@ -3,10 +3,13 @@
 // holds every commit made before it began (so every submission acknowledged by then), while the
 // writer goes on appending to the WAL. (SQLite's online backup API restarts whenever another
 // connection writes, which under a steady submit load could go on for ever.) The copy is written
-// beside its target and renamed into place only once it checked out whole.
+// beside its target and renamed into place only once it checked out whole. A backup holds every
+// secret the database does (sealed ones stay sealed): the copy and the restored database are 0600
+// whatever the umask, as the database is (db/file-modes.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { DIR_MODE, FILE_MODE, privateDir, privateFile } from '../db/file-modes.ts';
 
 export class BackupError extends Error {}
 
@@ -42,9 +45,12 @@ export function backupSqlite(source: string, out: string): BackupResult {
   if (!fs.existsSync(source)) throw new BackupError(`there is no database at ${source}`);
   const target = path.resolve(out);
   if (fs.existsSync(target)) throw new BackupError(`${target} exists already: choose a new file name`);
-  fs.mkdirSync(path.dirname(target), { recursive: true });
+  // A directory made here is private; one that exists is the operator's choice and left as it is.
+  fs.mkdirSync(path.dirname(target), { recursive: true, mode: DIR_MODE });
   const partial = `${target}.partial-${process.pid}`;
   fs.rmSync(partial, { force: true });
+  // VACUUM INTO writes into an empty file that exists, keeping its mode: made 0600 first.
+  privateFile(partial);
   const db = new DatabaseSync(source, { timeout: 10_000 });
   try {
     db.prepare('vacuum into ?').run(partial);
@@ -93,9 +99,11 @@ export function restoreSqlite(target: string, from: string, now = new Date()): R
   if (!isIntakeDatabase(backup)) throw new BackupError(`${backup} is not an Intake database`);
   const check = integrity(backup);
   if (check !== 'ok') throw new BackupError(`${backup} failed its integrity check: ${check}`);
-  fs.mkdirSync(path.dirname(target), { recursive: true });
+  privateDir(path.dirname(target));
   const staged = `${target}.restoring-${process.pid}`;
+  // copyFile gives the copy the backup's mode (0644 for one made before 0600 backups, or moved about).
   fs.copyFileSync(backup, staged);
+  fs.chmodSync(staged, FILE_MODE);
   let lock: DatabaseSync | null = null;
   let previous: string | null = null;
   try {
@@ -112,6 +120,7 @@ export function restoreSqlite(target: string, from: string, now = new Date()): R
       lock = null;
       previous = `${target}.before-restore-${now.toISOString().replace(/[:.]/g, '-')}`;
       fs.renameSync(target, previous);
+      fs.chmodSync(previous, FILE_MODE);
     }
     for (const suffix of ['-wal', '-shm']) fs.rmSync(`${target}${suffix}`, { force: true });
     fs.renameSync(staged, target);

@@ -3,10 +3,12 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/database.ts';
 import { isUniqueViolation } from '../db/values.ts';
+import type { SecretBox } from '../secrets/box.ts';
 
 const KEY_SETTING = 'altcha_hmac_key';
 
-export function captchaStore(db: Db) {
+/** `box` seals the signing key at rest: whoever reads the database or a backup cannot forge challenges. */
+export function captchaStore(db: Db, box: SecretBox) {
   return {
     /**
      * The key ALTCHA challenges are signed with: made once, the first time any process asks, and kept,
@@ -15,10 +17,13 @@ export function captchaStore(db: Db) {
      * server secrets at rest changes this function only.
      */
     async altchaKey(now: string): Promise<string> {
-      const read = async () => (await db.selectFrom('server_settings').select('value').where('name', '=', KEY_SETTING).executeTakeFirst())?.value;
+      const read = async () => {
+        const stored = (await db.selectFrom('server_settings').select('value').where('name', '=', KEY_SETTING).executeTakeFirst())?.value;
+        return stored ? box.open(stored) : undefined;
+      };
       const existing = await read();
       if (existing) return existing;
-      await db.insertInto('server_settings').values({ name: KEY_SETTING, value: randomBytes(32).toString('hex'), updated_at: now })
+      await db.insertInto('server_settings').values({ name: KEY_SETTING, value: box.seal(randomBytes(32).toString('hex')), updated_at: now })
         .onConflict((oc) => oc.column('name').doNothing()).execute();
       const key = await read();
       if (!key) throw new Error('the ALTCHA key could not be stored');

@@ -1,5 +1,4 @@
 // Opens the one query layer over whichever engine the configuration names.
-import fs from 'node:fs';
 import path from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
 import type pg from 'pg';
@@ -7,6 +6,7 @@ import { loadPg } from './pg.ts';
 import type { DatabaseSync } from 'node:sqlite';
 import { DEFAULT_BUSY_TIMEOUT_MS, openSqliteConnection, sqliteDialect } from './sqlite-dialect.ts';
 import { preparedName } from './statement.ts';
+import { privateDatabaseFiles, privateDir } from './file-modes.ts';
 import type { Tables } from './tables.ts';
 import type { Engine } from './migrations/column-types.ts';
 
@@ -25,6 +25,8 @@ export interface Database {
   sqliteConnection: DatabaseSync | null;
   /** SQLite: how long a write waits for the lock (other connections to the file use the same). */
   sqliteBusyTimeoutMs: number;
+  /** What opening changed that the operator should hear of: files and directories readable by others, tightened. */
+  notices: string[];
   /** Runs before the connection closes: what holds connections of its own (a writer thread) ends first. */
   onClose(hook: () => Promise<void>): void;
   close(): Promise<void>;
@@ -99,16 +101,18 @@ export function openDatabase(options: DatabaseOptions): Database {
     const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
     return {
       db, engine: 'postgres', pgPool: pool, jobsSchema: options.pipeline?.jobsSchema ?? 'graphile_worker', sqliteFile: null, sqliteConnection: null,
-      sqliteBusyTimeoutMs: 0, ...closing(() => db.destroy()),
+      sqliteBusyTimeoutMs: 0, notices: [], ...closing(() => db.destroy()),
     };
   }
-  fs.mkdirSync(options.dataDir, { recursive: true });
+  // The directory 0700 and the database, its WAL and shared memory 0600 before SQLite opens them
+  // (it gives the WAL and shared memory the database file's mode).
   const file = sqliteFile(options.dataDir);
+  const notices = [...privateDir(options.dataDir), ...privateDatabaseFiles(file)];
   const busyTimeoutMs = options.sqliteBusyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
   const connection = openSqliteConnection(file, { durable: options.durableCommits, busyTimeoutMs });
   const db = new Kysely<Tables>({ dialect: sqliteDialect(connection) });
   return {
-    db, engine: 'sqlite', pgPool: null, jobsSchema: '', sqliteFile: file, sqliteConnection: connection, sqliteBusyTimeoutMs: busyTimeoutMs,
+    db, engine: 'sqlite', pgPool: null, jobsSchema: '', sqliteFile: file, sqliteConnection: connection, sqliteBusyTimeoutMs: busyTimeoutMs, notices,
     ...closing(() => db.destroy()),
   };
 }

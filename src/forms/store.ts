@@ -1,9 +1,11 @@
-// The only code that reads and writes forms and their schema versions.
+// The only code that reads and writes forms and their schema versions. The form's own webhook URL and
+// signing secret are sealed at rest (secrets/box.ts), as its destination's copy is.
 import type { Transaction } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Tables } from '../db/tables.ts';
 import { fromJson, toBool, toCount, toIso } from '../db/values.ts';
 import type { FieldsSchema } from './field-schema.ts';
+import { isSealed, type SecretBox } from '../secrets/box.ts';
 
 export interface FormSettings {
   spam_protection_enabled: boolean;
@@ -33,12 +35,6 @@ export interface FormSettings {
   redirect_url: string | null;
   /** Normalised origins (scheme://host[:port]) that may post to the form; empty: any site. */
   allowed_origins: string[];
-}
-
-/** Settings as columns: the list of origins is stored as JSON. */
-function settingsRow(settings: Partial<FormSettings>) {
-  const { allowed_origins: origins, ...rest } = settings;
-  return { ...rest, ...(origins !== undefined && { allowed_origins: JSON.stringify(origins) }) };
 }
 
 export type CaptchaProvider = 'none' | 'altcha' | 'turnstile' | 'hcaptcha' | 'recaptcha';
@@ -109,7 +105,20 @@ function formQuery(db: Db | Transaction<Tables>) {
 
 type FormRow = NonNullable<Awaited<ReturnType<ReturnType<typeof formQuery>['executeTakeFirst']>>>;
 
-function toForm(row: FormRow): FormRecord {
+const openOrNull = (box: SecretBox, value: string | null) => (value === null ? null : box.open(value));
+
+/** The columns of the settings given, with the webhook's URL and secret sealed. */
+/** Settings as columns: credentials sealed, the list of origins as JSON. */
+function settingColumns<T extends Partial<FormSettings>>(box: SecretBox, settings: T): Omit<T, 'allowed_origins'> & { allowed_origins?: string } {
+  const { allowed_origins: origins, ...columns } = settings;
+  if (typeof columns.webhook_url === 'string') columns.webhook_url = box.seal(columns.webhook_url);
+  if (typeof columns.webhook_secret === 'string') columns.webhook_secret = box.seal(columns.webhook_secret);
+  if (typeof columns.captcha_secret === 'string') columns.captcha_secret = box.seal(columns.captcha_secret);
+  const list: { allowed_origins?: string } = origins === undefined ? {} : { allowed_origins: JSON.stringify(origins) };
+  return { ...columns, ...list };
+}
+
+function toForm(row: FormRow, box: SecretBox): FormRecord {
   return {
     id: row.id,
     accountId: row.account_id,
@@ -126,14 +135,14 @@ function toForm(row: FormRow): FormRecord {
       knowledge_base_id: row.knowledge_base_id,
       reply_email_field: row.reply_email_field,
       webhook_enabled: toBool(row.webhook_enabled),
-      webhook_url: row.webhook_url,
-      webhook_secret: row.webhook_secret,
+      webhook_url: openOrNull(box, row.webhook_url),
+      webhook_secret: openOrNull(box, row.webhook_secret),
       intent: row.intent,
       retention_days: row.retention_days,
       spam_retention_days: row.spam_retention_days,
       captcha_provider: row.captcha_provider,
       captcha_site_key: row.captcha_site_key,
-      captcha_secret: row.captcha_secret,
+      captcha_secret: openOrNull(box, row.captcha_secret),
       redirect_url: row.redirect_url,
       allowed_origins: (fromJson(row.allowed_origins) as string[] | null) ?? [],
     },
@@ -166,7 +175,8 @@ async function insertVersion(tx: Transaction<Tables>, formId: string, v: NewVers
     .execute();
 }
 
-export function formStore(db: Db) {
+export function formStore(db: Db, box: SecretBox) {
+  const toRecord = (row: FormRow) => toForm(row, box);
   return {
     async insert(form: Omit<FormRecord, 'version' | 'submissionCount' | 'spamCount'>, version: NewVersion, within?: WithinFormWrite): Promise<void> {
       await db.transaction().execute(async (tx) => {
@@ -180,8 +190,7 @@ export function formStore(db: Db) {
             visibility: form.visibility,
             submission_token_hash: form.submissionTokenHash,
             current_version_id: version.id,
-            ...form.settings,
-            allowed_origins: JSON.stringify(form.settings.allowed_origins),
+            ...settingColumns(box, form.settings),
             submission_count: 0,
             spam_count: 0,
             created_at: form.createdAt,
@@ -196,17 +205,17 @@ export function formStore(db: Db) {
 
     async findOwned(accountId: string, id: string): Promise<FormRecord | null> {
       const row = await formQuery(db).where('forms.account_id', '=', accountId).where('forms.id', '=', id).executeTakeFirst();
-      return row ? toForm(row) : null;
+      return row ? toRecord(row) : null;
     },
 
     async findById(id: string): Promise<FormRecord | null> {
       const row = await formQuery(db).where('forms.id', '=', id).executeTakeFirst();
-      return row ? toForm(row) : null;
+      return row ? toRecord(row) : null;
     },
 
     async listOwned(accountId: string): Promise<FormRecord[]> {
       const rows = await formQuery(db).where('forms.account_id', '=', accountId).orderBy('forms.created_at', 'desc').execute();
-      return rows.map(toForm);
+      return rows.map(toRecord);
     },
 
     async slugTaken(accountId: string, slug: string, exceptId?: string): Promise<boolean> {
@@ -229,7 +238,7 @@ export function formStore(db: Db) {
             ...(changes.slug !== undefined && { slug: changes.slug }),
             ...(changes.visibility !== undefined && { visibility: changes.visibility }),
             ...(changes.submissionTokenHash !== undefined && { submission_token_hash: changes.submissionTokenHash }),
-            ...(changes.settings && settingsRow(changes.settings)),
+            ...(changes.settings && settingColumns(box, changes.settings)),
             updated_at: updatedAt,
           })
           .where('id', '=', id)
@@ -247,7 +256,7 @@ export function formStore(db: Db) {
         if (within) {
           // Read back under the row lock the update took: a concurrent change's settings are never half seen.
           const row = await tx.selectFrom('forms').select(['webhook_enabled', 'webhook_url', 'webhook_secret']).where('id', '=', id).executeTakeFirstOrThrow();
-          await within(tx, { formId: id, enabled: toBool(row.webhook_enabled), url: row.webhook_url, secret: row.webhook_secret });
+          await within(tx, { formId: id, enabled: toBool(row.webhook_enabled), url: openOrNull(box, row.webhook_url), secret: openOrNull(box, row.webhook_secret) });
         }
         return true;
       });
@@ -295,6 +304,23 @@ export function formStore(db: Db) {
           schema: fromJson(row.fields_schema) as FieldsSchema,
         },
       };
+    },
+
+    /** Seals the webhook URLs and secrets of forms from before sealing; returns how many forms it changed. */
+    async sealClear(): Promise<number> {
+      const rows = await db.selectFrom('forms').select(['id', 'webhook_url', 'webhook_secret'])
+        .where((eb) => eb.or([eb('webhook_url', 'not like', 'sealed:%'), eb('webhook_secret', 'not like', 'sealed:%')]))
+        .execute();
+      let changed = 0;
+      for (const row of rows) {
+        const seal = (value: string | null) => (value === null || isSealed(value) ? value : box.seal(value));
+        let update = db.updateTable('forms').set({ webhook_url: seal(row.webhook_url), webhook_secret: seal(row.webhook_secret) }).where('id', '=', row.id);
+        // Left alone when changed meanwhile: its writer sealed it.
+        update = row.webhook_url === null ? update.where('webhook_url', 'is', null) : update.where('webhook_url', '=', row.webhook_url);
+        update = row.webhook_secret === null ? update.where('webhook_secret', 'is', null) : update.where('webhook_secret', '=', row.webhook_secret);
+        if ((await update.executeTakeFirst()).numUpdatedRows > 0n) changed++;
+      }
+      return changed;
     },
   };
 }

@@ -3,6 +3,7 @@
 import type { Db } from '../db/database.ts';
 import { isUniqueViolation, toIso, toIsoOrNull } from '../db/values.ts';
 import { byCodeUnits } from '../text-order.ts';
+import { isSealed, type SecretBox } from '../secrets/box.ts';
 
 type Payload = Record<string, unknown> & { grantId?: string; uid?: string; userCode?: string; accountId?: string; consumed?: number };
 
@@ -18,7 +19,8 @@ export interface ConnectedApp {
 
 const KEYS_MODEL = 'IntakeServerKeys';
 
-export function oauthStore(db: Db, clock: () => Date = () => new Date()) {
+/** `box` seals the server's keys (its token signing key and cookie keys) in their row. */
+export function oauthStore(db: Db, box: SecretBox, clock: () => Date = () => new Date()) {
   const now = () => clock().toISOString();
 
   async function find(model: string, id: string): Promise<Payload | undefined> {
@@ -71,21 +73,31 @@ export function oauthStore(db: Db, clock: () => Date = () => new Date()) {
     /**
      * The server's signing keys and cookie keys, made by `generate` the first time and kept: every
      * process (and every restart) signs and checks with the same. Two processes starting at once
-     * both try to insert; the first wins and both use its keys.
+     * both try to insert; the first wins and both use its keys. They are kept sealed (a row from
+     * before sealing reads in clear until sealClear seals it).
      */
     async serverKeys<T>(generate: () => Promise<T>): Promise<T> {
       const read = async () => {
         const row = await db.selectFrom('oauth_records').select('payload').where('model', '=', KEYS_MODEL).where('id', '=', 'current').executeTakeFirst();
-        return row ? (JSON.parse(row.payload) as T) : undefined;
+        return row ? (JSON.parse(box.open(row.payload)) as T) : undefined;
       };
       const existing = await read();
       if (existing) return existing;
       try {
-        await db.insertInto('oauth_records').values({ model: KEYS_MODEL, id: 'current', payload: JSON.stringify(await generate()) }).execute();
+        await db.insertInto('oauth_records').values({ model: KEYS_MODEL, id: 'current', payload: box.seal(JSON.stringify(await generate())) }).execute();
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
       }
       return (await read()) as T;
+    },
+
+    /** Seals the server's keys if a start before sealing stored them in clear; returns 1 when it did. */
+    async sealClear(): Promise<number> {
+      const row = await db.selectFrom('oauth_records').select('payload').where('model', '=', KEYS_MODEL).where('id', '=', 'current').executeTakeFirst();
+      if (!row || isSealed(row.payload)) return 0;
+      const result = await db.updateTable('oauth_records').set({ payload: box.seal(row.payload) })
+        .where('model', '=', KEYS_MODEL).where('id', '=', 'current').where('payload', '=', row.payload).executeTakeFirst();
+      return Number(result.numUpdatedRows);
     },
 
     /** An owner's grants to apps, newest first, with what the app registered and its last call. */

@@ -89,7 +89,7 @@ export interface AuditLogTable {
 }
 
 export interface ServerSettingsTable {
-  name: 'setup_closed_at' | 'operator_account_id' | 'altcha_hmac_key';
+  name: 'setup_closed_at' | 'operator_account_id' | 'altcha_hmac_key' | 'secret_key_check';
   value: string;
   updated_at: Timestamp;
 }

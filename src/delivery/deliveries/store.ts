@@ -7,6 +7,7 @@ import { fromJson, toIso, toIsoOrNull } from '../../db/values.ts';
 import type { FieldDefinition } from '../../forms/field-schema.ts';
 import type { SubmissionEvent } from '../event.ts';
 import { toDestination, type Destination } from '../destinations/store.ts';
+import type { SecretBox } from '../../secrets/box.ts';
 
 /** What every attempt of a delivery sends, fixed when the delivery is created. */
 export interface DeliveryPayload {
@@ -99,7 +100,8 @@ async function insertAttempt(tx: Transaction<Tables>, deliveryId: string, record
     .execute();
 }
 
-export function deliveryStore(db: Db) {
+/** `box` opens the destination's sealed secret and target for the sender. */
+export function deliveryStore(db: Db, box: SecretBox) {
   return {
     /** In the caller's transaction when given (a finishing submission's), else on its own. */
     async insert(executor: Db | Transaction<Tables> | undefined, deliveries: NewDelivery[]): Promise<void> {
@@ -135,7 +137,7 @@ export function deliveryStore(db: Db) {
         .where('destinations.id', '=', row.destination_id)
         .executeTakeFirst();
       if (!destination) return null;
-      return { delivery: toDelivery(row), destination: toDestination(destination), ownerEmail: destination.owner_email, ownerId: destination.owner_id, formName: destination.form_name };
+      return { delivery: toDelivery(row), destination: toDestination(destination, box), ownerEmail: destination.owner_email, ownerId: destination.owner_id, formName: destination.form_name };
     },
 
     /**
