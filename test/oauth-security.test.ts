@@ -6,10 +6,12 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { openDatabase } from '../src/db/database.ts';
+import { migrateUpTo } from '../src/db/migrate.ts';
 import { oauthStore } from '../src/oauth/store.ts';
 import { startRetentionWorker } from '../src/retention/worker.ts';
 import { DashboardClient } from './dashboard-helpers.ts';
-import { startTestApp, type TestApp } from './helpers.ts';
+import { createTestStore, startTestApp, type TestApp } from './helpers.ts';
 import { waitFor } from './pipeline-helpers.ts';
 
 const ALICE = 'alice@example.com';
@@ -258,5 +260,24 @@ describe('OAuth: rate limits per address', () => {
     const more: number[] = [];
     for (let i = 0; i < 5; i++) more.push((await t.request({ method: 'GET', url: '/oauth/authorize?client_id=nobody' })).statusCode);
     assert.deepEqual(more.map((s) => s === 429), [false, false, false, false, true]);
+  });
+});
+
+describe('migration 0026', () => {
+  it('deletes the token, code, session and interaction rows kept in clear, and keeps clients, grants and the server keys', async () => {
+    const store = await createTestStore();
+    const database = openDatabase({ databaseUrl: store.databaseUrl, dataDir: store.dataDir });
+    try {
+      await migrateUpTo(database, '0025_daily_counts');
+      const models = ['AccessToken', 'RefreshToken', 'AuthorizationCode', 'Session', 'Interaction', 'Client', 'Grant', 'IntakeServerKeys'];
+      await database.db.insertInto('oauth_records').values(models.map((model) => ({ model, id: `${model}-id`, payload: '{}' })) as never).execute();
+      assert.deepEqual(await migrateUpTo(database, '0026_oauth_hashed_ids'), ['0026_oauth_hashed_ids']);
+      const left = await database.db.selectFrom('oauth_records').select(['model', 'redirect_uri']).execute();
+      assert.deepEqual(left.map((row) => row.model).sort(), ['Client', 'Grant', 'IntakeServerKeys']);
+      assert.ok(left.every((row) => row.redirect_uri === null));
+    } finally {
+      await database.close();
+      await store.cleanup();
+    }
   });
 });

@@ -8,8 +8,10 @@
 // - access tokens of 10 minutes, opaque (looked up in the database, so revoking is immediate);
 //   refresh tokens of 30 days, replaced by a new one at every use;
 // - scopes `read` and `full`, the scopes of API keys.
-// Its records live in oauth_records (store.ts); its signing and cookie keys are made on first start
-// and kept there. The consent step is a dashboard page (dashboard/pages/consent.ts).
+// Its records live in oauth_records (store.ts; credentials by hash); its signing and cookie keys are
+// made on first start and kept there. The consent step is a dashboard page (dashboard/pages/consent.ts),
+// and the provider's own browser session never outlives the dashboard's log-in (service.ts,
+// bindBrowserSession). Registration metadata is bounded (client-metadata.ts).
 import { randomBytes } from 'node:crypto';
 import type { default as Provider, Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import escapeHtml from 'escape-html';

@@ -9,7 +9,7 @@ import { preToken, SESSION_COOKIE, startSessionCookie } from '../session-cookies
 import { DashboardError } from '../service.ts';
 import { MIN_PASSWORD_LENGTH } from '../passwords.ts';
 import { baseUrlOf } from '../../http/base-url.ts';
-import { PROVIDER_SESSION_COOKIES } from '../../oauth/provider.ts';
+import { PROVIDER_SESSION_COOKIE, PROVIDER_SESSION_COOKIES } from '../../oauth/provider.ts';
 
 const PUBLIC = { config: { public: true } };
 
@@ -186,7 +186,8 @@ export async function authPages(app: FastifyInstance, deps: DashboardDeps, part:
     if (request.session) await dashboard.logOut(request.session);
     // The OAuth provider's session in this browser ends too: the next person at this browser must
     // log in and answer the consent page before any app gets a code (oauth/service.ts).
-    await deps.services.oauth.endBrowserSession(baseUrlOf(request, deps.config.publicUrl), request.raw, reply.raw);
+    // (Only with its cookie: a server nobody signed in to with OAuth never loads the provider.)
+    if (request.cookies[PROVIDER_SESSION_COOKIE]) await deps.services.oauth.endBrowserSession(baseUrlOf(request, deps.config.publicUrl), request.raw, reply.raw);
     for (const name of [SESSION_COOKIE, ...PROVIDER_SESSION_COOKIES]) reply.clearCookie(name, { path: '/' });
     return reply.redirect('/login', 303);
   });
