@@ -1,7 +1,7 @@
 // Limits on what a client may register (RFC 7591 registration is open to anyone, so each field's
 // size is what a stranger can make the server store). oidc-provider runs the validator of
-// `extraClientMetadata` with the whole metadata at registration (and when it loads a client); a
-// throw there answers 400 invalid_client_metadata (invalid_redirect_uri for a redirect URI).
+// `extraClientMetadata` with the whole metadata at registration; a throw there answers 400
+// invalid_client_metadata (invalid_redirect_uri for a redirect URI).
 import type { Configuration } from 'oidc-provider';
 
 export const CLIENT_NAME_MAX = 100;
@@ -35,9 +35,11 @@ function problem(metadata: Record<string, unknown>): string | null {
 export function clientMetadataLimits(invalid: (description: string) => Error): NonNullable<Configuration['extraClientMetadata']> {
   return {
     properties: EXTRA,
-    validator(_ctx, key, _value, metadata) {
-      // Called once per extra property; the whole metadata is checked on the first.
-      if (key !== EXTRA[0]) return;
+    validator(ctx, key, _value, metadata) {
+      // Called once per extra property (the whole metadata is checked on the first), at registration
+      // and when a stored client is loaded: only a registration (which has a request) is refused, so
+      // a client registered before these limits keeps working.
+      if (key !== EXTRA[0] || !ctx) return;
       const found = problem(metadata as unknown as Record<string, unknown>);
       if (found) throw invalid(found);
     },
