@@ -2,7 +2,7 @@
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { accountRoutes } from './accounts/routes.ts';
 import { auditRestWrites, auditRoutes } from './audit/routes.ts';
 import type { Config } from './config.ts';
@@ -13,7 +13,8 @@ import { destinationRoutes } from './delivery/routes.ts';
 import { formRoutes } from './forms/routes.ts';
 import { protectedResourceRoutes } from './mcp/protected-resource.ts';
 import { mcpRoutes, mcpTokenLookup } from './mcp/routes.ts';
-import { oauthRoutes } from './oauth/routes.ts';
+import { oauthRoutes, registrationAddress } from './oauth/routes.ts';
+import { dashboardAccountOf } from './dashboard/session-cookies.ts';
 import { knowledgeRoutes } from './knowledge/routes.ts';
 import { healthRoutes } from './health/routes.ts';
 import { errorHandlerFor } from './http/error-replies.ts';
@@ -21,7 +22,7 @@ import { fail } from './http/errors.ts';
 import { registerJsonParser } from './http/json-body.ts';
 import { loggerOptions } from './http/log-redaction.ts';
 import { urlProblem } from './http/storable-text.ts';
-import { byApiKey, byClientIp, rateLimitZone, useRateLimitBackend } from './http/rate-limit.ts';
+import { bodyKeyedLimit, byApiKey, byClientIp, rateLimitZone, useRateLimitBackend } from './http/rate-limit.ts';
 import { routeValidatorCompiler } from './http/route-validation.ts';
 import type { Services } from './services.ts';
 import { publicSubmissionRoutes } from './submissions/public-routes.ts';
@@ -107,7 +108,14 @@ export async function buildApp({ config, database, logger, services }: AppOption
   });
 
   await app.register(protectedResourceRoutes, { config });
-  await app.register(oauthRoutes, { config, oauth: services.oauth });
+  await app.register(async (zone) => {
+    // Registration and authorization are open to anyone and store what they are sent: per address,
+    // 30 requests a minute to /oauth/* together, and of them 10 registrations an hour.
+    await rateLimitZone(zone, { name: 'oauth', perMinute: config.rateLimits.oauthPerMinute, key: byClientIp });
+    bodyKeyedLimit(zone, { name: 'oauth-register', perWindow: config.rateLimits.oauthRegisterPerHour, windowMs: 3_600_000, key: registrationAddress });
+    const dashboardAccount = (request: FastifyRequest) => dashboardAccountOf(services.dashboard, request.headers.cookie);
+    await zone.register(oauthRoutes, { config, oauth: services.oauth, dashboardAccount });
+  });
   await app.register(async (zone) => {
     // Per API key or per OAuth grant (an app's refreshed tokens share its budget), 30 a minute by default.
     await rateLimitZone(zone, { name: 'mcp', perMinute: config.rateLimits.mcpPerMinute, key: byApiKey(services.accounts, mcpTokenLookup(config, services)) });

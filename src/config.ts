@@ -43,7 +43,10 @@ export interface Config {
    * origins): the transport must refuse other Origins, which is what stops DNS rebinding.
    */
   mcpAllowedOrigins: string[];
-  rateLimits: { submitPerMinute: number; apiPerMinute: number; mcpPerMinute: number; loginPerMinute: number; loginPerAccountPerHour: number };
+  rateLimits: {
+    submitPerMinute: number; apiPerMinute: number; mcpPerMinute: number; loginPerMinute: number; loginPerAccountPerHour: number;
+    oauthPerMinute: number; oauthRegisterPerHour: number;
+  };
   /** `open`: anyone may create an account on the dashboard; `closed` (default): the owner adds people with the CLI. */
   signup: 'open' | 'closed';
   /**
@@ -337,6 +340,8 @@ export function loadConfig(env: Env = process.env): Config {
       mcpPerMinute: perMinute('INTAKE_MCP_RATE_LIMIT', 30),
       loginPerMinute: perMinute('INTAKE_LOGIN_RATE_LIMIT', 10),
       loginPerAccountPerHour: perMinute('INTAKE_LOGIN_ACCOUNT_RATE_LIMIT', 30),
+      oauthPerMinute: perMinute('INTAKE_OAUTH_RATE_LIMIT', 30),
+      oauthRegisterPerHour: perMinute('INTAKE_OAUTH_REGISTER_RATE_LIMIT', 10),
     },
     signup: signup(env),
     freeSubmissionLimit: integer(env, 'INTAKE_FREE_SUBMISSION_LIMIT', 5000, 0, 1_000_000_000),

@@ -28,7 +28,8 @@ export async function startWorkers(config: Config, database: Database, services:
       if (status !== 'pending') services.live.publish(countEvents('deliveries', [{ account: work.ownerId, form: work.destination.formId }]));
     },
   });
-  const retention = await startRetentionWorker({ db: database.db, queue, retention: services.retention, intervalMs: config.pipeline.retentionIntervalMs, log });
+  const retention = await startRetentionWorker({ db: database.db, queue, retention: services.retention, intervalMs: config.pipeline.retentionIntervalMs, log,
+    expiredOauth: services.oauth.removeExpired });
   return {
     async stop() {
       await Promise.all([pipeline.stop(), deliveries.stop(), replies.stop(), retention.stop()]);

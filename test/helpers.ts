@@ -74,6 +74,8 @@ export const RELAXED_ENV = {
   INTAKE_MCP_RATE_LIMIT: '100000',
   INTAKE_LOGIN_RATE_LIMIT: '100000',
   INTAKE_LOGIN_ACCOUNT_RATE_LIMIT: '100000',
+  INTAKE_OAUTH_RATE_LIMIT: '100000',
+  INTAKE_OAUTH_REGISTER_RATE_LIMIT: '100000',
 };
 
 export async function startTestApp(env: Record<string, string> = {}, options: ServiceOptions = {}): Promise<TestApp> {

@@ -14,11 +14,12 @@ import { refreshAuthorization, discoverAuthorizationServerMetadata, type OAuthCl
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientInformationFull, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { Page } from 'playwright-core';
-import { chromiumMissing, launchBrowser, screenshot, type Browser } from './browser.ts';
+import { chromiumMissing, launchBrowser, logInPage, screenshot, type Browser } from './browser.ts';
 import { callOk, startMcpApp, type McpApp } from './mcp-helpers.ts';
 import { createForm } from './helpers.ts';
 
 const EMAIL = 'owner@example.com';
+const OTHER = 'colleague@example.com';
 const PASSWORD = 'correct horse battery staple';
 
 /** The redirect URI's listener: the code arrives here as it would at a desktop client. */
@@ -261,5 +262,42 @@ describe('MCP over OAuth 2.1: discovery, registration, PKCE, consent in Chromium
     // API keys keep working beside OAuth.
     const key = (await t.services.accounts.createKey({ email: EMAIL, name: 'still works' })).key;
     assert.equal((await post(key, LIST)).status, 200);
+  });
+
+  it('in a shared browser, after the owner logs out and a colleague logs in, an app the owner allowed gets the consent page again and a code acting as the colleague', async () => {
+    const web = new TestProvider(callback.url, 'Web client');
+    const owners = await signIn(web, async (page) => {
+      await page.waitForURL(/\/oauth\/consent\//);
+      await page.getByRole('button', { name: 'Allow' }).click();
+    });
+    assert.equal((await callOk(owners, 'get_account')).email, EMAIL);
+    await owners.close();
+
+    await page.goto(`${origin}/overview`);
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.waitForURL(`${origin}/login`);
+    const link = await t.services.dashboard.passwordLink(OTHER, true);
+    await t.services.dashboard.usePasswordLink(link.token, PASSWORD);
+    await logInPage(page, origin, OTHER, PASSWORD);
+
+    const verifier = randomBytes(32).toString('base64url');
+    await page.goto(authorizeUrl(web.info!.client_id, verifier));
+    assert.match(page.url(), /\/oauth\/consent\//, 'the consent page, not a code acting as the owner');
+    await page.getByText(`It will act for ${OTHER}`).waitFor();
+    await screenshot(page, 'oauth-04-shared-browser-consent');
+    const before = callback.codes.length;
+    await page.getByRole('button', { name: 'Allow' }).click();
+    await page.waitForURL(`${callback.url}?**`);
+    const response = await fetch(`${origin}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code', code: callback.codes[before]!.get('code')!, redirect_uri: callback.url,
+        client_id: web.info!.client_id, resource: t.url, code_verifier: verifier,
+      }),
+    });
+    assert.equal(response.status, 200);
+    const colleagues = await t.connect(((await response.json()) as { access_token: string }).access_token);
+    assert.equal((await callOk(colleagues, 'get_account')).email, OTHER);
   });
 });

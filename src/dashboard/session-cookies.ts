@@ -1,8 +1,9 @@
 // The dashboard's cookies: the session, and the double-submit token of the forms shown before log-in.
 import { randomBytes } from 'node:crypto';
+import { fastifyCookie } from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
-import { SESSION_DAYS } from './service.ts';
+import { SESSION_DAYS, type DashboardService } from './service.ts';
 
 export const SESSION_COOKIE = 'intake_session';
 /** Double-submit token for the forms shown before there is a session (log in, set-up). */
@@ -25,4 +26,10 @@ export function preToken(request: FastifyRequest, reply: FastifyReply, config: C
   const token = randomBytes(24).toString('base64url');
   reply.setCookie(PRE_COOKIE, token, { path: '/', httpOnly: true, sameSite: 'lax', secure: isSecure(request, config) });
   return token;
+}
+
+/** The account logged in to the dashboard by a request's cookies, for routes outside its plugin (the OAuth provider's). */
+export async function dashboardAccountOf(dashboard: DashboardService, cookieHeader: string | undefined): Promise<string | null> {
+  const token = cookieHeader ? fastifyCookie.parse(cookieHeader)[SESSION_COOKIE] : undefined;
+  return token ? ((await dashboard.session(token))?.account.id ?? null) : null;
 }

@@ -26,9 +26,10 @@ import * as oauth from './migrations/0021_oauth.ts';
 import * as readAndDone from './migrations/0023_read_and_done.ts';
 import * as dashboardFlashes from './migrations/0024_dashboard_flashes.ts';
 import * as dailyCounts from './migrations/0025_daily_counts.ts';
+import * as oauthHashedIds from './migrations/0026_oauth_hashed_ids.ts';
 import * as erasureReach from './migrations/0028_erasure_reach.ts';
-import * as captcha from './migrations/0031_captcha.ts';
 import * as htmlForms from './migrations/0030_html_forms.ts';
+import * as captcha from './migrations/0031_captcha.ts';
 
 type CodeMigration = { up(db: Kysely<any>, t: ColumnTypes): Promise<void> };
 
@@ -52,9 +53,10 @@ const MIGRATIONS: Record<string, CodeMigration> = {
   '0023_read_and_done': readAndDone,
   '0024_dashboard_flashes': dashboardFlashes,
   '0025_daily_counts': dailyCounts,
+  '0026_oauth_hashed_ids': oauthHashedIds,
   '0028_erasure_reach': erasureReach,
-  '0031_captcha': captcha,
   '0030_html_forms': htmlForms,
+  '0031_captcha': captcha,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

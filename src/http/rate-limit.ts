@@ -68,9 +68,10 @@ export async function rateLimitZone(
 }
 
 /**
- * A second budget inside a zone, counted by what `key` picks from the parsed body (an account's email
- * on log-in): attempts spread over many addresses still meet a limit. Runs before the route's
- * handler; requests for which `key` gives null are not counted.
+ * A second budget inside a zone, counted by what `key` picks from the request: an account's email
+ * in the parsed body on log-in (attempts spread over many addresses still meet a limit), the
+ * address of an OAuth registration. Runs before the route's handler; requests for which `key`
+ * gives null are not counted.
  */
 export function bodyKeyedLimit(
   zone: FastifyInstance,

@@ -8,17 +8,23 @@
 // - access tokens of 10 minutes, opaque (looked up in the database, so revoking is immediate);
 //   refresh tokens of 30 days, replaced by a new one at every use;
 // - scopes `read` and `full`, the scopes of API keys.
-// Its records live in oauth_records (store.ts); its signing and cookie keys are made on first start
-// and kept there. The consent step is a dashboard page (dashboard/pages/consent.ts).
+// Its records live in oauth_records (store.ts; credentials by hash); its signing and cookie keys are
+// made on first start and kept there. The consent step is a dashboard page (dashboard/pages/consent.ts),
+// and the provider's own browser session never outlives the dashboard's log-in (service.ts,
+// bindBrowserSession). Registration metadata is bounded (client-metadata.ts).
 import { randomBytes } from 'node:crypto';
 import type { default as Provider, Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import escapeHtml from 'escape-html';
+import { clientMetadataLimits } from './client-metadata.ts';
 import type { OauthStore } from './store.ts';
 
 export const OAUTH_SCOPES = ['full', 'read'] as const;
 export const ACCESS_TOKEN_SECONDS = 10 * 60;
 export const REFRESH_TOKEN_SECONDS = 30 * 86_400;
 export const CONSENT_PATH = '/oauth/consent';
+/** The provider's browser session cookie (its signature cookie is `<name>.sig`); named here so log-out can clear it. */
+export const PROVIDER_SESSION_COOKIE = '_session';
+export const PROVIDER_SESSION_COOKIES = [PROVIDER_SESSION_COOKIE, `${PROVIDER_SESSION_COOKIE}.sig`];
 
 /** The resource every token is for: this server's MCP endpoint at `origin`. */
 export const mcpResource = (origin: string) => `${origin}/mcp`;
@@ -84,12 +90,14 @@ export function providers({ store, proxy }: ProviderOptions) {
         }
       } as unknown as Configuration['adapter'],
       jwks: { keys: jwks as never },
-      cookies: { keys: cookieKeys, long: { signed: true }, short: { signed: true } },
+      cookies: { keys: cookieKeys, names: { session: PROVIDER_SESSION_COOKIE }, long: { signed: true }, short: { signed: true } },
       routes: ROUTES,
       // Known to the server too (clients register with them), and scopes of the resource (getResourceServerInfo).
       scopes: [...OAUTH_SCOPES],
       claims: { openid: ['sub'] },
       responseTypes: ['code'],
+      // Size limits on what a stranger may register (client-metadata.ts).
+      extraClientMetadata: clientMetadataLimits((description) => new errors.InvalidClientMetadata(description)),
       clientDefaults: { grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' },
       // Every client, public or confidential, proves possession of its code with S256.
       pkce: { required: () => true },

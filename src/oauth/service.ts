@@ -111,7 +111,45 @@ export function oauthService(deps: { store: OauthStore; providers: Providers; ac
         give(OAUTH_SCOPES.join(' '));
       }
       const grantId = await grant.save();
+      await store.setGrantRedirect(grantId, asked.redirectUri);
       return provider.interactionResult(req, res, { login: { accountId, remember: false }, consent: { grantId } }, { mergeWithLastSubmission: false });
+    },
+
+    /**
+     * The dashboard's log-in is the only one: the provider's own browser session (its `_session`
+     * cookie, kept so an app allowed before gets a code without a page) must belong to the account
+     * logged in to the dashboard in the same browser. Called before the provider sees an
+     * authorization request (and its resume): a provider session of another account, or any
+     * provider session when nobody is logged in to the dashboard, is destroyed, so the provider
+     * starts a new one, finds no login, and sends the browser to the consent page, which asks for
+     * the dashboard's log-in and then the owner's answer. Checking here rather than relying on
+     * log-out alone also covers a dashboard session that expired or was ended elsewhere (a
+     * password change in another browser). It cannot be done in the provider's prompt policy: a
+     * login result for another account than its session's makes the provider ask for its own
+     * log-out page, which is not enabled here.
+     */
+    async bindBrowserSession(origin: string, req: IncomingMessage, res: ServerResponse, dashboardAccountId: string | null): Promise<void> {
+      const provider = await providers.for(origin);
+      // The library's own reading of its signed cookie: a forged or unsigned one is no session.
+      const session = await provider.Session.get({ req, res } as never);
+      if (session.accountId && session.accountId !== dashboardAccountId) await session.destroy();
+    },
+
+    /** Dashboard log-out: the provider's session in this browser ends too (the caller clears its cookies). */
+    async endBrowserSession(origin: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+      const provider = await providers.for(origin);
+      const session = await provider.Session.get({ req, res } as never);
+      if (session.accountId) await session.destroy();
+    },
+
+    /** A password change: the account's provider sessions in every browser end. */
+    endSessionsOf(accountId: string): Promise<void> {
+      return store.removeSessionsOf(accountId);
+    },
+
+    /** Expired records and clients never allowed, removed by the retention run; how many went. */
+    removeExpired(): Promise<number> {
+      return store.removeExpired();
     },
 
     connectedApps(accountId: string): Promise<ConnectedApp[]> {

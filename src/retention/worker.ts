@@ -1,7 +1,8 @@
 // The retention purge on the job queues: every worker process looks now and then whether the run
 // is due (scheduled_runs); the one whose update moves the due time forward enqueues the job in the
 // same transaction, so one run per period happens across all processes, and whichever worker takes
-// the job runs it.
+// the job runs it. The same run removes the OAuth server's expired records (codes, tokens,
+// interactions, sessions, clients never allowed), so they go even when nobody answers a consent.
 import type { Db } from '../db/database.ts';
 import type { JobLog, JobQueue, RunningWorker } from '../jobs/queue.ts';
 import type { RetentionService } from './service.ts';
@@ -27,13 +28,16 @@ export async function claimDueRun(db: Db, queue: JobQueue, now: Date, intervalMs
 
 export async function startRetentionWorker(options: {
   db: Db; queue: JobQueue; retention: RetentionService; intervalMs: number; log: JobLog; clock?: () => Date;
+  /** Removes the OAuth records past their expiry; how many went. */
+  expiredOauth?: () => Promise<number>;
 }): Promise<RunningWorker> {
   const { db, queue, retention, intervalMs, log } = options;
   const clock = options.clock ?? (() => new Date());
   const worker = await queue.startWorker({
     async [PURGE_RETENTION]() {
       const purged = await retention.purge();
-      log.info({ forms: purged.length, submissions: purged.reduce((n, p) => n + p.spam + p.expired, 0) }, 'retention purge');
+      const oauthRecords = (await options.expiredOauth?.()) ?? 0;
+      log.info({ forms: purged.length, submissions: purged.reduce((n, p) => n + p.spam + p.expired, 0), oauthRecords }, 'retention purge');
     },
   }, { concurrency: 1, log });
   const look = () => void claimDueRun(db, queue, clock(), intervalMs).catch((error: unknown) => log.error({ err: error }, 'could not schedule the retention purge'));

@@ -123,6 +123,8 @@ export async function accountPages(app: FastifyInstance, deps: DashboardDeps): P
     const session = sessionOf(request);
     try {
       await dashboard.changePassword(session, text(request.body, 'current_password', false), text(request.body, 'password', false));
+      // Other sessions are logged out: so are the account's OAuth provider sessions, in every browser.
+      await deps.services.oauth.endSessionsOf(session.account.id);
       return reply.redirect('/account?done=password', 303);
     } catch (error) {
       if (!(error instanceof DashboardError)) throw error;

@@ -8,6 +8,8 @@ import type { DashboardDeps } from '../deps.ts';
 import { preToken, SESSION_COOKIE, startSessionCookie } from '../session-cookies.ts';
 import { DashboardError } from '../service.ts';
 import { MIN_PASSWORD_LENGTH } from '../passwords.ts';
+import { baseUrlOf } from '../../http/base-url.ts';
+import { PROVIDER_SESSION_COOKIE, PROVIDER_SESSION_COOKIES } from '../../oauth/provider.ts';
 
 const PUBLIC = { config: { public: true } };
 
@@ -146,7 +148,12 @@ export async function authPages(app: FastifyInstance, deps: DashboardDeps, part:
     });
     app.post('/set-password', PUBLIC, (request, reply) => {
       const token = text(request.body, 'token');
-      return attempt(request, reply, deps, setPasswordForm(token), () => dashboard.usePasswordLink(token, password(request)));
+      return attempt(request, reply, deps, setPasswordForm(token), async () => {
+        const started = await dashboard.usePasswordLink(token, password(request));
+        // The link logged every other session out: the provider's sessions of the account end too.
+        await deps.services.oauth.endSessionsOf(started.session.account.id);
+        return started;
+      });
     });
     return;
   }
@@ -177,7 +184,11 @@ export async function authPages(app: FastifyInstance, deps: DashboardDeps, part:
   });
   app.post('/logout', async (request, reply) => {
     if (request.session) await dashboard.logOut(request.session);
-    reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    // The OAuth provider's session in this browser ends too: the next person at this browser must
+    // log in and answer the consent page before any app gets a code (oauth/service.ts).
+    // (Only with its cookie: a server nobody signed in to with OAuth never loads the provider.)
+    if (request.cookies[PROVIDER_SESSION_COOKIE]) await deps.services.oauth.endBrowserSession(baseUrlOf(request, deps.config.publicUrl), request.raw, reply.raw);
+    for (const name of [SESSION_COOKIE, ...PROVIDER_SESSION_COOKIES]) reply.clearCookie(name, { path: '/' });
     return reply.redirect('/login', 303);
   });
 }

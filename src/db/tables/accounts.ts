@@ -112,4 +112,6 @@ export interface OauthRecordsTable {
   expires_at: NullableTimestamp;
   consumed_at: NullableTimestamp;
   last_used_at: NullableTimestamp;
+  /** The redirect URI a Grant was consented through (migration 0026). */
+  redirect_uri: string | null;
 }
