@@ -14,7 +14,7 @@ describe('configuration', () => {
     assert.ok(path.isAbsolute(config.dataDir) && config.dataDir.endsWith(`${path.sep}data`));
     assert.equal(config.maxBodyBytes, 65536);
     assert.equal(config.trustProxy, false);
-    assert.deepEqual(config.rateLimits, { submitPerMinute: 10, apiPerMinute: 60, mcpPerMinute: 30, loginPerMinute: 10, loginPerAccountPerHour: 30 });
+    assert.deepEqual(config.rateLimits, { submitPerMinute: 10, apiPerMinute: 60, mcpPerMinute: 30, loginPerMinute: 10, loginPerAccountPerHour: 30, oauthPerMinute: 30, oauthRegisterPerHour: 10 });
     assert.equal(config.signup, 'closed');
     assert.deepEqual(config.mcpAllowedOrigins, []);
     assert.equal(config.freeSubmissionLimit, 5000);
@@ -37,7 +37,7 @@ describe('configuration', () => {
     const config = loadConfig({
       PORT: '8080', HOST: '127.0.0.1', INTAKE_PUBLIC_URL: 'https://forms.example.com//', INTAKE_DATA_DIR: '/var/lib/intake',
       DATABASE_URL: 'postgres://u@db/intake', INTAKE_DATABASE_POOL_SIZE: '24', INTAKE_MAX_BODY_BYTES: '2048', INTAKE_TRUST_PROXY: 'true',
-      INTAKE_SUBMIT_RATE_LIMIT: '100', INTAKE_API_RATE_LIMIT: '600', INTAKE_MCP_RATE_LIMIT: '300', INTAKE_LOGIN_RATE_LIMIT: '5', INTAKE_LOGIN_ACCOUNT_RATE_LIMIT: '7', INTAKE_SIGNUP: 'OPEN',
+      INTAKE_SUBMIT_RATE_LIMIT: '100', INTAKE_API_RATE_LIMIT: '600', INTAKE_MCP_RATE_LIMIT: '300', INTAKE_LOGIN_RATE_LIMIT: '5', INTAKE_LOGIN_ACCOUNT_RATE_LIMIT: '7', INTAKE_OAUTH_RATE_LIMIT: '40', INTAKE_OAUTH_REGISTER_RATE_LIMIT: '3', INTAKE_SIGNUP: 'OPEN',
       INTAKE_FREE_SUBMISSION_LIMIT: '10', INTAKE_FREE_AI_CREDITS: '5', INTAKE_PRO_MONTHLY_AI_CREDITS: '1000',
       INTAKE_BILLING_URL: 'https://pay.example.com/upgrade', INTAKE_LOG_LEVEL: 'warn',
     });
@@ -49,7 +49,7 @@ describe('configuration', () => {
     assert.equal(config.poolSize, 24);
     assert.equal(config.maxBodyBytes, 2048);
     assert.equal(config.trustProxy, true);
-    assert.deepEqual(config.rateLimits, { submitPerMinute: 100, apiPerMinute: 600, mcpPerMinute: 300, loginPerMinute: 5, loginPerAccountPerHour: 7 });
+    assert.deepEqual(config.rateLimits, { submitPerMinute: 100, apiPerMinute: 600, mcpPerMinute: 300, loginPerMinute: 5, loginPerAccountPerHour: 7, oauthPerMinute: 40, oauthRegisterPerHour: 3 });
     assert.equal(config.signup, 'open');
     assert.equal(config.freeSubmissionLimit, 10);
     assert.equal(config.freeAiCredits, 5);

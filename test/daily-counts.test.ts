@@ -154,7 +154,7 @@ describe(`daily counts migration (${ENGINE})`, () => {
         id: `d${i}`, destination_id: 'd1', submission_id: `s${i}`, event_id: `e${i}`, payload: '{}', status, created_at: new Date(now - i * DAY_MS).toISOString(),
       }))).execute();
 
-      assert.deepEqual(await migrateToLatest(database), ['0025_daily_counts']);
+      assert.equal((await migrateToLatest(database))[0], '0025_daily_counts', 'the backfill runs first of what the database lacks');
       const expected = await counted(db, database.engine);
       assert.ok(expected.length > 10);
       assert.deepEqual(await kept(db), expected);

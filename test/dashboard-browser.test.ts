@@ -90,7 +90,8 @@ describe('dashboard in Chromium', { skip: chromiumMissing() }, () => {
     await page.getByText('Form created.').waitFor();
     formUrl = page.url().includes('/forms/new') ? `${base}${await page.locator('nav.tabs a').first().getAttribute('href')}` : page.url();
     snippet = (await page.locator('#snippet-html').textContent()) ?? '';
-    assert.match(snippet, /fetch\('http:\/\/127\.0\.0\.1:\d+\/api\//);
+    assert.match(snippet, /action="http:\/\/127\.0\.0\.1:\d+\/f\/[^"]+" method="POST"/);
+    assert.match(snippet, /fetch\(form\.action, \{ method: 'POST', headers: \{ Accept: 'application\/json' \}/);
     await screenshot(page, '04-form-overview');
   });
 

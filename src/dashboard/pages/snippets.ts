@@ -59,6 +59,8 @@ ${GOTCHA}
   <p id="intake-status" role="status"></p>
 </form>
 <script>
+// With this script, Intake's own per-field messages replace the browser's checks; without it, the browser checks.
+document.getElementById('intake-form').noValidate = true;
 document.getElementById('intake-form').addEventListener('submit', async (event) => {
   event.preventDefault();
   const form = event.currentTarget;
