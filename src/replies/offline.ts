@@ -2,7 +2,7 @@
 // knowledge base that covers it best when the answer rule accepts it, with the text that sentence
 // needs to make sense (the sentence before one that starts "It …" or "This …", the sentence after
 // a bare "Yes." or an introduction ending in a colon, the title over a list item or a table row).
-import { ANSWER_RULE, answers, confidence, type AnswerRule } from '../knowledge/answerability.ts';
+import { ANSWER_RULE, confidence, passes, type AnswerRule } from '../knowledge/answerability.ts';
 import { askedTypes, statesAnswer, type AnswerType } from '../knowledge/answer-types.ts';
 import type { Passage } from '../knowledge/passages.ts';
 import type { PassageIndex, Sentence, SentenceMatch } from '../knowledge/retrieval.ts';
@@ -122,7 +122,7 @@ export function answerParts(index: PassageIndex, message: string, rule: AnswerRu
     const typeMissing = all.length > 0 && missing !== undefined;
     const best = (typeMissing ? null : ranked[0]) ?? all[0] ?? null;
     const value = best ? confidence(best.coverage, margin) : 0;
-    const accepted = best !== null && !typeMissing && answers(value, rule);
+    const accepted = best !== null && !typeMissing && passes(value, best.coverage, rule);
     const quote = accepted ? quoteOf(index, ranked, byKind.slice(0, -1).map((k) => k.ranked[0]!)) : [];
     return { question, best, margin, confidence: value, wanted, typeMissing, answered: accepted, quote };
   });
