@@ -26,6 +26,7 @@ import * as oauth from './migrations/0021_oauth.ts';
 import * as readAndDone from './migrations/0023_read_and_done.ts';
 import * as dashboardFlashes from './migrations/0024_dashboard_flashes.ts';
 import * as dailyCounts from './migrations/0025_daily_counts.ts';
+import * as replyConfidence from './migrations/0032_reply_confidence.ts';
 
 type CodeMigration = { up(db: Kysely<any>, t: ColumnTypes): Promise<void> };
 
@@ -49,6 +50,7 @@ const MIGRATIONS: Record<string, CodeMigration> = {
   '0023_read_and_done': readAndDone,
   '0024_dashboard_flashes': dashboardFlashes,
   '0025_daily_counts': dailyCounts,
+  '0032_reply_confidence': replyConfidence,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

@@ -78,7 +78,7 @@ export function replyService(deps: ReplyServiceDeps) {
       if (charge === 'charged') await deps.credits.refund(submission.id, 'smart_reply');
       throw fail.cannotUpdate(`The knowledge base has no answer to this submission (${draft.reason}).`);
     }
-    const saved = await deps.store.saveDraft(submission.id, { subject: draft.subject, content: draft.body, reason: draft.reason, passages: draft.passages });
+    const saved = await deps.store.saveDraft(submission.id, { subject: draft.subject, content: draft.body, reason: draft.reason, passages: draft.passages, confidence: draft.confidence });
     if (!saved) throw fail.cannotUpdate('The reply was sent or is being sent; it can no longer be changed.');
     return {
       submission: await reread(formId, submission.id),
