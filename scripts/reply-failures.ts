@@ -1,16 +1,18 @@
 // Why answerable questions of the validation parts are declined (never the held-out parts): for
 // each declined answerable trial, the class of its failure, counted per source, and for the small
 // businesses each message with its figures and the terms its best sentence does not cover.
-//   node scripts/reply-failures.ts [--list StackFAQ|SQuAD|all]
+//   node scripts/reply-failures.ts [--list StackFAQ|SQuAD|all] [--mode auto|draft]   (the gate judged; auto by default)
 // Classes: the best passage by BM25 does not hold the answer (rank); no sentence of the kind asked
 // (kind); the right passage but a low margin (coverage ≥ 0.7: another passage scores close) or low
 // coverage, the latter split by what the uncovered weight is made of: terms the knowledge base never
 // uses (paraphrase, a typo of more than one letter, filler) or terms it uses elsewhere.
-import { ANSWER_RULE } from '../src/knowledge/answerability.ts';
+import { GATES } from '../src/knowledge/answerability.ts';
 import { answerParts, replyPieces } from '../src/replies/offline.ts';
 import { smallBusinessTrials, squadTrials, stackFaqTrials, type Trial } from './reply-sources.ts';
 
 const list = process.argv.includes('--list') ? process.argv[process.argv.indexOf('--list') + 1] : 'small business';
+const mode = process.argv.includes('--mode') ? process.argv[process.argv.indexOf('--mode') + 1] as 'auto' | 'draft' : 'auto';
+const gate = GATES[mode];
 const trials = [...smallBusinessTrials(), ...stackFaqTrials(), ...squadTrials()].filter((t) => t.part === 'validation' && t.right !== null);
 const counts = new Map<string, Map<string, number>>();
 const bump = (source: string, cls: string) => {
@@ -20,7 +22,7 @@ const bump = (source: string, cls: string) => {
 };
 
 function classify(trial: Trial): string | null {
-  const answer = answerParts(trial.index, trial.message);
+  const answer = answerParts(trial.index, trial.message, gate);
   if (replyPieces(answer).quotes.length > 0) return null;
   // The part that came closest decides the class.
   const part = answer.parts.reduce((a, b) => (b.confidence > a.confidence ? b : a));
@@ -53,7 +55,7 @@ for (const trial of trials) {
   const cls = classify(trial);
   bump(trial.source === 'small business' && ['plumber', 'restaurant', 'dog-grooming'].some((n) => trial.kb.toLowerCase().includes(n)) ? 'small business (new three)' : trial.source, cls ?? 'answered');
 }
-console.log(`\nvalidation, answerable, at setting ${ANSWER_RULE.minConfidence} (* = a term the knowledge base never uses):`);
+console.log(`\nvalidation, answerable, ${mode} gate ${JSON.stringify(gate)} (* = a term the knowledge base never uses):`);
 for (const [source, m] of counts) {
   console.log(`  ${source}: ${[...m].sort((a, b) => b[1] - a[1]).map(([c, n]) => `${c} ${n}`).join('; ')}`);
 }

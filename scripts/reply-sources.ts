@@ -9,7 +9,7 @@ import { splitPassages } from '../src/knowledge/passages.ts';
 import { buildIndex, type PassageIndex } from '../src/knowledge/retrieval.ts';
 
 export type Part = 'validation' | 'held-out';
-export type SourceName = 'small business' | 'StackFAQ' | 'SQuAD 2.0';
+export type SourceName = 'small business' | 'small business, held out' | 'StackFAQ' | 'SQuAD 2.0';
 
 export interface Trial {
   source: SourceName;
@@ -32,16 +32,21 @@ const SHARED = path.resolve(import.meta.dirname, '../../shared/data');
 
 interface Business { name: string; trade: string; shape: string; file: string; submissions: Array<{ text: string; expect: string[]; unanswered?: number }> }
 
-export function businessSources(): Business[] {
-  return (JSON.parse(fs.readFileSync(path.join(DATA, 'submissions.json'), 'utf8')) as { sources: Business[] }).sources;
+export function businessSources(dir = DATA): Business[] {
+  return (JSON.parse(fs.readFileSync(path.join(dir, 'submissions.json'), 'utf8')) as { sources: Business[] }).sources;
 }
 
-export function smallBusinessTrials(): Trial[] {
-  return businessSources().flatMap((business) => {
-    const content = fs.readFileSync(path.join(DATA, business.file), 'utf8');
+/** The knowledge bases of data/knowledge/held-out were written to be held out whole: none of their trials is ever a validation trial. */
+export const HELD_OUT_DIR = path.join(DATA, 'held-out');
+
+export function smallBusinessTrials(dir = DATA): Trial[] {
+  const heldOut = dir === HELD_OUT_DIR;
+  return businessSources(dir).flatMap((business) => {
+    const content = fs.readFileSync(path.join(dir, business.file), 'utf8');
     const index = buildIndex(splitPassages(content));
     return business.submissions.map((s): Trial => ({
-      source: 'small business', kb: business.name, part: partOf(`${business.name}:${s.text}`), index, content, message: s.text,
+      source: heldOut ? 'small business, held out' : 'small business', kb: business.name,
+      part: heldOut ? 'held-out' : partOf(`${business.name}:${s.text}`), index, content, message: s.text,
       right: s.expect.length === 0 ? null : (quotes) => s.expect.every((e) => quotes.some((q) => q.includes(e))),
       unanswered: s.unanswered ?? 0,
     }));

@@ -3,7 +3,8 @@
 // draft edited and sent to a real SMTP server.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { settled, startPipelineApp, submit, type PipelineApp } from './pipeline-helpers.ts';
+import { bearer, createForm, settled, startPipelineApp, submit, type PipelineApp } from './pipeline-helpers.ts';
+import { createKnowledgeBase, REPLY_SCHEMA, UNSURE, UNSURE_ALTERNATIVE, type Replied } from './reply-helpers.ts';
 import { startSmtpServer } from './smtp.ts';
 import { DashboardClient } from './dashboard-helpers.ts';
 
@@ -92,6 +93,30 @@ describe('dashboard knowledge bases and replies', () => {
     assert.equal((await t.services.accounts.find('owner@example.com'))?.replyToEmail, 'team@example.com');
     await owner.post('/account/reply-to', { reply_to_email: '' });
     assert.equal((await t.services.accounts.find('owner@example.com'))?.replyToEmail, null);
+  });
+
+  it('shows how sure a draft is, what it quotes and the next-best passage, whose sentence one click puts in the draft', async () => {
+    const key = await t.createKey('owner@example.com');
+    const faq = await createKnowledgeBase(t, key);
+    const form = await createForm(t, key, { fields_schema: REPLY_SCHEMA, smart_reply_enabled: true, knowledge_base_id: faq });
+    const id = await submit(t, form.endpoint, { email: 'unsure@example.com', message: UNSURE });
+    await settled(t, key, form.id, id);
+    const url = `/forms/${form.id}/submissions/${id}`;
+    const page = await owner.get(url);
+    assert.match(page.body, /<div class="reply-confidence" id="reply-confidence" data-level="medium">/);
+    assert.match(page.body, /Confidence<\/span> medium: check it before sending <span class="muted">\(score 0\.\d\d\)<\/span>/);
+    assert.match(page.body, /Quotes passage 3 \(Can I cancel my subscription\?\): <q>The plan runs until the end of the month you paid for\.<\/q>/);
+    assert.match(page.body, new RegExp(`Next-best, passage 2 \\(Do you ship to Canada\\?\\): <q class="reply-alternative">${UNSURE_ALTERNATIVE}</q>`));
+    assert.match(page.body, new RegExp(`action="${url}/reply/alternative"`));
+
+    const used = await owner.post(`${url}/reply/alternative`);
+    assert.equal(used.headers.location, `${url}?done=reply-alternative`);
+    const after = (await t.request({ method: 'GET', url: `/api/forms/${form.id}/submissions/${id}`, headers: bearer(key) })).json() as Replied;
+    assert.ok(after.reply_content?.includes(UNSURE_ALTERNATIVE));
+    assert.ok(!after.reply_content?.includes('The plan runs until the end of the month you paid for.'));
+    assert.equal(after.reply_confidence?.quoted[0]?.sentence, UNSURE_ALTERNATIVE);
+    assert.equal(after.reply_confidence?.alternative?.sentence, 'The plan runs until the end of the month you paid for.', 'one more click puts it back');
+    assert.match((await owner.get(String(used.headers.location))).body, /The draft now quotes the other passage\./);
   });
 
   it('names the forms whose smart replies a deletion switches off, and switches them off', async () => {

@@ -9,6 +9,7 @@ import { splitPassages } from '../src/knowledge/passages.ts';
 import { buildIndex } from '../src/knowledge/retrieval.ts';
 import { stemmer } from 'stemmer';
 import { SYNONYM_GROUPS } from '../src/knowledge/synonyms.ts';
+import { GATES } from '../src/knowledge/answerability.ts';
 import { queryTerms } from '../src/knowledge/terms.ts';
 import { answered, answerParts, replyPieces } from '../src/replies/offline.ts';
 
@@ -23,6 +24,19 @@ describe('synonyms', () => {
     assert.deepEqual([...queryTerms('closest')], [...queryTerms('nearest')]);
     assert.deepEqual([...queryTerms('money back')], [...queryTerms('refund')]);
     assert.ok(!queryTerms('money back').has([...queryTerms('money')][0]!), 'the phrase stands for its word, not for its own words');
+  });
+
+  it('covers a day of the week by a sentence naming any day, and only the days', () => {
+    const index = buildIndex(splitPassages([
+      '# Opening hours', 'We are open Tuesday to Saturday, 8:30am to 5pm.', '',
+      '# Prices', 'A full groom is £45 and a bath and brush is £30.', '',
+      '# Parking', 'There is free parking behind the shop.',
+    ].join('\n')));
+    const open = answerParts(index, 'Are you open on Mondays?', GATES.draft);
+    assert.ok(answered(open));
+    assert.equal(replyPieces(open).quotes.join('\n'), 'We are open Tuesday to Saturday, 8:30am to 5pm.');
+    const [best] = index.rankSentences('Is parking free on Sundays?', index.passages[2]!);
+    assert.ok(best!.coverage < 1, 'a sentence naming no day does not cover the day');
   });
 
   it('leaves out function words the stop-word list lacks (she, maybe, shall …), not what changes a question (not, without, May, evening)', () => {

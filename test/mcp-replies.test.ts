@@ -9,7 +9,7 @@ import { replyTools } from '../src/mcp/tools/replies.ts';
 import { FAQ } from './fixtures.ts';
 import { callError, callOk, startMcpApp, type McpApp } from './mcp-helpers.ts';
 import { settled } from './pipeline-helpers.ts';
-import { CANADA, CANADA_ANSWER, createKnowledgeBase, REPLY_SCHEMA, SIGNATURE } from './reply-helpers.ts';
+import { CANADA, CANADA_ANSWER, createKnowledgeBase, REPLY_SCHEMA, SIGNATURE, UNSURE, UNSURE_ALTERNATIVE } from './reply-helpers.ts';
 import { startSmtpServer } from './smtp.ts';
 
 const EMAIL = 'kb-owner@shop.example';
@@ -233,5 +233,25 @@ describe('MCP knowledge-base and reply tools', () => {
 
   it('called every knowledge-base and reply tool successfully', () => {
     assert.deepEqual([...knowledgeBaseTools, ...replyTools].map((tool) => tool.name).filter((name) => !called.has(name)), []);
+  });
+
+  it('returns how sure a draft is and the next-best passage, under untrusted_content', async () => {
+    const own = await ok('create_knowledge_base', { name: 'FAQ again', content: FAQ });
+    const form = await callOk(client, 'create_form', {
+      name: 'Unsure', slug: 'unsure', visibility: 'public', fields_schema: REPLY_SCHEMA, smart_reply_enabled: true, knowledge_base_id: own.id,
+    });
+    const id = await submitted(form.id, { email: 'cy@example.com', message: UNSURE });
+    const stored = await ok('draft_reply', { form_id: form.id, submission_id: id });
+    assert.equal(stored.reply_confidence, undefined, 'knowledge-base text only under untrusted_content');
+    const confidence = stored.untrusted_content.reply_confidence;
+    assert.equal(confidence.level, 'medium');
+    assert.ok(confidence.score >= 0.05 && confidence.score < 0.24);
+    assert.deepEqual(confidence.quoted, [{ passage: 2, heading: 'Can I cancel my subscription?', sentence: 'The plan runs until the end of the month you paid for.' }]);
+    assert.deepEqual(confidence.alternative, {
+      passage: 1, heading: 'Do you ship to Canada?', sentence: UNSURE_ALTERNATIVE, replaces: 'The plan runs until the end of the month you paid for.',
+    });
+    const got = await ok('get_submission', { form_id: form.id, submission_id: id });
+    assert.deepEqual(got.untrusted_content.reply_confidence, confidence);
+    await ok('delete_knowledge_base', { knowledge_base_id: own.id });
   });
 });

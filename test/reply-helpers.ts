@@ -16,11 +16,16 @@ export const CANADA = 'Do you ship to Canada? How long does it take?';
 /** What FAQ answers to CANADA. */
 export const CANADA_ANSWER = 'Yes. Orders to Canada arrive within 5 to 8 working days.';
 
+/** Passes the draft gate but not the auto gate on FAQ: quoted from the subscription answer, the next-best passage being Canada's. */
+export const UNSURE = 'Are customs fees paid when I cancel my subscription?';
+export const UNSURE_ALTERNATIVE = 'Customs fees are paid on delivery.';
+
 export interface Replied {
   reply_status: string;
   reply_subject: string | null;
   reply_content: string | null;
   reply_reason: string | null;
+  reply_confidence?: { level: string; score: number; quoted: Array<{ passage: number; heading: string | null; sentence: string }>; alternative: { passage: number; heading: string | null; sentence: string; replaces: string } | null } | null;
   replied_at: string | null;
   processing_status: string;
   processing_reason: string | null;

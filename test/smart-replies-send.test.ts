@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startFakeProvider, type FakeProvider } from './fake-provider.ts';
 import { bearer, createForm, startPipelineApp, submit, submitAndSettle, waitFor, type PipelineApp } from './pipeline-helpers.ts';
-import { CANADA, CANADA_ANSWER, createKnowledgeBase, REPLY_SCHEMA, SIGNATURE, type Replied } from './reply-helpers.ts';
+import { CANADA, CANADA_ANSWER, createKnowledgeBase, REPLY_SCHEMA, SIGNATURE, UNSURE, UNSURE_ALTERNATIVE, type Replied } from './reply-helpers.ts';
 import { startSmtpServer } from './smtp.ts';
 
 const MAIL_FROM = 'Intake <replies@intake.example>';
@@ -94,6 +94,31 @@ describe('smart replies that are sent', () => {
     });
     assert.equal(s.reply_status, 'completed');
     assert.match(s.reply_reason ?? '', /^no_recipient/);
+  });
+
+  it('auto mode holds a draft made under the draft gate but not the auto gate, with its confidence and the next-best passage; the owner sends it', async () => {
+    const form = await createForm(t, key, { fields_schema: REPLY_SCHEMA, smart_reply_enabled: true, smart_replies_mode: 'auto', knowledge_base_id: kb });
+    const unsure = await submit(t, form.endpoint, { email: 'unsure@example.com', message: UNSURE });
+    const held = await waitFor('the held draft', async () => {
+      const current = await get(form.id, unsure);
+      return current.processing_status === 'completed' ? current : undefined;
+    });
+    assert.equal(held.reply_status, 'completed');
+    assert.match(held.reply_reason ?? '', /^held_for_review: /);
+    assert.equal(held.reply_confidence?.level, 'medium');
+    assert.ok(held.reply_confidence!.score < 0.24 && held.reply_confidence!.score >= 0.05);
+    assert.equal(held.reply_confidence?.alternative?.sentence, UNSURE_ALTERNATIVE);
+    // A sure reply submitted after it is sent; the held one never is.
+    const sure = await submit(t, form.endpoint, { email: 'sure@example.com', message: CANADA });
+    const sent = await until(form.id, sure, 'sent');
+    assert.equal(sent.reply_confidence?.level, 'high');
+    assert.equal(sent.reply_confidence?.alternative, null);
+    assert.equal(mailsTo('unsure@example.com').length, 0);
+    assert.equal((await get(form.id, unsure)).reply_status, 'completed');
+    // A person decides: sent on request.
+    const url = `/api/forms/${form.id}/submissions/${unsure}`;
+    assert.equal((await t.request({ method: 'POST', url: `${url}/reply`, headers: bearer(key) })).statusCode, 200);
+    assert.equal(mailsTo('unsure@example.com').length, 1);
   });
 
   it('retries a transient refusal and records a permanent one', async () => {

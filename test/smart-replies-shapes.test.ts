@@ -148,7 +148,7 @@ describe('smart replies from knowledge bases of every shape', () => {
     const s = await submitAndSettle(t, key, forms.get('bike-shop.md')!, { message: 'Hi, do you sell skateboards?' }) as unknown as Replied;
     assert.equal(s.reply_status, 'failed');
     assert.equal(s.reply_content, null);
-    assert.match(s.reply_reason ?? '', /^no_answer_in_knowledge_base: best passage \d+ \("[^"]+"\), score 0\.\d\d, needs 0\.\d+ \(coverage 0\.\d\d, margin [01]\.\d\d\): "[^"]+"$/);
+    assert.match(s.reply_reason ?? '', /^no_answer_in_knowledge_base: best passage \d+ \("[^"]+"\), score 0\.\d\d, needs 0\.\d+ with coverage ≥ 0\.\d+ \(coverage 0\.\d\d, margin [01]\.\d\d\): "[^"]+"$/);
     assert.ok(read('bike-shop.md').includes(JSON.parse(/: ("[^"]+")$/.exec(s.reply_reason!)![1]!).replace(/…$/, '')), 'the excerpt is the knowledge base\'s');
   });
 
@@ -157,7 +157,7 @@ describe('smart replies from knowledge bases of every shape', () => {
     const s = await submitAndSettle(t, key, forms.get('bike-shop.md')!, { message: 'Hi, how long does a payment in instalments run?' }) as unknown as Replied;
     assert.equal(s.reply_status, 'failed');
     assert.equal(s.reply_content, null);
-    assert.match(s.reply_reason ?? '', /^no_answer_in_knowledge_base: asks for a duration, which no sentence of the best passage states; best passage \d+ \("Payment"\), score 0\.\d\d, needs 0\.\d+ \(coverage 0\.\d\d, margin [01]\.\d\d\): "Payment in instalments is possible/);
+    assert.match(s.reply_reason ?? '', /^no_answer_in_knowledge_base: asks for a duration, which no sentence of the best passage states; best passage \d+ \("Payment"\), score 0\.\d\d, needs 0\.\d+ with coverage ≥ 0\.\d+ \(coverage 0\.\d\d, margin [01]\.\d\d\): "Payment in instalments is possible/);
     const yesNo = await submitAndSettle(t, key, forms.get('bike-shop.md')!, { message: 'Hi, can I pay in instalments?' }) as unknown as Replied;
     assert.equal(yesNo.reply_status, 'completed', yesNo.reply_reason ?? '');
     assert.match(yesNo.reply_content ?? '', /Payment in instalments is possible for new bikes above €1,000/);

@@ -13,7 +13,7 @@
 import MiniSearch from 'minisearch';
 import type { Passage } from './passages.ts';
 import { splitUnits } from './sentences.ts';
-import { MAX_TEXT_CHARS, questionTerms, termOf, textTerms, comparedText, withoutGreetings, words } from './terms.ts';
+import { comparedText, DAY_TERMS, MAX_TEXT_CHARS, NAMES_A_DAY, questionTerms, termOf, textTerms, withoutGreetings, words } from './terms.ts';
 import { runAtOnce, runInSlices, type Steps } from './steps.ts';
 import { vocabularySteps } from './vocabulary.ts';
 
@@ -140,9 +140,12 @@ function* indexSteps(passages: Passage[]): Steps<PassageIndex> {
       return (unitsByPassage.get(passage.position) ?? []).map((unit) => {
         let covered = 0;
         let own = 0;
+        // A day of the week is covered by a sentence that names any ("open on Mondays?" by "open
+        // Tuesday to Saturday"): which days a business keeps is the answer, whichever day is asked.
+        const day = unit.own.has(NAMES_A_DAY) || unit.heading.has(NAMES_A_DAY);
         for (const t of terms) {
           if (unit.own.has(t)) own += weight(t);
-          if (unit.own.has(t) || unit.heading.has(t)) covered += weight(t);
+          if (unit.own.has(t) || unit.heading.has(t) || (day && DAY_TERMS.has(t))) covered += weight(t);
         }
         return { sentence: unit.sentence, coverage: covered / sum, own: own / sum };
       }).sort(byCoverage);

@@ -150,7 +150,19 @@ export function questionTerms(text: string): Set<string> {
   return termsOf(cut, (word, previous) => !(previous === 'how' || ((previous === 'what' || previous === 'which') && ANSWER_KINDS.has(word.toLowerCase()))));
 }
 
+/** The days of the week, by stem: a question naming one is about the days a business keeps. */
+export const DAY_TERMS = new Set(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((day) => stemmer(day)));
+/** Not a word: what a knowledge-base text that names a day of the week also says (see retrieval.ts). */
+export const NAMES_A_DAY = '·day';
+
 /** The distinct terms of a knowledge-base text, whole: it was size-checked when saved. */
 export function textTerms(text: string): Set<string> {
-  return termsOf(text, () => true);
+  const terms = termsOf(text, () => true);
+  for (const term of terms) {
+    if (DAY_TERMS.has(term)) {
+      terms.add(NAMES_A_DAY);
+      break;
+    }
+  }
+  return terms;
 }

@@ -22,7 +22,7 @@ const ALWAYS: Record<string, PostgresType> = {
 /** Set when a step produced them: each row names its own in `present`, the others keep their value. */
 const RESULTS: Record<keyof StepResult, PostgresType> = {
   spam_flag: 'boolean', spam_confidence: 'double precision', spam_reason: 'text', original_language: 'text', translated_data: 'jsonb',
-  reply_status: 'text', reply_subject: 'text', reply_content: 'text', reply_reason: 'text', reply_passages: 'jsonb',
+  reply_status: 'text', reply_subject: 'text', reply_content: 'text', reply_reason: 'text', reply_passages: 'jsonb', reply_confidence: 'jsonb',
 };
 
 /**

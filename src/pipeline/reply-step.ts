@@ -58,7 +58,7 @@ export async function replyStep(work: Work, soFar: StepResult, deps: ReplyStepDe
     await deps.credits.refund(submission.id, 'smart_reply');
     result = { reply_status: 'failed', reply_reason: draft.reason };
   } else {
-    result = { reply_status: 'completed', reply_subject: draft.subject, reply_content: draft.body, reply_reason: draft.reason, reply_passages: draft.passages };
+    result = { reply_status: 'completed', reply_subject: draft.subject, reply_content: draft.body, reply_reason: draft.reason, reply_passages: draft.passages, reply_confidence: draft.confidence };
   }
   const outcome = done(result);
   if (draft.remote) await deps.store.saveSteps(work, { ...soFar, ...result });

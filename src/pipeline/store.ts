@@ -9,6 +9,7 @@ import { statement, statements, type Executor } from '../db/statement.ts';
 import type { SubmissionsTable, Tables } from '../db/tables.ts';
 import { fromJson, toBool, toCount } from '../db/values.ts';
 import type { FieldsSchema } from '../forms/field-schema.ts';
+import type { ReplyConfidence } from '../replies/evidence.ts';
 import type { SubmissionMetadata } from '../submissions/store.ts';
 import { fingerprintRecorder } from './fingerprint-store.ts';
 import { postgresFinalStatuses, type FinalRow } from './final-status-batch.ts';
@@ -63,6 +64,7 @@ export interface StepResult {
   reply_content?: string | null;
   reply_reason?: string | null;
   reply_passages?: number[] | null;
+  reply_confidence?: ReplyConfidence | null;
 }
 
 export interface Outcome {
@@ -86,12 +88,13 @@ const jsonColumn = (value: unknown) => (value === null ? null : JSON.stringify(v
 
 /** A spam flag is left out: flagSpam sets it and moves the form's spam counter with it. */
 function columns(result: StepResult) {
-  const { translated_data, reply_passages, spam_flag, ...rest } = result;
+  const { translated_data, reply_passages, reply_confidence, spam_flag, ...rest } = result;
   return {
     ...rest,
     ...(spam_flag === false && { spam_flag }),
     ...(translated_data !== undefined && { translated_data: jsonColumn(translated_data) }),
     ...(reply_passages !== undefined && { reply_passages: jsonColumn(reply_passages) }),
+    ...(reply_confidence !== undefined && { reply_confidence: jsonColumn(reply_confidence) }),
   };
 }
 

@@ -4,12 +4,14 @@
 // a translator can make it so.
 import type { ChatModel } from '../ai/chat-model.ts';
 import type { FieldDefinition } from '../forms/field-schema.ts';
+import { GATES } from '../knowledge/answerability.ts';
 import type { PassageIndex } from '../knowledge/retrieval.ts';
 import { submissionText } from '../pipeline/language.ts';
 import type { Translator } from '../pipeline/translation/index.ts';
 import { composeReply, defaultSubject, isNameField, submitterName } from './compose.ts';
 import { modelReply } from './model-draft.ts';
 import { answered, answerParts, modelPassages, replyPieces, type Answer } from './offline.ts';
+import { replyConfidence, type ReplyConfidence } from './evidence.ts';
 import { declineReason, NO_ANSWER, partialReason } from './reasons.ts';
 
 export interface DraftInput {
@@ -30,7 +32,8 @@ export interface DraftDeps {
 }
 
 export type Draft =
-  | { kind: 'reply'; subject: string; body: string; passages: number[]; reason: string | null; remote: boolean }
+  /** `confidence`: how sure an offline reply is and what it quotes; null for a model's reply. */
+  | { kind: 'reply'; subject: string; body: string; passages: number[]; reason: string | null; remote: boolean; confidence: ReplyConfidence | null }
   /** `reason`: why, with the passage that came closest, for the owner to improve the knowledge base. */
   | { kind: 'no_answer'; reason: string; remote: boolean };
 
@@ -55,15 +58,16 @@ async function offline(input: DraftInput, answer: Answer, name: string | null, d
   const reply = composeReply({ name, quotes, unanswered, signature: input.knowledge.signature, formName: input.formName });
   const passages = answer.passages.map((p) => p.position);
   const partial = unanswered.length > 0 ? partialReason(answer) : null;
+  const confidence = replyConfidence(input.knowledge.index, answer);
   if (!differentLanguage(input.language, input.knowledge.language)) {
-    return { kind: 'reply', subject: reply.subject, body: reply.body, passages, reason: partial, remote: false };
+    return { kind: 'reply', subject: reply.subject, body: reply.body, passages, reason: partial, remote: false, confidence };
   }
   if (!deps.translator) {
     const reason = partial ?? `reply_not_translated: written in the knowledge base's language (${input.knowledge.language}); no translation provider is configured`;
-    return { kind: 'reply', subject: reply.subject, body: reply.body, passages, reason, remote: false };
+    return { kind: 'reply', subject: reply.subject, body: reply.body, passages, reason, remote: false, confidence };
   }
   const [body] = await deps.translator.translate([reply.body], input.language!, input.knowledge.language);
-  return { kind: 'reply', subject: reply.subject, body: body ?? reply.body, passages, reason: partial, remote: true };
+  return { kind: 'reply', subject: reply.subject, body: body ?? reply.body, passages, reason: partial, remote: true, confidence };
 }
 
 /** Throws what the translator throws (ProviderError): the caller retries the step. */
@@ -71,7 +75,8 @@ export async function draftReply(input: DraftInput, deps: DraftDeps): Promise<Dr
   const question = questionOf(input);
   if (question.trim() === '') return { kind: 'no_answer', reason: `${NO_ANSWER}: the submission has no text to answer`, remote: false };
   const name = submitterName(input.data, input.fields);
-  const answer = answerParts(input.knowledge.index, question);
+  // Drafted under the draft gate; in `auto` mode a draft under the auto gate is held (tasks.ts).
+  const answer = answerParts(input.knowledge.index, question, GATES.draft);
   const passages = modelPassages(input.knowledge.index, answer, question);
   if (!deps.model || passages.length === 0) return offline(input, answer, name, deps);
 
@@ -86,5 +91,5 @@ export async function draftReply(input: DraftInput, deps: DraftDeps): Promise<Dr
   }
   const signature = input.knowledge.signature?.trim();
   const body = signature && !written.body.includes(signature) ? `${written.body}\n\n${signature}` : written.body;
-  return { kind: 'reply', subject: written.subject ?? defaultSubject(input.formName), body, passages: written.passages, reason: null, remote: true };
+  return { kind: 'reply', subject: written.subject ?? defaultSubject(input.formName), body, passages: written.passages, reason: null, remote: true, confidence: null };
 }

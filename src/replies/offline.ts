@@ -2,7 +2,7 @@
 // knowledge base that covers it best when the answer rule accepts it, with the text that sentence
 // needs to make sense (the sentence before one that starts "It …" or "This …", the sentence after
 // a bare "Yes." or an introduction ending in a colon, the title over a list item or a table row).
-import { ANSWER_RULE, answers, confidence, type AnswerRule } from '../knowledge/answerability.ts';
+import { ANSWER_RULE, certaintyOf, confidence, passes, type AnswerRule, type Certainty } from '../knowledge/answerability.ts';
 import { askedTypes, statesAnswer, type AnswerType } from '../knowledge/answer-types.ts';
 import type { Passage } from '../knowledge/passages.ts';
 import type { PassageIndex, Sentence, SentenceMatch } from '../knowledge/retrieval.ts';
@@ -25,6 +25,10 @@ export interface PartAnswer {
   /** It asks for a kind of answer that no sentence of the best passage states: not answered, whatever its confidence. */
   typeMissing: boolean;
   answered: boolean;
+  /** How sure an answered question is (answerability.ts); null when not answered. */
+  certainty: Certainty | null;
+  /** The best sentence of the next-best passage (of the kind asked, when one is): what the owner may use instead. */
+  second: SentenceMatch | null;
   /** The lines quoted, verbatim from the knowledge base; empty when not answered. */
   quote: string[];
 }
@@ -122,9 +126,14 @@ export function answerParts(index: PassageIndex, message: string, rule: AnswerRu
     const typeMissing = all.length > 0 && missing !== undefined;
     const best = (typeMissing ? null : ranked[0]) ?? all[0] ?? null;
     const value = best ? confidence(best.coverage, margin) : 0;
-    const accepted = best !== null && !typeMissing && answers(value, rule);
+    const accepted = best !== null && !typeMissing && passes(value, best.coverage, rule);
     const quote = accepted ? quoteOf(index, ranked, byKind.slice(0, -1).map((k) => k.ranked[0]!)) : [];
-    return { question, best, margin, confidence: value, wanted, typeMissing, answered: accepted, quote };
+    const certainty = accepted ? certaintyOf(value, best.coverage) ?? 'low' : null;
+    // Only a reply that is not sure offers the next-best passage; found only then, as it costs a ranking.
+    const next = accepted && certainty !== 'high' ? passages[1] : undefined;
+    const others = next ? index.rankSentences(question, next.passage) : [];
+    const second = (wanted ? ofType(index, others, wanted)[0] : undefined) ?? others[0] ?? null;
+    return { question, best, margin, confidence: value, wanted, typeMissing, answered: accepted, certainty, second, quote };
   });
   const quoted = new Map<number, Passage>();
   for (const part of parts) if (part.answered) quoted.set(part.best!.sentence.passage.position, part.best!.sentence.passage);

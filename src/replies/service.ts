@@ -10,6 +10,7 @@ import { fail } from '../http/errors.ts';
 import { knowledgeErrors, type KnowledgeService } from '../knowledge/service.ts';
 import type { PipelineStore } from '../pipeline/store.ts';
 import type { Submission, SubmissionStore } from '../submissions/store.ts';
+import { useAlternative } from './evidence.ts';
 import type { ReplySender } from './sender.ts';
 import type { ReplyStore } from './store.ts';
 
@@ -78,7 +79,7 @@ export function replyService(deps: ReplyServiceDeps) {
       if (charge === 'charged') await deps.credits.refund(submission.id, 'smart_reply');
       throw fail.cannotUpdate(`The knowledge base has no answer to this submission (${draft.reason}).`);
     }
-    const saved = await deps.store.saveDraft(submission.id, { subject: draft.subject, content: draft.body, reason: draft.reason, passages: draft.passages });
+    const saved = await deps.store.saveDraft(submission.id, { subject: draft.subject, content: draft.body, reason: draft.reason, passages: draft.passages, confidence: draft.confidence });
     if (!saved) throw fail.cannotUpdate('The reply was sent or is being sent; it can no longer be changed.');
     return {
       submission: await reread(formId, submission.id),
@@ -99,6 +100,19 @@ export function replyService(deps: ReplyServiceDeps) {
         ...(edit.reply_subject !== undefined && { subject: edit.reply_subject }),
         ...(edit.reply_content !== undefined && { content: edit.reply_content, reason: null }),
       });
+      if (!saved) throw fail.cannotUpdate('The reply was sent or is being sent; it can no longer be changed.');
+      return reread(formId, id);
+    },
+
+    /** The draft with the next-best passage's sentence in place of the one it quoted (the dashboard's one click); again, and it is back. */
+    async useAlternative(accountId: string, formId: string, id: string): Promise<Submission> {
+      const submission = await owned(accountId, formId, id);
+      refuseSent(submission);
+      const evidence = submission.reply_confidence;
+      if (!evidence?.alternative || submission.reply_content === null) throw fail.cannotUpdate('The draft has no other passage to quote.');
+      const swapped = useAlternative(submission.reply_content, evidence);
+      if (!swapped) throw fail.cannotUpdate('The draft no longer holds the sentence to replace: edit it by hand.');
+      const saved = await deps.store.saveDraft(id, { content: swapped.content, confidence: swapped.evidence });
       if (!saved) throw fail.cannotUpdate('The reply was sent or is being sent; it can no longer be changed.');
       return reread(formId, id);
     },

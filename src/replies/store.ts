@@ -4,6 +4,7 @@ import type { Db } from '../db/database.ts';
 import type { Tables } from '../db/tables.ts';
 import { fromJson, toBool } from '../db/values.ts';
 import type { FieldsSchema } from '../forms/field-schema.ts';
+import type { ReplyConfidence } from './evidence.ts';
 
 /** What sending a reply needs: the reply, the submission's data and schema, the form and its owner. */
 export interface OutgoingReply {
@@ -99,7 +100,7 @@ export function replyStore(db: Db) {
     },
 
     /** The owner's edit, or a new draft: refused once sent or while a send is under way. */
-    async saveDraft(submissionId: string, draft: { subject?: string | null; content?: string; reason?: string | null; passages?: number[] | null }): Promise<boolean> {
+    async saveDraft(submissionId: string, draft: { subject?: string | null; content?: string; reason?: string | null; passages?: number[] | null; confidence?: ReplyConfidence | null }): Promise<boolean> {
       const updated = await db
         .updateTable('submissions')
         .set({
@@ -107,6 +108,7 @@ export function replyStore(db: Db) {
           ...(draft.content !== undefined && { reply_content: draft.content, reply_status: 'completed' as const }),
           ...(draft.reason !== undefined && { reply_reason: draft.reason }),
           ...(draft.passages !== undefined && { reply_passages: draft.passages === null ? null : JSON.stringify(draft.passages) }),
+          ...(draft.confidence !== undefined && { reply_confidence: draft.confidence === null ? null : JSON.stringify(draft.confidence) }),
         })
         .where('id', '=', submissionId)
         .where('reply_status', '!=', 'sent')

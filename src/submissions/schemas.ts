@@ -72,6 +72,12 @@ const nullable = (schema: object) => Type.Unsafe({ ...schema, nullable: true, ty
 
 const processingStatus = (options?: { description: string }) => Type.Enum(['pending', 'processing', 'completed', 'skipped', 'failed'], options);
 
+const QUOTED = {
+  type: 'object',
+  required: ['passage', 'heading', 'sentence'],
+  properties: { passage: { type: 'integer' }, heading: { type: ['string', 'null'], nullable: true }, sentence: { type: 'string' } },
+};
+
 export const SubmissionOutput = Type.Object({
   id: Type.String({ format: 'uuid' }),
   data: Type.Object({}, { additionalProperties: true }),
@@ -89,7 +95,20 @@ export const SubmissionOutput = Type.Object({
   reply_reason: nullable({
     type: 'string',
     description: 'Why the reply is as it is: a code, then details. `no_answer_in_knowledge_base: best passage N ("heading"), score S, needs T (coverage C, margin M): "closest sentence"`; '
-      + '`partly_answered: question 2 of 2 not answered, held for a person; …`; `smart_replies_disabled`, `spam`, `ai_credits_exhausted`, `reply_not_translated: …`, `no_recipient: …`, `send_failed: …`',
+      + '`partly_answered: question 2 of 2 not answered, held for a person; …`; `held_for_review: …` (a draft of an `auto` form under the auto gate, kept for a person); `smart_replies_disabled`, `spam`, `ai_credits_exhausted`, `reply_not_translated: …`, `no_recipient: …`, `send_failed: …`',
+  }),
+  reply_confidence: nullable({
+    type: 'object',
+    description: 'How sure the drafted reply is, for a person to judge it: `level` (`high`: passes the gate of `auto` mode and may be sent unread; `medium`, `low`: '
+      + 'a draft, held for a person in `auto` mode too), `score` (coverage² × margin of the least sure question, 0 to 1), `quoted` (the passage, from 0, its heading and the '
+      + 'sentence quoted for each question) and, for `medium` and `low`, `alternative`: the next-best passage\'s sentence and the quoted sentence it would replace. Null for a reply written by a model or a person.',
+    required: ['level', 'score', 'quoted', 'alternative'],
+    properties: {
+      level: { type: 'string', enum: ['high', 'medium', 'low'] },
+      score: { type: 'number' },
+      quoted: { type: 'array', items: QUOTED },
+      alternative: { ...QUOTED, nullable: true, type: ['object', 'null'], required: [...QUOTED.required, 'replaces'], properties: { ...QUOTED.properties, replaces: { type: 'string' } } },
+    },
   }),
   replied_at: nullable({ type: 'string', format: 'date-time' }),
   processed_at: nullable({ type: 'string', format: 'date-time' }),

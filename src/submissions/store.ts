@@ -14,6 +14,7 @@ import type { FieldDefinition, FieldsSchema } from '../forms/field-schema.ts';
 import { correctedSpamReason } from '../pipeline/spam/correction-reason.ts';
 import { lockMarkForDelete } from '../pipeline/fingerprint-store.ts';
 import type { Engine } from '../db/migrations/column-types.ts';
+import type { ReplyConfidence } from '../replies/evidence.ts';
 
 export type SpamFilter = 'inbox' | 'spam' | 'all';
 
@@ -97,6 +98,8 @@ export interface Submission {
   reply_subject: string | null;
   reply_content: string | null;
   reply_reason: string | null;
+  /** How sure the drafted reply is and what it quotes (replies/evidence.ts); null for a model's or a person's reply. */
+  reply_confidence: ReplyConfidence | null;
   replied_at: string | null;
   processed_at: string | null;
   /** When the owner last corrected spam_flag; null while it is the pipeline's verdict. */
@@ -139,6 +142,7 @@ function toSubmission(row: Selectable<SubmissionsTable>): Submission {
     reply_subject: row.reply_subject,
     reply_content: row.reply_content,
     reply_reason: row.reply_reason,
+    reply_confidence: fromJson(row.reply_confidence) as ReplyConfidence | null,
     replied_at: toIsoOrNull(row.replied_at),
     processed_at: toIsoOrNull(row.processed_at),
     spam_corrected_at: toIsoOrNull(row.spam_corrected_at),

@@ -2,6 +2,7 @@
 // knowledge base. The replies service holds every rule; these are its buttons.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FormRecord } from '../../forms/store.ts';
+import type { QuotedSentence, ReplyConfidence } from '../../replies/evidence.ts';
 import type { Submission } from '../../submissions/store.ts';
 import { SubmissionPatchBody } from '../../submissions/schemas.ts';
 import { text } from '../form-input.ts';
@@ -19,7 +20,30 @@ export const REPLY_DONE: Record<string, string> = {
   'reply-saved': 'Draft saved.',
   'reply-sent': 'Reply sent.',
   'reply-regenerated': 'A new draft was made from the knowledge base.',
+  'reply-alternative': 'The draft now quotes the other passage.',
 };
+
+const LEVEL_TEXT: Record<ReplyConfidence['level'], string> = {
+  high: 'high: sure enough to be sent unread in auto mode',
+  medium: 'medium: check it before sending',
+  low: 'low: the knowledge base may not answer this',
+};
+const where = (q: QuotedSentence) => `passage ${q.passage + 1}${q.heading ? ` (${q.heading})` : ''}`;
+
+/** How sure the draft is, what it quotes and, when not sure, the next-best passage's sentence with a button to use it. */
+function confidencePanel(session: Session, base: string, s: Submission): Html {
+  const c = s.reply_confidence;
+  if (!c) return html``;
+  const alternative = c.alternative && s.reply_status !== 'sent'
+    ? html`<p>Next-best, ${where(c.alternative)}: <q class="reply-alternative">${c.alternative.sentence}</q></p>
+      ${actionButton(session, `${base}/alternative`, 'Use this sentence instead', 'secondary')}`
+    : '';
+  return html`<div class="reply-confidence" id="reply-confidence" data-level="${c.level}">
+    <p><span class="strong">Confidence</span> ${LEVEL_TEXT[c.level]} <span class="muted">(score ${c.score.toFixed(2)})</span></p>
+    <ul>${c.quoted.map((q) => html`<li>Quotes ${where(q)}: <q>${q.sentence}</q></li>`)}</ul>
+    ${alternative}
+  </div>`;
+}
 
 export function replyPanel(session: Session, form: FormRecord, s: Submission): Html {
   if (!form.settings.smart_reply_enabled && s.reply_content === null) return html``;
@@ -39,6 +63,7 @@ export function replyPanel(session: Session, form: FormRecord, s: Submission): H
   <h2 id="reply-title">Reply</h2>
   <p><span class="badge" id="reply-status">${s.reply_status}</span>${s.replied_at ? html` <span class="muted">sent ${when(s.replied_at)}</span>` : ''}</p>
   ${s.reply_reason ? html`<p class="muted">${s.reply_reason}</p>` : ''}
+  ${confidencePanel(session, base, s)}
   ${body}
 </section>`;
 }
@@ -57,6 +82,11 @@ export async function replyRoutes(app: FastifyInstance, deps: DashboardDeps): Pr
   app.post('/forms/:id/submissions/:sid/reply/send', async (request: ReplyRequest, reply) => {
     await replies.send(sessionOf(request).account.id, request.params.id, request.params.sid);
     return reply.redirect(back(request, 'reply-sent'), 303);
+  });
+
+  app.post('/forms/:id/submissions/:sid/reply/alternative', async (request: ReplyRequest, reply) => {
+    await replies.useAlternative(sessionOf(request).account.id, request.params.id, request.params.sid);
+    return reply.redirect(back(request, 'reply-alternative'), 303);
   });
 
   app.post('/forms/:id/submissions/:sid/reply/regenerate', async (request: ReplyRequest, reply) => {

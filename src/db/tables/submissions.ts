@@ -82,6 +82,8 @@ export interface SubmissionsTable {
   spam_corrected_by: string | null;
   reply_subject: string | null;
   reply_passages: NullableJson;
+  /** replies/evidence.ts: how sure the reply is and what it quotes. */
+  reply_confidence: NullableJson;
   reply_sending_at: NullableTimestamp;
   reply_sending_by: string | null;
   reply_message_id: string | null;

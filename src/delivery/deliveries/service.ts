@@ -75,7 +75,7 @@ export function deliveryService(deps: {
       const submission: Submission = {
         id: randomUUID(), data, created_at: now.toISOString(), processing_status: 'completed', processing_reason: null,
         spam_flag: false, spam_confidence: null, spam_reason: null, original_language: 'en', translated_data: null,
-        reply_status: 'pending', reply_subject: null, reply_content: null, reply_reason: null, replied_at: null, processed_at: now.toISOString(),
+        reply_status: 'pending', reply_subject: null, reply_content: null, reply_reason: null, reply_confidence: null, replied_at: null, processed_at: now.toISOString(),
         spam_corrected_at: null, metadata: { ip: '127.0.0.1', user_agent: 'Intake test event', referer: null, origin: null, utm: {} },
         read: false, read_at: null, done: false, done_at: null,
       };
