@@ -1,30 +1,8 @@
 // The web-form spam signals (outreach templates, domain-name greetings, form blasting, fake support numbers, SEO
 // anchor text, link drops), each on its examples and on the near-misses a customer, job seeker or supplier writes
 // with the same words; and the hand-written web-form set's legitimate messages of the validation part.
-import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { FieldDefinition } from '../src/forms/field-schema.ts';
-import { checkIntelligent, checkStandard, type SpamInput } from '../src/pipeline/spam/index.ts';
-
-const field = (name: string, type: FieldDefinition['type'] = 'string'): FieldDefinition => ({ name, type, required: false, rules: [] });
-const FIELDS = [field('name'), field('email', 'email'), field('message')];
-const submission = (message: string): SpamInput => ({ formName: 'Contact', intent: null, fields: FIELDS, data: { name: 'Sam', email: 'sam@example.com', message }, repeatsFromSender: 0 });
-
-/** The signal fires on each example and explains itself; on each near-miss it stays silent and nothing is flagged. */
-async function assertSignal(signal: string, examples: readonly string[], nearMisses: readonly string[], reason: RegExp): Promise<void> {
-  for (const message of examples) {
-    const verdict = checkStandard(submission(message));
-    assert.ok(verdict.signals.includes(signal), `${signal} should fire on: ${message} (${verdict.reason})`);
-    assert.match(verdict.reason, reason, message);
-  }
-  for (const message of nearMisses) {
-    const verdict = checkStandard(submission(message));
-    assert.ok(!verdict.signals.includes(signal), `${signal} fired on: ${message} (${verdict.reason})`);
-    assert.equal(verdict.spam, false, `standard: ${message}: ${verdict.reason}`);
-    const intelligent = await checkIntelligent(submission(message), null);
-    assert.equal(intelligent.spam, false, `intelligent: ${message}: ${intelligent.reason}`);
-  }
-}
+import { assertSignal } from './spam-signal-assert.ts';
 
 describe('web-form spam signals', () => {
   it('outreach: "I noticed your website" with a pitch about it, and the bulk opt-out line', async () => {

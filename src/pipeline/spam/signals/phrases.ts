@@ -39,7 +39,7 @@ export const SPAM_PHRASES: readonly Phrase[] = [
   phrase('crypto scheme', /\b(?:airdrop|trading\sbot|account\smanager|forex\strader|recover\s(?:your\s)?(?:lost|stolen)\s(?:crypto|bitcoin|funds)|bitcoin\strading|krypto|криптовалют\w{0,3})\b/u, STRONG),
   phrase('loans', /\b(?:private\slender|no\scredit\scheck|bad\scredit|loans?\sat\s\d{1,2}%|pr[êe]t\sentre\sparticuliers|pr[ée]stamos\sr[áa]pidos|sin\saval|working\scapital|urgent\sfinancial\sassistance)\b/u, STRONG),
   phrase('adult content', /\b(?:lonely\sand\slooking|meet\stonight|singles\sin\syour\sarea|sexkontakte|hei[ßs]e\sfrauen|diskrete\streffen|serious\srelationship)\b/u, STRONG),
-  phrase('account threat', /\b(?:verify|confirm)\syour\s(?:account|identity|details)|\bwill\sbe\s(?:suspended|blocked|deleted|terminated)\b|\b(?:is\sabout\sto|will)\sexpire\b|\bcopyright\sinfringement\b|\bunusual\ssign-in\b|\bkonto\swurde\s(?:vor[üu]bergehend\s)?gesperrt\b|\bfrais\sde\sr[ée]exp[ée]dition\b|\binfected\swith\smalware\b/u, STRONG),
+  phrase('account threat', /\b(?:verify|confirm)\syour\s(?:account|identity|details)|\bwill\sbe\s(?:suspended|blocked|deleted|terminated)\b|\bcopyright\sinfringement\b|\bunusual\ssign-in\b|\bkonto\swurde\s(?:vor[üu]bergehend\s)?gesperrt\b|\bfrais\sde\sr[ée]exp[ée]dition\b|\binfected\swith\smalware\b/u, STRONG),
   phrase('web design pitch', /\b(?:app\sdevelopment\scompany|web\sdesign\sand\sdevelopment|(?:uber|airbnb)\sclone|looks\soutdated|wirkt\sveraltet|webagentur|empresa\sde\sdesarrollo\sweb|non\s[èe]\sottimizzato)\b/u, WEAK),
   phrase('cheap prices', /\b(?:cheap(?:est)?|lowest price|best prices?|discount(?:ed)?)\b/u, WEAK),
 ];

@@ -12,7 +12,7 @@
 
 import type { SignalHit } from '../types.ts';
 import type { SubmissionText } from '../submission-text.ts';
-import { removeUrls } from '../urls.ts';
+import { isIpHost, isShortener, removeUrls } from '../urls.ts';
 
 /** Having looked at the reader's website: how outreach opens, in the languages it comes in. */
 const SITE_DISCOVERY = /\bi\s(?:just\s)?(?:noticed|came\sacross|found|visited|stumbled\supon|was\s(?:checking|looking\sat|on|browsing|reviewing|analy[sz]ing)|checked|reviewed|analy[sz]ed)\s(?:out\s)?(?:your\s(?:website|web\ssite|site|business\sonline|page)|a\sfew\sissues\son\syour)|\bi(?:'m|\sam)\sreaching\sout\sbecause\si\snoticed\b|\b(?:noticed|found)\syour\sbusiness\sonline\b|\bich\shabe\sihre\s(?:website|webseite|seite|homepage)\s(?:analysiert|besucht|gesehen|gepr[üu]ft)|\bauf\sihre\s(?:website|webseite|seite|homepage)\sgesto[ßs]en\b|\ben\svisitant\svotre\ssite\b|\bj'ai\s(?:visit[ée]|analys[ée]|consult[ée])\svotre\ssite\b|\b(?:encontr[ée]|revis[ée]|vi|visit[ée])\s(?:su\s)?(?:sitio\sweb|p[áa]gina\sweb|web)\b|\bnotei\sque\so\sseu\ssite\b|\bkwam\suw\swebsite\stegen\b|\bя\s(?:посетил|посмотрел|изучил)\sваш\sсайт/u;
@@ -45,7 +45,7 @@ const GENERIC_PRAISE = /\b(?:great|nice|good|excellent|awesome|informative|usefu
 /** Hosts where a link says nothing about the sender: people share photos, files, profiles and payment pages there. */
 const PLATFORM_HOSTS = /(?:^|\.)(?:google|goo|github|gitlab|linkedin|facebook|instagram|youtube|youtu|imgur|behance|dribbble|dropbox|stripe|paypal|eventbrite|twitter|x|tiktok|wikipedia|amazon|apple|microsoft|live|etsy|shopify|wordpress|medium|notion|calendly|zoom|wetransfer|onedrive|icloud|vimeo|flickr|pinterest|reddit|trello|figma|canva)\.[a-z.]{2,12}$/u;
 const WORD = /[\p{L}\p{N}]{4,}/gu;
-const DOMAIN_PART = /[a-z]{3,}/gu;
+const DOMAIN_PART = /[a-z]{4,}/gu;
 const STOP_WORDS = new Set(['http', 'https', 'html', 'this', 'that', 'with', 'your', 'from', 'have', 'here', 'site', 'website', 'link', 'page', 'online', 'visit', 'also', 'just', 'please']);
 const MAX_SHORT_LENGTH = 600;
 const MAX_URLS_READ = 5;
@@ -101,14 +101,16 @@ export function praiseLinkSignal(text: SubmissionText): SignalHit | null {
  * A link to a site the message never speaks of: no word of four letters or more of the text (the sender's name
  * and address included) has its first five letters in the link's domain. Links to platforms are left alone: a photo on imgur or a
  * profile on LinkedIn is named by its host, not by what it shows. Weak: a portfolio at a name the message omits
- * looks the same.
+ * looks the same, and a message asking about its link is left alone.
  */
 export function strangerLinkSignal(text: SubmissionText): SignalHit | null {
-  if (text.urls.length === 0 || text.foldedProse.length > MAX_SHORT_LENGTH) return null;
+  // A question about a link ("www.shop.com/item/4471 - still in stock?") makes the link its subject, not a drop.
+  if (text.urls.length === 0 || text.foldedProse.length > MAX_SHORT_LENGTH || text.foldedProse.includes('?')) return null;
   const words = new Set<string>();
   for (const field of text.fields) for (const word of removeUrls(field.value.toLowerCase()).match(WORD) ?? []) if (!STOP_WORDS.has(word)) words.add(word);
   for (const url of text.urls.slice(0, MAX_URLS_READ)) {
-    if (PLATFORM_HOSTS.test(url.host)) continue;
+    // Shorteners and bare addresses hide the domain; their own signals speak for them.
+    if (PLATFORM_HOSTS.test(url.host) || isShortener(url.host) || isIpHost(url.host)) continue;
     const domain = url.host.split('.').slice(0, -1).join('.');
     const parts = domain.match(DOMAIN_PART) ?? [];
     if (parts.length === 0) continue;
