@@ -194,3 +194,93 @@ function shuffle<T>(items: T[], random: () => number): void {
     [items[i], items[j]] = [items[j]!, items[i]!];
   }
 }
+
+/**
+ * The owner's-inbox operating point: the cost of a threshold is the mean share of spam missed over the groups
+ * with spam plus `falsePositiveCost` times the mean false-positive rate over the groups with legitimate messages
+ * (each group counting the same, so no large set outweighs the small ones), and the cheapest threshold wins among
+ * those that keep every group within its cap (the targets, where there are some). With a cost of 10, flagging
+ * 1 % of a set's legitimate messages has to buy 10 points of mean recall.
+ */
+export interface CostChoice { falsePositiveCost: number; caps: FalsePositiveBudget }
+export interface CostDecision extends Decision { cost: number }
+
+export function chooseDecisionByCost(
+  scored: readonly ScoredExample[],
+  candidates: { phraseWeights: readonly number[]; formWeights: readonly number[] },
+  choice: CostChoice,
+): CostDecision {
+  let best: CostDecision | undefined;
+  for (const phraseWeight of candidates.phraseWeights) {
+    for (const formWeight of candidates.formWeights) {
+      const scores = scored.map((example) => (example.overridden ? Infinity : example.logit + phraseWeight * example.phraseScore + formWeight * example.formScore));
+      const swept = cheapestThreshold(scored, scores, choice);
+      if (!best || swept.cost < best.cost - 1e-12 || (Math.abs(swept.cost - best.cost) <= 1e-12 && phraseWeight + formWeight > best.phraseWeight + best.formWeight)) {
+        best = { phraseWeight, formWeight, thresholdLogit: swept.threshold, recall: swept.recall, falsePositiveRate: swept.falsePositiveRate, cost: swept.cost };
+      }
+    }
+  }
+  if (!best) throw new Error('chooseDecisionByCost needs at least one candidate weight');
+  return best;
+}
+
+/** `standard`'s threshold among fixed candidates, by the same cost and caps. */
+export function chooseScoreThresholdByCost(scored: readonly ScoredBySignals[], candidates: readonly number[], choice: CostChoice): { threshold: number; recall: number; falsePositiveRate: number; cost: number } {
+  const asExamples = scored.map((example) => ({ logit: example.score, phraseScore: 0, formScore: 0, spam: example.spam, group: example.group, overridden: false }));
+  let best: { threshold: number; recall: number; falsePositiveRate: number; cost: number } | undefined;
+  for (const threshold of [...candidates].sort((a, b) => a - b)) {
+    const result = costAt(asExamples, (example) => example.logit >= threshold, choice);
+    if (result.withinCaps && (!best || result.cost < best.cost - 1e-12)) best = { threshold, ...result };
+  }
+  return best ?? { threshold: Math.max(...candidates), ...costAt(asExamples, (example) => example.logit >= Math.max(...candidates), choice) };
+}
+
+/** Sweeps the threshold down through every distinct score (midpoints between them), keeping per-group counts. */
+function cheapestThreshold(scored: readonly ScoredExample[], scores: readonly number[], choice: CostChoice): { threshold: number; recall: number; falsePositiveRate: number; cost: number } {
+  const order = scores.map((_, index) => index).sort((a, b) => scores[b]! - scores[a]!);
+  const groups = [...new Set(scored.map((example) => example.group))];
+  const totals = new Map(groups.map((group) => [group, { spam: 0, ham: 0, caught: 0, flagged: 0 }]));
+  for (const example of scored) totals.get(example.group)![example.spam ? 'spam' : 'ham']++;
+  const spamGroups = groups.filter((group) => totals.get(group)!.spam > 0);
+  const hamGroups = groups.filter((group) => totals.get(group)!.ham > 0);
+  const hamCount = scored.filter((example) => !example.spam).length;
+  let flaggedHams = 0;
+  let best = { threshold: Infinity, recall: 0, falsePositiveRate: 0, cost: Infinity };
+  const evaluate = (threshold: number) => {
+    const recall = spamGroups.reduce((sum, group) => sum + totals.get(group)!.caught / totals.get(group)!.spam, 0) / Math.max(1, spamGroups.length);
+    const meanFalsePositives = hamGroups.reduce((sum, group) => sum + totals.get(group)!.flagged / totals.get(group)!.ham, 0) / Math.max(1, hamGroups.length);
+    const withinCaps = hamGroups.every((group) => totals.get(group)!.flagged <= Math.floor(allowedShare(choice.caps, group) * totals.get(group)!.ham));
+    const cost = 1 - recall + choice.falsePositiveCost * meanFalsePositives;
+    if (withinCaps && cost < best.cost - 1e-12) best = { threshold, recall, falsePositiveRate: flaggedHams / Math.max(1, hamCount), cost };
+  };
+  const finite = order.filter((index) => Number.isFinite(scores[index]!));
+  for (const index of order.filter((candidate) => !Number.isFinite(scores[candidate]!))) flag(index);
+  evaluate(finite.length ? scores[finite[0]!]! + 1 : 0);
+  for (let position = 0; position < finite.length; position++) {
+    const index = finite[position]!;
+    flag(index);
+    const next = finite[position + 1];
+    if (next !== undefined && scores[next] === scores[index]) continue;
+    evaluate(next === undefined ? scores[index]! - 1e-6 : (scores[index]! + scores[next]!) / 2);
+  }
+  return best;
+
+  function flag(index: number): void {
+    const example = scored[index]!;
+    const counts = totals.get(example.group)!;
+    if (example.spam) counts.caught++;
+    else {
+      counts.flagged++;
+      flaggedHams++;
+    }
+  }
+}
+
+function costAt(scored: readonly ScoredExample[], flagged: (example: ScoredExample) => boolean, choice: CostChoice): { recall: number; falsePositiveRate: number; cost: number; withinCaps: boolean } {
+  const groups = [...new Set(scored.map((example) => example.group))];
+  const { recall, falsePositiveRate } = meanRecall(scored, groups, flagged);
+  const hamGroups = groups.map((group) => scored.filter((example) => example.group === group && !example.spam)).filter((hams) => hams.length > 0);
+  const rates = hamGroups.map((hams) => hams.filter(flagged).length / hams.length);
+  const withinCaps = hamGroups.every((hams) => hams.filter(flagged).length <= Math.floor(allowedShare(choice.caps, hams[0]!.group) * hams.length));
+  return { recall, falsePositiveRate, withinCaps, cost: 1 - recall + (choice.falsePositiveCost * rates.reduce((sum, rate) => sum + rate, 0)) / Math.max(1, rates.length) };
+}

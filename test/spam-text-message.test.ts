@@ -2,31 +2,10 @@
 // legitimate enquiries with the words that used to be spam words only ("free", "offer", "card", "fee", a price).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { FieldDefinition } from '../src/forms/field-schema.ts';
-import { checkIntelligent, checkStandard, type SpamInput } from '../src/pipeline/spam/index.ts';
+import { checkIntelligent, checkStandard } from '../src/pipeline/spam/index.ts';
+import { assertSignal, submission } from './spam-signal-assert.ts';
 import { defaultClassifier } from '../src/pipeline/spam/classifier.ts';
 import { loadEnquiries, loadMultilingual } from '../scripts/spam-sets.ts';
-
-const field = (name: string, type: FieldDefinition['type'] = 'string'): FieldDefinition => ({ name, type, required: false, rules: [] });
-const FIELDS = [field('name'), field('email', 'email'), field('message')];
-const submission = (message: string): SpamInput => ({ formName: 'Contact', intent: null, fields: FIELDS, data: { name: 'Sam', email: 'sam@example.com', message }, repeatsFromSender: 0 });
-
-/** The signal fires on each example and explains itself; on each near-miss it stays silent and nothing is flagged. */
-async function assertSignal(signal: string, examples: readonly string[], nearMisses: readonly string[], reason: RegExp): Promise<void> {
-  for (const message of examples) {
-    const verdict = checkStandard(submission(message));
-    assert.ok(verdict.signals.includes(signal), `${signal} should fire on: ${message} (${verdict.reason})`);
-    assert.match(verdict.reason, reason, message);
-    assert.ok((await checkIntelligent(submission(message), null)).signals.includes(signal));
-  }
-  for (const message of nearMisses) {
-    const verdict = checkStandard(submission(message));
-    assert.ok(!verdict.signals.includes(signal), `${signal} fired on: ${message} (${verdict.reason})`);
-    assert.equal(verdict.spam, false, `standard: ${message}: ${verdict.reason}`);
-    const intelligent = await checkIntelligent(submission(message), null);
-    assert.equal(intelligent.spam, false, `intelligent: ${message}: ${intelligent.reason}`);
-  }
-}
 
 describe('text-message spam signals', () => {
   it('premium_number: premium-rate numbers to call, prices per minute or message, shortcodes to text', async () => {

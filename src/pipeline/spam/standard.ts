@@ -16,6 +16,7 @@ import { mixedScriptSignal, scriptMismatchSignal } from './signals/scripts.ts';
 import { contactPushSignal, moneyClaimSignal, selfPromotionSignal } from './signals/promotion.ts';
 import { fieldMismatchSignal, offTopicSignal } from './signals/form-fit.ts';
 import { mostlyPhoneSignal, premiumNumberSignal, prizeClaimSignal, stopReplySignal } from './signals/text-message.ts';
+import { domainAddresseeSignal, formBlastSignal, outreachSignal, praiseLinkSignal, seoAnchorSignal, strangerLinkSignal, supportNumberSignal } from './signals/web-form.ts';
 import { feedbackFeatures, ownerAdjustment, type OwnerAdjustment } from './owner-feedback.ts';
 import { classifierText } from './submission-text.ts';
 import { defaultClassifier } from './classifier.ts';
@@ -28,6 +29,7 @@ const TEXT_SIGNALS: ReadonlyArray<(text: SubmissionText) => SignalHit | null> = 
   linkCountSignal, linkShortenerSignal, ipLinkSignal, onlyLinksSignal, linkBaitSignal, linkMarkupSignal, disposableEmailSignal,
   gibberishSignal, spamPhraseSignal, selfPromotionSignal, moneyClaimSignal, contactPushSignal, prizeClaimSignal, premiumNumberSignal,
   stopReplySignal, mostlyPhoneSignal, fieldMismatchSignal,
+  outreachSignal, domainAddresseeSignal, formBlastSignal, supportNumberSignal, seoAnchorSignal, praiseLinkSignal, strangerLinkSignal,
   allCapsSignal, exclamationSignal, repeatedWordsSignal, mixedScriptSignal, scriptMismatchSignal,
 ];
 

@@ -30,6 +30,17 @@ export const SPAM_PHRASES: readonly Phrase[] = [
   // A free trial or quote offered ("get your free quote"), not asked about ("is there a free trial?").
   phrase('free offer', /\b100%\s*free\b|\brisk[- ]free\b|\bno obligation\b|\b(?:get|claim|request|book|start|grab|try)\s(?:a\s|an\s|your\s|my\s)?free\s(?:trial|quote|consultation)\b|\bfree\s(?:trial|quote|consultation)\s(?:offer|today|now)\b/u, WEAK),
   phrase('web design pitch', /\b(?:web(?:site)? (?:design|development) (?:services?|company|agency)|redesign your website|mobile[- ]friendly website)\b/u, WEAK),
+  // The trades of web-form spam in the words and languages they come in (docs/spam.md, "Signals").
+  phrase('SEO services', /\b(?:link\sbuilding|do-?\s?follow|sponsored\spost|white-hat|seo-optimierung|r[ée]f[ée]rencement|posicionamiento(?:\sseo)?|pozycjonowani\w{0,3})\b|\bda\s\d{2}\+/u, STRONG),
+  phrase('essay writing', /\b(?:essay\s(?:writ(?:ing|ers?)|service)|write\smy\s(?:essay|paper)|assignment\s(?:help|writing)|(?:dissertation|thesis|coursework)\s(?:writing|help)|custom\sthesis|take\smy\sonline\sclass|plagiarism[\s-]free|sin\splagio|trabajos\sacad[ée]micos)\b/u, STRONG),
+  phrase('replica goods', /\b(?:replicas?|replika|1:1\scopy|aaa\squality|same\sas\soriginal|identica\sall'originale|factory\sprices)\b/u, STRONG),
+  phrase('casino', /\b(?:freispiele|online\scasino|cassino|rodadas\sgr[áa]tis|apostas\sesportivas|judi\sonline|slot\sgacor|betting\stips|fixed\smatches|welcome\sbonus)\b/u, STRONG),
+  phrase('pharma', /\b(?:without\s(?:a\s)?prescription|no\sprescription(?:\sneeded)?|sans\sordonnance|sin\sreceta|keto\spills|pastillas\spara\sadelgazar|adderall|oxycodone|generic\scialis)\b/u, STRONG),
+  phrase('crypto scheme', /\b(?:airdrop|trading\sbot|account\smanager|forex\strader|recover\s(?:your\s)?(?:lost|stolen)\s(?:crypto|bitcoin|funds)|bitcoin\strading|krypto|криптовалют\w{0,3})\b/u, STRONG),
+  phrase('loans', /\b(?:private\slender|no\scredit\scheck|bad\scredit|loans?\sat\s\d{1,2}%|pr[êe]t\sentre\sparticuliers|pr[ée]stamos\sr[áa]pidos|sin\saval|working\scapital|urgent\sfinancial\sassistance)\b/u, STRONG),
+  phrase('adult content', /\b(?:lonely\sand\slooking|meet\stonight|singles\sin\syour\sarea|sexkontakte|hei[ßs]e\sfrauen|diskrete\streffen|serious\srelationship)\b/u, STRONG),
+  phrase('account threat', /\b(?:verify|confirm)\syour\s(?:account|identity|details)|\bwill\sbe\s(?:suspended|blocked|deleted|terminated)\b|\bcopyright\sinfringement\b|\bunusual\ssign-in\b|\bkonto\swurde\s(?:vor[üu]bergehend\s)?gesperrt\b|\bfrais\sde\sr[ée]exp[ée]dition\b|\binfected\swith\smalware\b/u, STRONG),
+  phrase('web design pitch', /\b(?:app\sdevelopment\scompany|web\sdesign\sand\sdevelopment|(?:uber|airbnb)\sclone|looks\soutdated|wirkt\sveraltet|webagentur|empresa\sde\sdesarrollo\sweb|non\s[èe]\sottimizzato)\b/u, WEAK),
   phrase('cheap prices', /\b(?:cheap(?:est)?|lowest price|best prices?|discount(?:ed)?)\b/u, WEAK),
 ];
 
