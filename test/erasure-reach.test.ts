@@ -156,7 +156,7 @@ describe('migration 0028', () => {
     const store = await createTestStore();
     const database = openDatabase({ databaseUrl: store.databaseUrl, dataDir: store.dataDir });
     try {
-      await migrateUpTo(database, '0025_daily_counts');
+      await migrateUpTo(database, '0026_oauth_hashed_ids');
       const now = new Date().toISOString();
       const db = database.db as never as import('kysely').Kysely<any>;
       await db.insertInto('accounts').values({ id: 'a1', email: 'owner@example.com', plan: 'pro', created_at: now, submissions_total: 0 }).execute();
@@ -175,7 +175,7 @@ describe('migration 0028', () => {
         await db.insertInto('credit_charges').values({ submission_id: key, step, account_id: 'a1', period: 'lifetime', cost: 1, created_at: now }).execute();
       }
 
-      assert.equal((await migrateToLatest(database))[0], '0028_erasure_reach');
+      assert.ok((await migrateToLatest(database)).includes('0028_erasure_reach'));
       const indexed = await database.db.selectFrom('subject_emails').select('submission_id').execute();
       assert.deepEqual(indexed.map((r) => r.submission_id), ['s1'], 'the Kelvin-sign submission is no longer indexed as kate@example.com');
       const analyses = await database.db.selectFrom('submission_analyses').select('kind').execute();
