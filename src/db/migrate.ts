@@ -2,7 +2,8 @@
 // PostgreSQL through an advisory lock, SQLite through the write lock its `begin immediate` takes.
 // On PostgreSQL, graphile-worker's own migrations follow (they take their own lock).
 import { setTimeout as sleep } from 'node:timers/promises';
-import { sql, type Kysely } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import type pg from 'pg';
 import { Migrator, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely/migration';
 import { migrateGraphileSchema } from '../jobs/graphile-queue.ts';
 import type { Database } from './database.ts';
@@ -63,24 +64,35 @@ const MIGRATIONS: Record<string, CodeMigration> = {
 
 class CodeMigrationProvider implements MigrationProvider {
   readonly #types: ColumnTypes;
-  readonly #engine: Engine;
   constructor(engine: Engine) {
     this.#types = columnTypes(engine);
-    this.#engine = engine;
   }
   async getMigrations(): Promise<Record<string, Migration>> {
     const types = this.#types;
-    const engine = this.#engine;
     return Object.fromEntries(
       Object.entries(MIGRATIONS).map(([name, m]) => [name, {
-        up: async (db: Kysely<any>) => {
-          // A backfill over a large table may run past the statement timeout that guards requests;
-          // Kysely runs PostgreSQL's migrations in one transaction, which this setting lasts for.
-          if (engine === 'postgres') await sql`set local statement_timeout = 0`.execute(db);
-          await m.up(db, types);
-        },
+        // No statement timeout applies (withMigrationConnection): a backfill may run long.
+        up: (db: Kysely<any>) => m.up(db, types),
       }]),
     );
+  }
+}
+
+/**
+ * Migrations run on a connection of their own, without the pool's statement timeout: they may wait
+ * for the migration lock another starting process holds, or for a table lock, and run long on a
+ * loaded server; a timeout meant for requests would stop the process at start (seen with 100 ms
+ * while other processes migrated). Both Kysely's migrator and graphile-worker's use it.
+ */
+async function withMigrationConnection<T>(database: Database, run: (db: Kysely<any>, pool: pg.Pool | null) => Promise<T>): Promise<T> {
+  if (!database.pgPool) return run(database.db as Kysely<any>, null);
+  const { default: { Pool } } = await import('pg');
+  const pool = new Pool({ ...database.pgPool.options, max: 1, statement_timeout: 0 });
+  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+  try {
+    return await run(db, pool);
+  } finally {
+    await db.destroy();
   }
 }
 
@@ -92,8 +104,8 @@ function isCatalogRace(error: unknown, results: unknown[] | undefined): boolean 
   return !results?.length && CATALOG_RACES.has((error as { code?: string } | undefined)?.code ?? '');
 }
 
-async function currentSchema(database: Database): Promise<string> {
-  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db);
+async function currentSchema(db: Kysely<any>): Promise<string> {
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
   if (!rows[0]?.schema) throw new Error('PostgreSQL has no current schema: check the search_path of DATABASE_URL');
   return rows[0].schema;
 }
@@ -109,23 +121,25 @@ export function migrateUpTo(database: Database, name: keyof typeof MIGRATIONS): 
 }
 
 async function migrate(database: Database, run: (migrator: Migrator) => Promise<MigrationResultSet>): Promise<string[]> {
-  const migrator = new Migrator({
-    db: database.db,
-    provider: new CodeMigrationProvider(database.engine),
-    // Unless told, Kysely looks for its bookkeeping tables in every schema and may find another
-    // database's (another tenant's, another test's) and skip creating its own.
-    ...(database.engine === 'postgres' && { migrationTableSchema: await currentSchema(database) }),
+  return withMigrationConnection(database, async (db, pool) => {
+    const migrator = new Migrator({
+      db,
+      provider: new CodeMigrationProvider(database.engine),
+      // Unless told, Kysely looks for its bookkeeping tables in every schema and may find another
+      // database's (another tenant's, another test's) and skip creating its own.
+      ...(database.engine === 'postgres' && { migrationTableSchema: await currentSchema(db) }),
+    });
+    let { error, results } = await run(migrator);
+    // Kysely looks for its table by listing every schema's tables and columns; a schema another tenant
+    // (or test) drops meanwhile, or graphile-worker's migration altering its tables in another schema,
+    // fails that listing (seen: invalid_schema_name; "column job_count of relation job_queues does not
+    // exist"). Nothing was applied: look again.
+    for (let retry = 0; retry < 5 && isCatalogRace(error, results); retry++) {
+      await sleep(50 * 2 ** retry);
+      ({ error, results } = await run(migrator));
+    }
+    if (error) throw error;
+    if (pool) await migrateGraphileSchema(pool, database.jobsSchema);
+    return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
   });
-  let { error, results } = await run(migrator);
-  // Kysely looks for its table by listing every schema's tables and columns; a schema another tenant
-  // (or test) drops meanwhile, or graphile-worker's migration altering its tables in another schema,
-  // fails that listing (seen: invalid_schema_name; "column job_count of relation job_queues does not
-  // exist"). Nothing was applied: look again.
-  for (let retry = 0; retry < 5 && isCatalogRace(error, results); retry++) {
-    await sleep(50 * 2 ** retry);
-    ({ error, results } = await run(migrator));
-  }
-  if (error) throw error;
-  if (database.pgPool) await migrateGraphileSchema(database.pgPool, database.jobsSchema);
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
