@@ -88,7 +88,18 @@ describe('dashboard pages', () => {
     const key = await t.createKey('owner@example.com');
     const id = await submit(t, endpoint, { ...XSS_DATA, message: `${XSS_DATA.message} Bonjour, je voudrais un devis pour des chaises de jardin.` });
     await t.request({ method: 'POST', url: new URL(endpoint).pathname, headers: { 'content-type': 'application/json', referer: 'javascript:alert(9)' }, payload: XSS_DATA });
-    await settled(t, key, formId, id);
+    // A raw <a href> with anchor text is what link drops send: the standard check flags it, and its
+    // reason, which quotes the anchor, is shown inert too. Marked not spam, it is translated.
+    assert.equal((await settled(t, key, formId, id)).spam_flag, true);
+    const flagged = await owner.get(`/forms/${formId}/submissions/${id}`);
+    assertInert(flagged.body);
+    assert.match(flagged.body, /link anchor text \(&quot;click&quot;\)/);
+    assert.equal((await owner.post(`/forms/${formId}/submissions/${id}/spam`, { spam: 'false' })).statusCode, 303);
+    for (let i = 0; i < 300; i++) {
+      const api = await t.request({ method: 'GET', url: `/api/forms/${formId}/submissions/${id}`, headers: bearer(key) });
+      if (api.json().translated_data) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
 
     const inbox = await owner.get(`/forms/${formId}/inbox`);
     assert.equal(inbox.statusCode, 200);
