@@ -49,7 +49,7 @@ describe('OpenAPI, docs and health', () => {
     const create = doc.paths['/api/forms']!.post!.requestBody!.content['application/json']!.schema as { required: string[] };
     assert.deepEqual([...create.required].sort(), ['fields_schema', 'name', 'slug', 'visibility']);
     const params = doc.paths['/api/forms/{form_id}/submissions']!.get!.parameters!.filter((p) => p.in === 'query').map((p) => p.name);
-    assert.deepEqual(params.sort(), ['done', 'filter', 'page', 'page_size']);
+    assert.deepEqual(params.sort(), ['done', 'filter', 'page', 'page_size', 'processing_status', 'reply_status', 'search', 'since', 'sort_by', 'sort_order', 'spam', 'until']);
   });
 
   it('never documents a secret as something a form returns', () => {
