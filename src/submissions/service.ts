@@ -216,6 +216,13 @@ export function submissionService(deps: {
       return { data: page.submissions, next_cursor: page.nextBeforeSeq === null ? null : encodeCursor(page.nextBeforeSeq) };
     },
 
+    /** The form holding one of the owner's submissions (for callers that name only the submission); 404 when none does. */
+    async formIdOf(accountId: string, id: string): Promise<string> {
+      const formId = await store.formIdOf(accountId, id);
+      if (formId === null) throw fail.submissionNotFound();
+      return formId;
+    },
+
     async get(accountId: string, formId: string, id: string): Promise<Submission> {
       const form = await forms.get(accountId, formId);
       const submission = await store.get(form.id, id);

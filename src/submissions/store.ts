@@ -303,6 +303,13 @@ export function submissionStore(db: Db, statements: BatchStatements, engine: Eng
       return { submissions: page.rows.map(toSubmission), nextBeforeSeq: page.nextBeforeSeq };
     },
 
+    /** The form of one of the account's submissions, found by its id alone (ids are unique UUIDs); null when none of its forms holds it. */
+    async formIdOf(accountId: string, id: string): Promise<string | null> {
+      const row = await db.selectFrom('submissions as s').innerJoin('forms as f', 'f.id', 's.form_id')
+        .select('s.form_id').where('s.id', '=', id).where('f.account_id', '=', accountId).executeTakeFirst();
+      return row?.form_id ?? null;
+    },
+
     async get(formId: string, id: string): Promise<Submission | null> {
       const row = await db.selectFrom('submissions').selectAll().where('form_id', '=', formId).where('id', '=', id).executeTakeFirst();
       return row ? toSubmission(row) : null;
