@@ -153,8 +153,8 @@ describe('OpenAPI document against the server', () => {
    * - A form (POST /api/forms, PUT /api/forms/{id}): what field-schema.ts checks beyond the schema (a
    *   condition's value of the other field's type, a pattern that compiles, a minimum not above its
    *   maximum, a honeypot alone); a knowledge base of the owner's and a slug not taken (stored data); a
-   *   reply_email_field naming an email field (another member, or on a change the stored schema); the
-   *   URL policy. On a change, what the body leaves out is as stored, so an enabled webhook or smart
+   *   reply_email_field naming an email field (another member, or on a change the stored schema), and its
+   *   alias smart_reply_email_field the same value when both are given; the URL policy. On a change, what the body leaves out is as stored, so an enabled webhook or smart
    *   reply may still lack its URL, secret or knowledge base, and a hosted CAPTCHA provider its keys.
    * - A destination: the URL policy; on a change, the members of another type than the stored one's,
    *   and a type other than the stored one.
@@ -164,6 +164,7 @@ describe('OpenAPI document against the server', () => {
     knowledge_base_id: /^does not name a knowledge base of yours$/,
     slug: /^has already been taken$/,
     reply_email_field: /^(is not a field of this form|must name a field of type email)$/,
+    smart_reply_email_field: /^differs from reply_email_field/,
     webhook_url: URL_POLICY,
   };
   const STORED_FORM: Record<string, RegExp> = {
