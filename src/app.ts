@@ -12,7 +12,7 @@ import { sendNotFoundPage, wantsDashboardPage } from './dashboard/error-pages.ts
 import { destinationRoutes } from './delivery/routes.ts';
 import { formRoutes } from './forms/routes.ts';
 import { protectedResourceRoutes } from './mcp/protected-resource.ts';
-import { mcpRoutes, mcpTokenLookup } from './mcp/routes.ts';
+import { isToolCall, mcpRoutes, mcpTokenLookup } from './mcp/routes.ts';
 import { oauthRoutes, registrationAddress } from './oauth/routes.ts';
 import { dashboardAccountOf } from './dashboard/session-cookies.ts';
 import { knowledgeRoutes } from './knowledge/routes.ts';
@@ -118,7 +118,10 @@ export async function buildApp({ config, database, logger, services }: AppOption
   });
   await app.register(async (zone) => {
     // Per API key or per OAuth grant (an app's refreshed tokens share its budget), 30 a minute by default.
-    await rateLimitZone(zone, { name: 'mcp', perMinute: config.rateLimits.mcpPerMinute, key: byApiKey(services.accounts, mcpTokenLookup(config, services)) });
+    // Tool calls only: the requests that open a session do not spend the budget (docs/configuration.md).
+    await rateLimitZone(zone, {
+      name: 'mcp', perMinute: config.rateLimits.mcpPerMinute, key: byApiKey(services.accounts, mcpTokenLookup(config, services)), counted: isToolCall,
+    });
     await zone.register(mcpRoutes, { config, services });
   });
 
