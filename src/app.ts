@@ -2,6 +2,7 @@
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { openApiDocument, transformOperation } from './http/openapi.ts';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { accountRoutes } from './accounts/routes.ts';
 import { auditRestWrites, auditRoutes } from './audit/routes.ts';
@@ -12,7 +13,7 @@ import { sendNotFoundPage, wantsDashboardPage } from './dashboard/error-pages.ts
 import { destinationRoutes } from './delivery/routes.ts';
 import { formRoutes } from './forms/routes.ts';
 import { protectedResourceRoutes } from './mcp/protected-resource.ts';
-import { mcpRoutes, mcpTokenLookup } from './mcp/routes.ts';
+import { isToolCall, mcpRoutes, mcpTokenLookup } from './mcp/routes.ts';
 import { oauthRoutes, registrationAddress } from './oauth/routes.ts';
 import { dashboardAccountOf } from './dashboard/session-cookies.ts';
 import { knowledgeRoutes } from './knowledge/routes.ts';
@@ -74,14 +75,7 @@ export async function buildApp({ config, database, logger, services }: AppOption
     maxAge: 86_400,
   });
 
-  await app.register(swagger, {
-    openapi: {
-      // 3.1: schemas are JSON Schema 2020-12 as the routes validate with, `type: 'null'` and all, not rewritten to 3.0's `nullable`.
-      openapi: '3.1.0',
-      info: { title: 'Intake', version: '0.1.0', description: 'Self-hosted form backend for people and AI agents.' },
-      components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'An API key from `intake keys create`' } } },
-    },
-  });
+  await app.register(swagger, { openapi: openApiDocument(config.publicUrl), transform: transformOperation });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
@@ -118,7 +112,10 @@ export async function buildApp({ config, database, logger, services }: AppOption
   });
   await app.register(async (zone) => {
     // Per API key or per OAuth grant (an app's refreshed tokens share its budget), 30 a minute by default.
-    await rateLimitZone(zone, { name: 'mcp', perMinute: config.rateLimits.mcpPerMinute, key: byApiKey(services.accounts, mcpTokenLookup(config, services)) });
+    // Tool calls only: the requests that open a session do not spend the budget (docs/configuration.md).
+    await rateLimitZone(zone, {
+      name: 'mcp', perMinute: config.rateLimits.mcpPerMinute, key: byApiKey(services.accounts, mcpTokenLookup(config, services)), counted: isToolCall,
+    });
     await zone.register(mcpRoutes, { config, services });
   });
 

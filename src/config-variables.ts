@@ -34,7 +34,7 @@ export const CONFIG_VARIABLES: ConfigVariable[] = [
   { name: 'INTAKE_TRUST_PROXY', default: 'false', meaning: 'take the client IP from `X-Forwarded-For` (only behind a proxy you run)' },
   { name: 'INTAKE_SUBMIT_RATE_LIMIT', default: '10', meaning: 'submissions (and, separately, discovery requests) per minute per IP' },
   { name: 'INTAKE_API_RATE_LIMIT', default: '60', meaning: 'management requests per minute per API key, all routes together; requests without a valid key count per IP' },
-  { name: 'INTAKE_MCP_RATE_LIMIT', default: '30', meaning: 'MCP requests (`POST /mcp`) per minute per API key; requests without a valid key count per IP' },
+  { name: 'INTAKE_MCP_RATE_LIMIT', default: '30', meaning: 'MCP tool calls (`tools/call` posted to `/mcp`) per minute per API key; the requests that open a session (`initialize`, notifications, `tools/list`, `GET /mcp`) do not count; every request without a valid key counts per IP' },
   { name: 'INTAKE_MCP_ALLOWED_ORIGINS', otherwise: 'none', meaning: "browser origins (comma-separated) allowed to call `/mcp` beside `INTAKE_PUBLIC_URL`'s; without a public URL, loopback origins are allowed; any other `Origin` gets 403" },
   { name: 'INTAKE_LOGIN_RATE_LIMIT', default: '10', meaning: 'dashboard log-in attempts (and set-up, sign-up, set-password) per minute per IP' },
   { name: 'INTAKE_LOGIN_ACCOUNT_RATE_LIMIT', default: '30', meaning: 'log-in attempts per hour per account, from all addresses together (a guesser spread over many addresses)' },

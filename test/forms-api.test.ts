@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { bearer, CONTACT_SCHEMA, createForm, pathOf, startTestApp, type TestApp } from './helpers.ts';
 
+const ALIAS_SCHEMA = { fields: [...CONTACT_SCHEMA.fields, { name: 'work_email', type: 'email' }] };
+
 describe('forms API', () => {
   let t: TestApp;
   let key: string;
@@ -232,5 +234,33 @@ describe('forms API', () => {
       assert.equal(response.statusCode, 400, payload);
       assert.ok(response.json().errors.body[0].length > 10);
     }
+  });
+
+  // The hosted service's name for the smart-reply address field, accepted as Intake's.
+  const putForm = (id: string, payload: Record<string, unknown>) => t.request({ method: 'PUT', url: `/api/forms/${id}`, headers: bearer(key), payload });
+  const getForm = async (id: string) => (await t.request({ method: 'GET', url: `/api/forms/${id}`, headers: bearer(key) })).json();
+
+  it('takes smart_reply_email_field as reply_email_field on create, answered under that name', async () => {
+    const form = await createForm(t, key, { fields_schema: ALIAS_SCHEMA, smart_reply_email_field: 'work_email' });
+    const stored = await getForm(form.id);
+    assert.equal(stored.reply_email_field, 'work_email');
+    assert.equal('smart_reply_email_field' in stored, false);
+    assert.equal('smart_reply_email_field' in form, false);
+  });
+
+  it('takes smart_reply_email_field as reply_email_field on update, and both given must agree', async () => {
+    const form = await createForm(t, key, { fields_schema: ALIAS_SCHEMA });
+    const updated = await putForm(form.id, { smart_reply_email_field: 'work_email' });
+    assert.equal(updated.statusCode, 200, updated.body);
+    assert.equal(updated.json().reply_email_field, 'work_email');
+    assert.equal('smart_reply_email_field' in updated.json(), false);
+    assert.equal((await putForm(form.id, { smart_reply_email_field: 'email', reply_email_field: 'email' })).json().reply_email_field, 'email');
+    const differ = await putForm(form.id, { smart_reply_email_field: 'work_email', reply_email_field: 'email' });
+    assert.equal(differ.statusCode, 422);
+    assert.deepEqual(Object.keys(differ.json().errors), ['smart_reply_email_field']);
+    const notEmail = await putForm(form.id, { smart_reply_email_field: 'name' });
+    assert.equal(notEmail.statusCode, 422, 'checked as reply_email_field is');
+    assert.equal((await getForm(form.id)).reply_email_field, 'email');
+    assert.equal((await putForm(form.id, { smart_reply_email_field: null })).json().reply_email_field, null);
   });
 });

@@ -126,9 +126,10 @@ describe('MCP transport and authentication', () => {
       const args: Record<string, unknown> = {};
       for (const name of required) args[name] = ids[name] ?? (name === 'type' ? 'email' : { name: 'Eve', email: 'eve@example.com' });
       if (args.type === 'email') args.recipients = ['eve@example.com']; // what the schema's if/then requires of that type
-      const ofKnowledgeBase = !required.includes('form_id');
+      // A submission named without its form (the hosted service's signatures) is looked for among the caller's forms only.
+      const expected = required.includes('form_id') ? 'form_not_found' : required.includes('submission_id') ? 'submission_not_found' : 'not_found';
       const error = await callError(client, tool.name, args);
-      assert.equal(error.code, ofKnowledgeBase ? 'not_found' : 'form_not_found', `${tool.name}: ${JSON.stringify(error)}`);
+      assert.equal(error.code, expected, `${tool.name}: ${JSON.stringify(error)}`);
       tried += 1;
     }
     assert.ok(tried >= 31, `every tool that takes an id was tried (${tried})`);
@@ -146,18 +147,38 @@ describe('MCP rate limit', () => {
   });
   after(() => t.close());
 
-  it('answers the 31st request in a minute with 429 and retry_after, per key', async () => {
+  const toolCall = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'list_forms', arguments: {} } });
+
+  it('answers the 31st tool call in a minute with 429 and retry_after, per key; opening a session costs nothing', async () => {
     const key = await t.createKey();
-    for (let i = 0; i < 30; i += 1) assert.equal((await t.post(key, INITIALIZE)).status, 200, `request ${i + 1}`);
-    const limited = await t.post(key, INITIALIZE);
+    // What a client (an inspector) sends around its calls: none of it counts.
+    for (let i = 0; i < 40; i += 1) {
+      assert.equal((await t.post(key, INITIALIZE)).status, 200, `initialize ${i + 1}`);
+      assert.equal((await t.post(key, { jsonrpc: '2.0', method: 'notifications/initialized' })).status, 202);
+      assert.equal((await t.post(key, { jsonrpc: '2.0', id: 2, method: 'tools/list' })).status, 200);
+      assert.equal((await fetch(t.url, { headers: bearer(key) })).status, 405);
+    }
+    for (let i = 0; i < 30; i += 1) assert.equal((await t.post(key, toolCall(i))).status, 200, `tool call ${i + 1}`);
+    const limited = await t.post(key, toolCall(31));
     assert.equal(limited.status, 429);
     const body = (await limited.json()) as { error: { code: string; retry_after: number } };
     assert.equal(body.error.code, 'rate_limited');
     assert.ok(body.error.retry_after >= 1 && body.error.retry_after <= 60);
     assert.equal(limited.headers.get('x-ratelimit-remaining'), null);
-    assert.equal((await t.post(await t.createKey(), INITIALIZE)).status, 200, 'another key has its own budget');
+    assert.equal((await t.post(await t.createKey(), toolCall(1))).status, 200, 'another key has its own budget');
     const api = await t.request({ method: 'GET', url: '/api/forms', headers: bearer(key) });
     assert.equal(api.statusCode, 200, 'the management API keeps its own budget');
+  });
+
+  it('gives an SDK client all 30 calls after it connected', async () => {
+    const client = await t.connect(await t.createKey());
+    for (let i = 0; i < 30; i += 1) await callOk(client, 'list_forms');
+    await assert.rejects(client.callTool({ name: 'list_forms', arguments: {} }), /429|rate/i);
+  });
+
+  it('counts every request without a valid key against its IP', async () => {
+    for (let i = 0; i < 30; i += 1) assert.equal((await t.post('ik_not_a_key', INITIALIZE)).status, 401, `request ${i + 1}`);
+    assert.equal((await t.post('ik_not_a_key', INITIALIZE)).status, 429);
   });
 });
 

@@ -13,6 +13,9 @@ import { agentPrompt } from '../src/dashboard/pages/snippets.ts';
 
 type Media = Record<string, { schema?: object }>;
 type Parameter = { name: string; in: string; required?: boolean; schema?: object };
+/** Security that a request must meet: none, or one whose alternatives include `{}` (anonymous, e.g. a public form's endpoint) does not need credentials. */
+const requiresAuth = (operation: { security?: unknown[] }) => (operation.security?.length ?? 0) > 0 && !operation.security!.some((s) => typeof s === 'object' && s !== null && Object.keys(s).length === 0);
+
 type Operation = { security?: unknown[]; requestBody?: { content: Media }; parameters?: Parameter[]; responses: Record<string, { content?: Media }> };
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
@@ -51,7 +54,7 @@ describe('OpenAPI document against the server', () => {
     let calls = 0;
     for (const [template, operations] of Object.entries(doc.paths)) {
       for (const [method, operation] of Object.entries(operations)) {
-        const secured = (operation.security?.length ?? 0) > 0;
+        const secured = requiresAuth(operation);
         const hasQuery = operation.parameters?.some((p) => p.in === 'query') ?? false;
         const attempts: Array<{ name: string; headers: Record<string, string>; payload?: string; query?: string; known?: boolean }> = [
           { name: 'as the owner', headers: bearer(fullKey), known: true },
@@ -153,8 +156,8 @@ describe('OpenAPI document against the server', () => {
    * - A form (POST /api/forms, PUT /api/forms/{id}): what field-schema.ts checks beyond the schema (a
    *   condition's value of the other field's type, a pattern that compiles, a minimum not above its
    *   maximum, a honeypot alone); a knowledge base of the owner's and a slug not taken (stored data); a
-   *   reply_email_field naming an email field (another member, or on a change the stored schema); the
-   *   URL policy. On a change, what the body leaves out is as stored, so an enabled webhook or smart
+   *   reply_email_field naming an email field (another member, or on a change the stored schema), and its
+   *   alias smart_reply_email_field the same value when both are given; the URL policy. On a change, what the body leaves out is as stored, so an enabled webhook or smart
    *   reply may still lack its URL, secret or knowledge base, and a hosted CAPTCHA provider its keys.
    * - A destination: the URL policy; on a change, the members of another type than the stored one's,
    *   and a type other than the stored one.
@@ -164,6 +167,7 @@ describe('OpenAPI document against the server', () => {
     knowledge_base_id: /^does not name a knowledge base of yours$/,
     slug: /^has already been taken$/,
     reply_email_field: /^(is not a field of this form|must name a field of type email)$/,
+    smart_reply_email_field: /^differs from reply_email_field/,
     webhook_url: URL_POLICY,
   };
   const STORED_FORM: Record<string, RegExp> = {
@@ -256,7 +260,7 @@ describe('OpenAPI document against the server', () => {
         const search = new URLSearchParams(Object.entries(values).map(([name, value]): [string, string] => [name, String(value)])).toString();
         return `${pathOfOperation(path)}${search ? `?${search}` : ''}`;
       };
-      const headers = (operation.security?.length ?? 0) > 0 ? bearer(fullKey) : {};
+      const headers = requiresAuth(operation) ? bearer(fullKey) : {};
       const body = bodySchema ? valuesOf(bodySchema).filter((value) => validBody!(value)).map(path === '/api/forms' || path === '/api/forms/{id}' ? formReferences(kbId) : (value) => value) : fc.constant(undefined);
       await fc.assert(fc.asyncProperty(body, queries, async (value, values) => {
         await check(where, method, urlWith(values), headers, operation, value, 'valid');
@@ -267,7 +271,7 @@ describe('OpenAPI document against the server', () => {
           await check(where, method, pathOfOperation(path), headers, operation, value, 'invalid');
         }), { numRuns: 10, endOnFailure: true });
       }
-      if ((operation.security?.length ?? 0) > 0) {
+      if (requiresAuth(operation)) {
         const strangers = fc.oneof(fc.constant({}), fc.string({ minLength: 1, maxLength: 60 }).filter((key) => /^[\x21-\x7e]+$/.test(key)).map((key) => bearer(key)));
         await fc.assert(fc.asyncProperty(strangers, body, async (stranger, value) => {
           await check(where, method, pathOfOperation(path), stranger, operation, value, 'unauthenticated');

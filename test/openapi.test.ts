@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { OPERATION_IDS } from '../src/http/openapi.ts';
 import { startTestApp, type TestApp } from './helpers.ts';
 
 type Operation = { requestBody?: { content: Record<string, { schema: Record<string, unknown> }> }; parameters?: Array<{ name: string; in: string }>; responses: Record<string, { content?: Record<string, { schema: unknown }> }> };
@@ -45,11 +46,50 @@ describe('OpenAPI, docs and health', () => {
     }
   });
 
+  it('names every operation with a stable, readable, unique operationId', () => {
+    const ops = Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ where: `${method.toUpperCase()} ${path}`, id: (op as { operationId?: string }).operationId })));
+    for (const { where, id } of ops) {
+      assert.equal(typeof id, 'string', `${where} has an operationId`);
+      assert.match(id!, /^[a-z][A-Za-z]+$/, where);
+      assert.equal(OPERATION_IDS[where], id, `${where}: in the table of src/http/openapi.ts, not made up from its path`);
+    }
+    assert.equal(new Set(ops.map((o) => o.id)).size, ops.length, 'unique');
+    const byWhere = Object.fromEntries(ops.map((o) => [o.where, o.id]));
+    assert.equal(byWhere['POST /api/forms'], 'createForm');
+    assert.equal(byWhere['GET /api/forms/{form_id}/submissions'], 'listSubmissions');
+    assert.equal(byWhere['POST /api/{segment}/f/{slug}'], 'submitToForm');
+  });
+
+  it("declares the submission endpoint's optional token and Idempotency-Key header, servers, tags and licence", () => {
+    const submit = doc.paths['/api/{segment}/f/{slug}']!.post! as Operation & { security?: unknown };
+    assert.deepEqual(submit.security, [{}, { submissionToken: [] }]);
+    assert.equal(doc.components.securitySchemes.submissionToken?.scheme, 'bearer');
+    const header = submit.parameters!.find((p) => p.in === 'header' && p.name === 'Idempotency-Key') as { required?: boolean; schema: { maxLength: number } } | undefined;
+    assert.ok(header, 'Idempotency-Key is a header parameter');
+    assert.equal(header.required ?? false, false);
+    assert.equal(header.schema.maxLength, 256);
+    const top = doc as unknown as { servers: Array<{ url: string }>; tags: Array<{ name: string }>; info: { license: { name: string } } };
+    assert.deepEqual(top.servers.map((s) => s.url), ['/'], 'no public URL configured: this server');
+    assert.equal(top.info.license.name, 'MIT');
+    const used = new Set(Object.values(doc.paths).flatMap((methods) => Object.values(methods).flatMap((op) => (op as { tags?: string[] }).tags ?? [])));
+    assert.deepEqual([...used].sort(), top.tags.map((tag) => tag.name).sort(), 'every tag used is listed, and only those');
+  });
+
+  it('gives the configured public URL as the server', async () => {
+    const other = await startTestApp({ INTAKE_PUBLIC_URL: 'https://forms.example.com' });
+    try {
+      const served = (await other.request({ method: 'GET', url: '/openapi.json' })).json();
+      assert.deepEqual(served.servers.map((s: { url: string }) => s.url), ['https://forms.example.com']);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('documents request schemas from the ones routes validate with', () => {
     const create = doc.paths['/api/forms']!.post!.requestBody!.content['application/json']!.schema as { required: string[] };
     assert.deepEqual([...create.required].sort(), ['fields_schema', 'name', 'slug', 'visibility']);
     const params = doc.paths['/api/forms/{form_id}/submissions']!.get!.parameters!.filter((p) => p.in === 'query').map((p) => p.name);
-    assert.deepEqual(params.sort(), ['done', 'filter', 'page', 'page_size']);
+    assert.deepEqual(params.sort(), ['done', 'filter', 'page', 'page_size', 'processing_status', 'reply_status', 'search', 'since', 'sort_by', 'sort_order', 'spam', 'until']);
   });
 
   it('never documents a secret as something a form returns', () => {

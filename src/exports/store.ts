@@ -8,7 +8,7 @@ import type { SubmissionsTable } from '../db/tables.ts';
 import { fromJson, toBool, toIso } from '../db/values.ts';
 import type { FieldsSchema } from '../forms/field-schema.ts';
 import type { SpamFilter } from '../submissions/store.ts';
-import { dataContains } from '../submissions/search.ts';
+import { valuesContain } from '../submissions/search.ts';
 import type { Engine } from '../db/migrations/column-types.ts';
 
 export interface ExportQuery {
@@ -46,7 +46,7 @@ export function exportStore(db: Db, engine: Engine) {
     if (query.from) select = select.where('created_at', '>=', query.from);
     if (query.to) select = select.where('created_at', '<=', query.to);
     if (query.processingStatus) select = select.where('processing_status', '=', query.processingStatus);
-    if (query.text) select = select.where(dataContains(query.text, engine));
+    if (query.text) select = select.where(valuesContain(query.text, engine));
     return select;
   }
 

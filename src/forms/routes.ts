@@ -37,7 +37,7 @@ export const formRoutes: FastifyPluginAsyncTypebox<FormRoutesDeps> = async (app,
     schema: {
       tags, security, summary: 'Create a form', body: CreateFormBody, response: { 201: CreatedFormOutput, ...FormErrors },
       description: 'Beyond the body schema, 422 also when: the slug is taken among your forms; knowledge_base_id is not one of your knowledge bases; '
-        + 'reply_email_field does not name an email field of fields_schema; fields_schema breaks a rule its description gives; '
+        + 'reply_email_field does not name an email field of fields_schema (or its alias smart_reply_email_field differs from it); fields_schema breaks a rule its description gives; '
         + 'webhook_url is plain HTTP to a host the operator does not allow, or points to a private address.',
     },
   }, async (request, reply) => {
@@ -55,7 +55,7 @@ export const formRoutes: FastifyPluginAsyncTypebox<FormRoutesDeps> = async (app,
       description: 'A change to fields_schema or slug mints a new versioned endpoint; old endpoints keep accepting submissions for their version. '
         + 'What the body leaves out stays as stored, and the rules apply to the form as it will be: 422 when webhook_enabled is then true without '
         + 'a webhook_url and webhook_secret, or smart_reply_enabled without a knowledge_base_id, and when reply_email_field does not name an email '
-        + 'field of its schema; otherwise as on create.',
+        + 'field of its schema (or smart_reply_email_field, its alias, differs from it); otherwise as on create.',
       params: FormIdParams, body: UpdateFormBody, response: { 200: UpdatedFormOutput, ...FormErrors },
     },
   }, async (request) => {

@@ -151,6 +151,10 @@ const writable = {
   fields_schema: FieldsSchemaInput,
   ...settings,
   webhook_secret: NULLABLE_STRING({ minLength: 8, maxLength: 128, writeOnly: true }),
+  smart_reply_email_field: NULLABLE_STRING({
+    maxLength: 64, writeOnly: true,
+    description: "reply_email_field under the hosted service's name, accepted as it (422 when both are given and differ); answers show reply_email_field",
+  }),
   captcha_secret: NULLABLE_STRING({
     minLength: 1, maxLength: 200, pattern: '^[\\x21-\\x7e]+$', writeOnly: true, 'x-message': 'must be the secret key as the provider shows it',
     description: "The hosted provider's secret key, which Intake verifies tokens with; required for turnstile, hcaptcha and recaptcha. Write-only",

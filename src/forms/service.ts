@@ -13,6 +13,8 @@ export interface FormInput extends Partial<FormSettings> {
   slug?: string;
   visibility?: 'public' | 'private';
   fields_schema?: unknown;
+  /** The hosted service's name of reply_email_field. */
+  smart_reply_email_field?: string | null;
 }
 
 const DEFAULT_SETTINGS: FormSettings = {
@@ -54,6 +56,13 @@ function pickSettings(input: FormInput, errors: FieldErrors): Partial<FormSettin
   const picked: Partial<FormSettings> = {};
   for (const key of SETTING_KEYS) if (input[key] !== undefined) Object.assign(picked, { [key]: input[key] });
   if (picked.allowed_origins) picked.allowed_origins = normaliseOrigins(picked.allowed_origins, errors);
+  // The hosted service's name of the setting, stored (and answered) under Intake's.
+  const alias = input.smart_reply_email_field;
+  if (alias !== undefined && input.reply_email_field !== undefined && alias !== input.reply_email_field) {
+    addError(errors, 'smart_reply_email_field', 'differs from reply_email_field: they are one setting, give one of them');
+  } else if (alias !== undefined) {
+    picked.reply_email_field = alias;
+  }
   return picked;
 }
 

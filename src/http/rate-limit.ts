@@ -20,7 +20,8 @@ export function useRateLimitBackend(app: FastifyInstance, backend: RateLimitBack
   app.decorate('rateLimitBackend', { getter: () => backend });
 }
 
-export const byClientIp = (request: FastifyRequest) => `ip:${request.ip}`;
+const PER_IP = 'ip:';
+export const byClientIp = (request: FastifyRequest) => `${PER_IP}${request.ip}`;
 
 /**
  * Per API key. Requests without a valid key count against their IP: counted by the token they
@@ -45,7 +46,15 @@ function storeOptions(backend: RateLimitBackend, name: string) {
 
 export async function rateLimitZone(
   zone: FastifyInstance,
-  options: { name: string; perMinute: number; key: (request: FastifyRequest) => string | Promise<string> },
+  options: {
+    name: string; perMinute: number; key: (request: FastifyRequest) => string | Promise<string>;
+    /**
+     * Which requests of a key count, decided once the body is parsed (MCP: tool calls only, not the
+     * messages that open a session). Absent: every request. Requests the key does not tie to a key
+     * (counted per IP: no valid key) always count, before anything else runs.
+     */
+    counted?: (request: FastifyRequest) => boolean;
+  },
 ): Promise<void> {
   const backend: RateLimitBackend = zone.hasDecorator('rateLimitBackend') ? zone.rateLimitBackend : { kind: 'memory' };
   await zone.register(rateLimit, {
@@ -64,7 +73,19 @@ export async function rateLimitZone(
     addHeaders: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false, 'retry-after': true },
     errorResponseBuilder: (_request, context) => fail.rateLimited(Math.max(1, Math.ceil(context.ttl / 1000))),
   });
-  zone.addHook('onRequest', zone.rateLimit());
+  const limit = zone.rateLimit();
+  const { counted } = options;
+  if (!counted) {
+    zone.addHook('onRequest', limit);
+    return;
+  }
+  const perIp = async (request: FastifyRequest) => (await options.key(request)).startsWith(PER_IP);
+  zone.addHook('onRequest', async function countUnknown(request, reply) {
+    if (await perIp(request)) await limit.call(this, request, reply);
+  });
+  zone.addHook('preHandler', async function countPicked(request, reply) {
+    if (counted(request) && !(await perIp(request))) await limit.call(this, request, reply);
+  });
 }
 
 /**

@@ -70,6 +70,21 @@ export function mcpTokenLookup(config: Config, services: Services): TokenLookup 
   return async (token, request) => (token.startsWith('ik_') ? null : services.oauth.authenticate(token, baseUrlOf(request, config.publicUrl)));
 }
 
+/**
+ * What MCP's rate limit counts of a valid key's requests: tool calls. The messages a client opens a
+ * session with (initialize, notifications, tools/list, a GET for a stream) are free, so an inspector's
+ * five requests per call do not spend five of the budget. A body that is not one JSON-RPC message counts.
+ */
+export function isToolCall(request: FastifyRequest): boolean {
+  if (request.method !== 'POST') return false;
+  try {
+    const message: unknown = JSON.parse(typeof request.body === 'string' ? request.body : '');
+    return typeof message !== 'object' || message === null || Array.isArray(message) || (message as { method?: unknown }).method === 'tools/call';
+  } catch {
+    return true;
+  }
+}
+
 export const mcpRoutes: FastifyPluginAsync<McpRouteDeps> = async (app, { config, services }) => {
   // Room for a knowledge base's content in create_knowledge_base and update_knowledge_base.
   const bodyLimit = knowledgeBodyLimit(config);

@@ -4,6 +4,8 @@ import type { AccountService } from '../accounts/service.ts';
 import type { Config } from '../config.ts';
 import { ownerOf, requireApiKey } from '../http/auth.ts';
 import { useErrorFamily } from '../http/error-replies.ts';
+import { fail } from '../http/errors.ts';
+import type { SpamFilter } from './store.ts';
 import type { ReplyService } from '../replies/service.ts';
 import { BulkBody, BulkOutput, FormParams, ListQuery, SubmissionPatchBody, ManagementErrors, SubmissionOutput, SubmissionPage, SubmissionParams } from './schemas.ts';
 import type { SubmissionService } from './service.ts';
@@ -25,6 +27,33 @@ function selectionOf(where: BulkWhere): Selection {
   };
 }
 
+/**
+ * The spec's filter and the spam shorthand: the shorthand alone picks the filter (spam or inbox);
+ * beside a filter given too, both hold (filter=all&spam=true is the spam; filter=inbox&spam=true is nothing).
+ */
+function splitOf(filter: SpamFilter, spam: boolean | undefined, filterGiven: boolean): { filter: SpamFilter; spamFlag?: boolean } {
+  if (spam === undefined) return { filter };
+  const shorthand: SpamFilter = spam ? 'spam' : 'inbox';
+  if (!filterGiven || filter === 'all' || filter === shorthand) return { filter: shorthand };
+  return { filter, spamFlag: spam };
+}
+
+const EARLIEST = Date.parse('0001-01-01T00:00:00.000Z');
+const LATEST = Date.parse('9999-12-31T23:59:59.999Z');
+
+/**
+ * since/until as stored timestamps compare: a date is its midnight UTC, or (until) the next midnight,
+ * so the day is included. A leap second (23:59:60, which the format allows and Date cannot hold) is
+ * the next second; times are kept within years 1 to 9999, which both engines compare as timestamps.
+ */
+function instantOf(value: string, edge: 'start' | 'end'): string {
+  const leap = /:60(?=[.zZ+-]|$)/.test(value);
+  let at = Date.parse(value.length > 10 ? value.replace(/:60(?=[.zZ+-]|$)/, ':59') : `${value}T00:00:00.000Z`);
+  if (leap) at += 1_000;
+  if (value.length <= 10 && edge === 'end') at += 86_400_000;
+  return new Date(Math.min(Math.max(at, EARLIEST), LATEST)).toISOString();
+}
+
 export const submissionRoutes: FastifyPluginAsyncTypebox<{ config: Config; accounts: AccountService; submissions: SubmissionService; triage: TriageService; replies: ReplyService }> = async (
   app,
   { config, accounts, submissions, triage, replies },
@@ -34,16 +63,27 @@ export const submissionRoutes: FastifyPluginAsyncTypebox<{ config: Config; accou
 
   app.get('/api/forms/:form_id/submissions', {
     schema: {
-      tags, security, summary: 'List submissions, newest first', params: FormParams, querystring: ListQuery,
+      tags, security, summary: 'List submissions, newest first',
+      description: 'filter (or the spam shorthand) and done split the list; search, processing_status, reply_status, since and until narrow it '
+        + '(a narrowed list is counted row by row); sort_order=asc lists oldest first. An unknown parameter answers 400 naming it.',
+      params: FormParams, querystring: ListQuery,
       response: { 200: SubmissionPage, ...ManagementErrors },
     },
-  }, async (request) =>
-    submissions.list(ownerOf(request).account.id, request.params.form_id, {
-      filter: request.query.filter,
-      ...(request.query.done !== undefined && { done: request.query.done }),
-      page: request.query.page,
-      pageSize: request.query.page_size,
-    }));
+  }, async (request) => {
+    const { query } = request;
+    return submissions.list(ownerOf(request).account.id, request.params.form_id, {
+      ...splitOf(query.filter, query.spam, new URL(request.url, 'http://intake.invalid').searchParams.has('filter')),
+      ...(query.done !== undefined && { done: query.done }),
+      ...(query.search !== undefined && { text: query.search }),
+      ...(query.processing_status && { processingStatus: query.processing_status }),
+      ...(query.reply_status && { replyStatus: query.reply_status }),
+      ...(query.since !== undefined && { since: instantOf(query.since, 'start') }),
+      ...(query.until !== undefined && { until: instantOf(query.until, 'end') }),
+      order: query.sort_order,
+      page: query.page,
+      pageSize: query.page_size,
+    });
+  });
 
   app.get('/api/forms/:form_id/submissions/:id', {
     schema: { tags, security, summary: 'Get a submission', params: SubmissionParams, response: { 200: SubmissionOutput, ...ManagementErrors } },

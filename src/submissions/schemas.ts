@@ -71,6 +71,7 @@ export const AltchaChallenge = Type.Object({
 const nullable = (schema: object) => Type.Unsafe({ ...schema, nullable: true, type: [(schema as { type: string }).type, 'null'] });
 
 const processingStatus = (options?: { description: string }) => Type.Enum(['pending', 'processing', 'completed', 'skipped', 'failed'], options);
+const replyStatus = (options?: { description: string }) => Type.Enum(['pending', 'completed', 'sent', 'failed'], options);
 
 const QUOTED = {
   type: 'object',
@@ -89,7 +90,7 @@ export const SubmissionOutput = Type.Object({
   spam_reason: nullable({ type: 'string' }),
   original_language: nullable({ type: 'string' }),
   translated_data: nullable({ type: 'object', additionalProperties: true }),
-  reply_status: Type.Enum(['pending', 'completed', 'sent', 'failed']),
+  reply_status: replyStatus(),
   reply_subject: nullable({ type: 'string' }),
   reply_content: nullable({ type: 'string' }),
   reply_reason: nullable({
@@ -134,14 +135,25 @@ export const SubmissionPatchBody = Type.Object(
 export const SubmissionParams = Type.Object({ form_id: Type.String(), id: Type.String() });
 export const FormParams = Type.Object({ form_id: Type.String() });
 
+/** A date (YYYY-MM-DD, midnight UTC) or an ISO 8601 timestamp with its offset. */
+const DateOrTime = (description: string) => Type.Union([Type.String({ format: 'date' }), Type.String({ format: 'date-time' })], { description });
+
 export const ListQuery = Type.Object(
   {
-    filter: Type.Enum(['inbox', 'spam', 'all'], { default: 'inbox' }),
+    filter: Type.Enum(['inbox', 'spam', 'all'], { default: 'inbox', description: 'inbox (not spam), spam or all' }),
+    spam: Type.Optional(Type.Boolean({ description: 'Shorthand: true is filter=spam, false is filter=inbox; beside a filter, both must hold' })),
     done: Type.Optional(Type.Boolean({ description: 'true: only done submissions; false: only those not done; absent: both (the filter alone decides)' })),
+    search: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Text a submitted value or its translation contains, case-insensitively (not field names)' })),
+    processing_status: Type.Optional(processingStatus({ description: 'Only submissions whose processing is at this status (e.g. failed)' })),
+    reply_status: Type.Optional(replyStatus({ description: 'Only submissions whose smart reply is at this status' })),
+    since: Type.Optional(DateOrTime('Only submissions created at or after this time (a date: its midnight UTC)')),
+    until: Type.Optional(DateOrTime('Only submissions created before this time (a date: to the end of that day, UTC)')),
+    sort_by: Type.Enum(['created_at'], { default: 'created_at', description: 'The order is by arrival (created_at), the one order pages stay exact in' }),
+    sort_order: Type.Enum(['desc', 'asc'], { default: 'desc', description: 'desc: newest first (the default); asc: oldest first' }),
     page: Type.Integer({ minimum: 1, maximum: 1_000_000_000, default: 1 }),
     page_size: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
   },
-  { additionalProperties: true },
+  { additionalProperties: false },
 );
 
 export const SubmissionPage = Type.Object({

@@ -14,7 +14,7 @@ import { PROCESS_SUBMISSION } from '../pipeline/tasks.ts';
 import { contentFingerprint } from './fingerprint.ts';
 import { idempotencyRequestHash } from './idempotency.ts';
 import type { CorrectionEffects, InsertOutcome, NewSubmission, Split, Submission, SubmissionMetadata, SubmissionStore } from './store.ts';
-import type { SearchQuery } from './search.ts';
+import { isNarrowed, type Filtered, type SearchQuery } from './search.ts';
 import type { WriteBatch } from './writer.ts';
 import { learnCorrections } from '../pipeline/spam/feedback-store.ts';
 import { withoutCaptchaFields, type CaptchaService } from '../captcha/index.ts';
@@ -185,13 +185,23 @@ export function submissionService(deps: {
       return (await requireEndpoint(segment, slug)).form;
     },
 
-    /** A page of a split, newest first; `done` undefined lists done and not done alike, as the spec's filter does. */
-    async list(accountId: string, formId: string, query: Split & { page: number; pageSize: number }): Promise<Page> {
+    /**
+     * A page of a split, newest first unless `order` says oldest first; `done` undefined lists done
+     * and not done alike, as the spec's filter does. A plain split counts and seeks deep pages by its
+     * block counts; a narrowed one (text, statuses, times) counts its matches row by row.
+     */
+    async list(accountId: string, formId: string, query: Filtered & { page: number; pageSize: number; order?: 'asc' | 'desc' }): Promise<Page> {
       const form = await forms.get(accountId, formId);
+      const { page, pageSize, order = 'desc', ...filters } = query;
       const split: Split = { filter: query.filter, ...(query.done !== undefined && { done: query.done }) };
-      const total = query.done !== undefined ? await store.count(form.id, split)
+      const offset = (page - 1) * pageSize;
+      const narrow = isNarrowed(filters);
+      const total = narrow ? await store.countMatching(form.id, filters)
+        : query.done !== undefined ? await store.count(form.id, split)
         : query.filter === 'all' ? form.submissionCount : query.filter === 'spam' ? form.spamCount : form.submissionCount - form.spamCount;
-      const data = await store.list(form.id, split, query.pageSize, (query.page - 1) * query.pageSize);
+      const data = narrow || order === 'asc'
+        ? await store.listMatching(form.id, filters, { limit: pageSize, offset, order })
+        : await store.list(form.id, split, pageSize, offset);
       return {
         data,
         meta: { current_page: query.page, total_pages: Math.ceil(total / query.pageSize), total_count: total, page_size: query.pageSize },
@@ -204,6 +214,13 @@ export function submissionService(deps: {
       const { cursor, ...rest } = query;
       const page = await store.search(form.id, { ...rest, ...(cursor !== undefined && { beforeSeq: decodeCursor(cursor) }) });
       return { data: page.submissions, next_cursor: page.nextBeforeSeq === null ? null : encodeCursor(page.nextBeforeSeq) };
+    },
+
+    /** The form holding one of the owner's submissions (for callers that name only the submission); 404 when none does. */
+    async formIdOf(accountId: string, id: string): Promise<string> {
+      const formId = await store.formIdOf(accountId, id);
+      if (formId === null) throw fail.submissionNotFound();
+      return formId;
     },
 
     async get(accountId: string, formId: string, id: string): Promise<Submission> {

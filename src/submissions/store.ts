@@ -7,7 +7,7 @@ import type { Selectable } from 'kysely';
 import { insertBatch, keyOf, type BatchStatements, type FindByKeys, type KeyedSubmission, type SubmissionRow } from './insert-batch.ts';
 import type { DatabaseSync } from 'node:sqlite';
 import { preparedInsert } from '../db/sqlite-dialect.ts';
-import { searchSubmissions, type SearchQuery } from './search.ts';
+import { countMatching, listMatching, searchSubmissions, type Filtered, type SearchQuery } from './search.ts';
 import { sql } from 'kysely';
 import { LISTING_BLOCK_SIZE } from '../db/migrations/0003_listing.ts';
 import type { FieldDefinition, FieldsSchema } from '../forms/field-schema.ts';
@@ -291,10 +291,27 @@ export function submissionStore(db: Db, statements: BatchStatements, engine: Eng
       return { inbox: all - spam - done, done, spam, all };
     },
 
+    /** How many submissions a narrowed listing selects (reads each of the split's rows). */
+    async countMatching(formId: string, query: Filtered): Promise<number> {
+      return countMatching(db, engine, formId, query);
+    },
+
+    /** A page of a narrowed (or oldest-first) listing by offset. */
+    async listMatching(formId: string, query: Filtered, page: { limit: number; offset: number; order: 'asc' | 'desc' }): Promise<Submission[]> {
+      return (await listMatching(db, engine, formId, query, page)).map(toSubmission);
+    },
+
     /** One page of a search, and where the next one starts. */
     async search(formId: string, query: SearchQuery): Promise<{ submissions: Submission[]; nextBeforeSeq: number | null }> {
       const page = await searchSubmissions(db, engine, formId, query);
       return { submissions: page.rows.map(toSubmission), nextBeforeSeq: page.nextBeforeSeq };
+    },
+
+    /** The form of one of the account's submissions, found by its id alone (ids are unique UUIDs); null when none of its forms holds it. */
+    async formIdOf(accountId: string, id: string): Promise<string | null> {
+      const row = await db.selectFrom('submissions as s').innerJoin('forms as f', 'f.id', 's.form_id')
+        .select('s.form_id').where('s.id', '=', id).where('f.account_id', '=', accountId).executeTakeFirst();
+      return row?.form_id ?? null;
     },
 
     async get(formId: string, id: string): Promise<Submission | null> {

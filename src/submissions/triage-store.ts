@@ -4,7 +4,7 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { SubmissionsTable, Tables } from '../db/tables.ts';
-import { dataContains, SEARCH_WINDOW } from './search.ts';
+import { valuesContain, SEARCH_WINDOW } from './search.ts';
 import type { Split } from './store.ts';
 import type { Engine } from '../db/migrations/column-types.ts';
 
@@ -82,7 +82,7 @@ export function triageStore(db: Db, engine: Engine) {
       const seq = Number(at.seq);
       const side = async (newer: boolean) => {
         let query = narrowed(db.selectFrom('submissions').select('id').where('form_id', '=', formId).where('seq', newer ? '>' : '<', seq), selection);
-        if (selection.text) query = query.where('seq', newer ? '<=' : '>=', newer ? seq + SEARCH_WINDOW : seq - SEARCH_WINDOW).where(dataContains(selection.text, engine));
+        if (selection.text) query = query.where('seq', newer ? '<=' : '>=', newer ? seq + SEARCH_WINDOW : seq - SEARCH_WINDOW).where(valuesContain(selection.text, engine));
         const row = await query.orderBy('seq', newer ? 'asc' : 'desc').limit(1).executeTakeFirst();
         return row?.id ?? null;
       };
@@ -95,7 +95,7 @@ export function triageStore(db: Db, engine: Engine) {
      * term still reads no more than `limit` rows per call. `nextBelowSeq` is null at the oldest.
      */
     async matchingChunk(formId: string, selection: Selection, belowSeq: number, limit: number): Promise<{ ids: string[]; nextBelowSeq: number | null }> {
-      const hit = selection.text ? dataContains(selection.text, engine) : sql<boolean>`1 = 1`;
+      const hit = selection.text ? valuesContain(selection.text, engine) : sql<boolean>`1 = 1`;
       const query = narrowed(db.selectFrom('submissions').select(['id', 'seq', hit.as('hit')]).where('form_id', '=', formId).where('seq', '<', belowSeq), selection);
       const rows = await query.orderBy('seq', 'desc').limit(limit).execute();
       const last = rows.at(-1);

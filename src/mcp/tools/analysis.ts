@@ -1,9 +1,10 @@
 // Analysis tools: dashboard figures, a summary of a form's submissions, a spam verdict, a translation.
 import { Type } from 'typebox';
+import { AppError } from '../../http/errors.ts';
 import { defineTool, READ, UNTRUSTED_NOTE } from '../tool.ts';
 import { UntrustedContent } from './agent-submission.ts';
 import { FormId } from './forms.ts';
-import { SubmissionRef } from './submissions.ts';
+import { formOfRef, REF_NOTE, SubmissionRef } from './submissions.ts';
 
 const Period = Type.Object({ submissions: Type.Integer(), spam: Type.Integer() });
 const Counts = Type.Record(Type.String(), Type.Integer());
@@ -22,15 +23,27 @@ const SpamVerdict = Type.Object({
  */
 const PAID = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true };
 
+/** summarize_submissions' sample, or its hosted-service name limit; both given must agree. */
+function sampleOf(args: { sample?: number; limit?: number }): number {
+  if (args.sample !== undefined && args.limit !== undefined && args.sample !== args.limit) {
+    throw new AppError('validation_error', 400, 'sample and limit are one setting under two names: give one, or both equal.', { limit: ['differs from sample'] });
+  }
+  return args.sample ?? args.limit ?? 200;
+}
+
 export const analysisTools = [
   defineTool({
     name: 'get_dashboard_stats',
     title: 'Dashboard figures',
-    description: "The owner's figures across all forms: forms, submissions, spam caught, smart replies drafted and sent, and submissions and spam in the last 7 and 30 days (UTC days, today included). Free.",
+    description: "The owner's figures across all forms: forms, submissions, spam caught, smart replies drafted and sent, and submissions and spam in the last 7 and 30 days (UTC days, today included). The hosted service's keys are there too: total_forms, total_submissions, spam_blocked and ai_replies (drafted and sent). Free.",
     input: Type.Object({}, { additionalProperties: false }),
     output: Type.Object({
       forms: Type.Integer(), submissions: Type.Integer(), spam_caught: Type.Integer(),
       replies_drafted: Type.Integer(), replies_sent: Type.Integer(), last_7_days: Period, last_30_days: Period,
+      total_forms: Type.Integer({ description: 'forms, under the hosted service\'s name' }),
+      total_submissions: Type.Integer({ description: 'submissions, under the hosted service\'s name' }),
+      spam_blocked: Type.Integer({ description: 'spam_caught, under the hosted service\'s name' }),
+      ai_replies: Type.Integer({ description: 'Smart replies made: replies_drafted + replies_sent' }),
     }),
     annotations: READ,
     async run(_args, { owner, services }) {
@@ -38,6 +51,7 @@ export const analysisTools = [
       return {
         forms: f.forms, submissions: f.submissions, spam_caught: f.spam, replies_drafted: f.repliesDrafted,
         replies_sent: f.repliesSent, last_7_days: f.last7, last_30_days: f.last30,
+        total_forms: f.forms, total_submissions: f.submissions, spam_blocked: f.spam, ai_replies: f.repliesDrafted + f.repliesSent,
       };
     },
   }),
@@ -45,13 +59,14 @@ export const analysisTools = [
   defineTool({
     name: 'summarize_submissions',
     title: 'Summarise submissions',
-    description: `Summarises a form's newest submissions (up to sample, default 200, at most 1000; filter all by default, since/until to narrow): how many, spam share, languages, date range, how often each choice of a choice field was picked, and recent examples. Computed offline for free; when the server has a language model, model_summary adds a short written summary for 1 AI credit, kept so that the same question about the same submissions is not charged again (read keys never spend credits). ${UNTRUSTED_NOTE}`,
+    description: `Summarises a form's newest submissions (up to sample, default 200, at most 1000; limit is the same, as the hosted service's summarize_submissions(form_id, limit) names it; filter all by default, since/until to narrow): how many, spam share, languages, date range, how often each choice of a choice field was picked, and recent examples. Computed offline for free; when the server has a language model, model_summary adds a short written summary for 1 AI credit, kept so that the same question about the same submissions is not charged again (read keys never spend credits). ${UNTRUSTED_NOTE}`,
     input: Type.Object({
       form_id: FormId,
       filter: Type.Optional(Type.Enum(['inbox', 'spam', 'all'], { description: 'all (default), inbox or spam' })),
       since: Type.Optional(Type.String({ format: 'date-time' })),
       until: Type.Optional(Type.String({ format: 'date-time' })),
       sample: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'How many of the newest submissions to read; default 200' })),
+      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: "sample under the hosted service's name (give one, or both equal)" })),
     }, { additionalProperties: false }),
     output: Type.Object({
       form: Type.Object({ id: Type.String(), name: Type.String(), submission_count: Type.Integer(), spam_count: Type.Integer() }),
@@ -75,7 +90,7 @@ export const analysisTools = [
         filter: args.filter ?? 'all',
         since: args.since && new Date(args.since).toISOString(),
         until: args.until && new Date(args.until).toISOString(),
-        sample: args.sample ?? 200,
+        sample: sampleOf(args),
       }, owner.scope === 'full');
     },
     target: (args) => args.form_id,
@@ -84,7 +99,7 @@ export const analysisTools = [
   defineTool({
     name: 'analyze_spam',
     title: 'Analyse spam',
-    description: "A submission's spam verdict: `stored` is the one it got on arrival (or the owner's correction). With fresh: true, it is judged again now by the form's intelligent checks: the language model when the server has one (1 AI credit; without credits, without a model or with a read key, the offline classifier judges for free). The fresh verdict is kept: asking again returns it and charges nothing. It never changes the submission; use mark_spam or mark_not_spam for that.",
+    description: `A submission's spam verdict: \`stored\` is the one it got on arrival (or the owner's correction). With fresh: true, it is judged again now by the form's intelligent checks: the language model when the server has one (1 AI credit; without credits, without a model or with a read key, the offline classifier judges for free). The fresh verdict is kept: asking again returns it and charges nothing. It never changes the submission; use mark_spam or mark_not_spam for that. ${REF_NOTE}`,
     input: Type.Object({ ...SubmissionRef, fresh: Type.Optional(Type.Boolean({ description: 'Judge it again now (default false)' })) }, { additionalProperties: false }),
     output: Type.Object({
       submission_id: Type.String(),
@@ -99,7 +114,10 @@ export const analysisTools = [
       credits_charged: Type.Integer(),
     }),
     annotations: PAID,
-    async run({ form_id, submission_id, fresh }, { owner, services }) {
+    async run(args, context) {
+      const { owner, services } = context;
+      const { submission_id, fresh } = args;
+      const form_id = await formOfRef(args, context);
       const submission = await services.submissions.get(owner.account.id, form_id, submission_id);
       const stored = {
         spam: submission.spam_flag, confidence: submission.spam_confidence, reason: submission.spam_reason,
@@ -114,7 +132,7 @@ export const analysisTools = [
   defineTool({
     name: 'translate_submission',
     title: 'Translate a submission',
-    description: `Translates the text fields of a submission into language (ISO 639-1; default the account's language). The translation made on arrival is returned for free when there is one; otherwise the server's translation service translates it for 1 AI credit, and the result is kept: asking again is free. Text already in that language costs nothing. A read key gets only translations already made. ${UNTRUSTED_NOTE}`,
+    description: `Translates the text fields of a submission into language (ISO 639-1; default the account's language). The translation made on arrival is returned for free when there is one; otherwise the server's translation service translates it for 1 AI credit, and the result is kept: asking again is free. Text already in that language costs nothing. A read key gets only translations already made. ${REF_NOTE} ${UNTRUSTED_NOTE}`,
     input: Type.Object({
       ...SubmissionRef,
       language: Type.Optional(Type.String({ pattern: '^[a-z]{2}$', 'x-message': 'must be a two-letter ISO 639-1 code such as en or de' })),
@@ -128,8 +146,10 @@ export const analysisTools = [
       untrusted_content: Type.Object({ translated_data: Type.Record(Type.String(), Type.String()) }),
     }),
     annotations: PAID,
-    async run({ form_id, submission_id, language }, { owner, services }) {
-      const result = await services.analysis.translate(owner.account, form_id, submission_id, language ?? owner.account.language, owner.scope === 'full');
+    async run(args, context) {
+      const { owner, services } = context;
+      const { submission_id, language } = args;
+      const result = await services.analysis.translate(owner.account, await formOfRef(args, context), submission_id, language ?? owner.account.language, owner.scope === 'full');
       const { translated_data, ...facts } = result;
       return { submission_id, ...facts, untrusted_content: { translated_data } };
     },
