@@ -40,6 +40,14 @@ export const DiscoveryOutput = Type.Object({
   visibility: Type.Enum(['public', 'private']),
   version: Type.Integer(),
   fields: Type.Array(FieldDefinitionOutput),
+  files: Type.Optional(Type.Object({
+    endpoint: Type.String({ description: 'Where files are posted: the HTML endpoint, as multipart/form-data' }),
+    content_type: Type.Literal('multipart/form-data'),
+    accept: Type.Literal('application/json', { description: 'Send this Accept header for the JSON answers (201 { id, data, created_at }, the JSON error bodies)' }),
+    max_upload_bytes: Type.Integer({ description: 'All files of one submission together' }),
+    description: Type.String(),
+    fields: Type.Array(Type.Object({ name: Type.String(), max_files: Type.Integer(), max_file_size: Type.Integer(), accept: Type.Array(Type.String()) })),
+  }, { description: 'Present when the form has file fields: how to send them' })),
   authentication: Type.Optional(
     Type.Object({ type: Type.String(), header: Type.String(), format: Type.String(), description: Type.String() }),
   ),
