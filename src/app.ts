@@ -91,7 +91,7 @@ export async function buildApp({ config, database, logger, services }: AppOption
     await rateLimitZone(zone, { name: 'submit', perMinute: config.rateLimits.submitPerMinute, key: byClientIp });
     await zone.register(publicSubmissionRoutes, { config, submissions: services.submissions });
     // The browsers' door beside it: the same zone, so a visitor's posts and a script's share one budget.
-    await zone.register(htmlFormRoutes, { config, submissions: services.submissions });
+    await zone.register(htmlFormRoutes, { config, submissions: services.submissions, files: services.files });
   });
 
   await app.register(async (zone) => {

@@ -1,6 +1,10 @@
 // File uploads (issue 34) through real HTTP on a real port: the `file` field, storage on disk, the
 // download routes and signed links, and deletion reaching the stored bytes.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { bearer, createForm, pathOf, startTestApp, type TestApp } from './helpers.ts';
 
@@ -11,6 +15,12 @@ const FILE_SCHEMA = {
     { name: 'photos', type: 'file', rules: [{ op: 'max_files', value: 2 }, { op: 'accept', value: ['image/*'] }] },
   ],
 };
+
+const PNG = Buffer.concat([
+  Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex'), Buffer.from('1f15c4890000000d49444154789c63f8cfc0f01f0005000201a5f6a1c00000000049454e44ae426082', 'hex'),
+]);
+const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 describe('file fields', () => {
   let t: TestApp;
@@ -27,6 +37,18 @@ describe('file fields', () => {
 
   const at = (endpoint: string) => `${base}${pathOf(endpoint)}`;
   const fileForm = () => createForm(t, key, { fields_schema: FILE_SCHEMA });
+  const storedFiles = () => fs.readdirSync(path.join(t.config.dataDir, 'files')).sort();
+  /** Posts multipart to the HTML endpoint asking for JSON; files as [field, bytes, name]. */
+  function postFiles(form: Record<string, unknown>, fields: Record<string, string>, files: Array<[string, Buffer, string]>, headers: Record<string, string> = {}) {
+    const body = new FormData();
+    for (const [name, value] of Object.entries(fields)) body.append(name, value);
+    for (const [name, bytes, filename] of files) body.append(name, new Blob([bytes]), filename);
+    return fetch(at(String(form.html_endpoint)), { method: 'POST', body, headers: { accept: 'application/json', ...headers } });
+  }
+  async function submissionsOf(formId: string) {
+    const response = await t.request({ method: 'GET', url: `/api/forms/${formId}/submissions?filter=all`, headers: bearer(key) });
+    return response.json().data as Array<{ id: string; data: Record<string, unknown> }>;
+  }
 
   it('discovery describes the file fields and how to send them', async () => {
     const form = await fileForm();
@@ -56,5 +78,118 @@ describe('file fields', () => {
     assert.deepEqual((await missing.json() as { error: { details: unknown } }).error.details, { cv: ['is required'] });
     const listed = await t.request({ method: 'GET', url: `/api/forms/${form.id}/submissions?filter=all`, headers: bearer(key) });
     assert.equal(listed.json().data.length, 0);
+  });
+
+  it('stores a posted file: 201 with its file object, the bytes on disk 0600 under a 0700 directory', async () => {
+    const form = await fileForm();
+    const before = storedFiles();
+    const response = await postFiles(form, { name: 'Ada' }, [['cv', PDF, '../../etc/My CV\u202e.pdf'], ['photos', PNG, 'a.png'], ['photos', PNG, 'b.png']]);
+    assert.equal(response.status, 201, await response.clone().text());
+    const body = await response.json() as { id: string; data: { cv: Array<Record<string, unknown>>; photos: unknown[] } };
+    const [cv] = body.data.cv;
+    assert.deepEqual({ ...cv, id: undefined }, { id: undefined, filename: 'My CV.pdf', content_type: 'application/pdf', size: PDF.length, sha256: sha256(PDF) });
+    assert.equal(body.data.photos.length, 2);
+    const added = storedFiles().filter((name) => !before.includes(name));
+    assert.equal(added.length, 3);
+    const file = path.join(t.config.dataDir, 'files', String(cv!.id));
+    assert.equal(sha256(fs.readFileSync(file)), sha256(PDF));
+    assert.equal(fs.statSync(file).mode & 0o777, 0o600);
+    assert.equal(fs.statSync(path.dirname(file)).mode & 0o777, 0o700);
+    const [stored] = await submissionsOf(form.id);
+    assert.deepEqual(stored!.data.cv, body.data.cv);
+  });
+
+  it('refuses what breaks the rules, naming the field, and keeps no bytes of it', async () => {
+    const form = await fileForm();
+    const before = storedFiles();
+    const html = Buffer.from('<!doctype html><html><script>alert(document.cookie)</script></html>');
+    const cases: Array<[Array<[string, Buffer, string]>, number, string]> = [
+      [[['cv', html, 'photo.png']], 415, 'cv'],
+      [[['cv', PDF, 'cv.pdf'], ['photos', PDF, 'not-an-image.png']], 415, 'photos'],
+      [[['cv', Buffer.alloc(64 * 1024 + 1, 'a'), 'big.txt']], 413, 'cv'],
+      [[['cv', PDF, 'cv.pdf'], ['photos', PNG, '1.png'], ['photos', PNG, '2.png'], ['photos', PNG, '3.png']], 400, 'photos'],
+      [[['cv', Buffer.alloc(0), '']], 400, 'cv'],
+    ];
+    for (const [files, status, field] of cases) {
+      const response = await postFiles(form, { name: 'Ada' }, files);
+      assert.equal(response.status, status, `${files.map((f) => f[2]).join(', ')}: ${await response.clone().text()}`);
+      const error = (await response.json() as { error: { details?: Record<string, string[]> } }).error;
+      assert.ok(error.details?.[field], `names ${field}: ${JSON.stringify(error)}`);
+    }
+    assert.deepEqual(storedFiles(), before, 'every byte of the refused posts removed');
+    assert.equal((await submissionsOf(form.id)).length, 0);
+  });
+
+  it('keeps no bytes of honeypot spam, and takes a form without file fields as before', async () => {
+    const form = await fileForm();
+    const before = storedFiles();
+    const response = await postFiles(form, { name: 'Bot', _gotcha: 'filled' }, [['cv', PDF, 'cv.pdf']]);
+    assert.equal(response.status, 201);
+    assert.deepEqual(storedFiles(), before);
+    const [stored] = await submissionsOf(form.id);
+    assert.deepEqual(stored!.data, { name: 'Bot' });
+    const plain = await createForm(t, key);
+    const refused = await postFiles(plain, { name: 'Ada', email: 'ada@example.com' }, [['attachment', PDF, 'cv.pdf']]);
+    assert.equal(refused.status, 413, 'no file parts at all without a file field: cut off at the first byte');
+  });
+
+  it('cuts an upload off at its limit: 413 while the client is still sending, the rest never read', async () => {
+    const form = await fileForm();
+    const before = storedFiles();
+    const url = new URL(at(String(form.html_endpoint)));
+    const socket = net.connect(Number(url.port), url.hostname);
+    await new Promise((resolve) => socket.once('connect', resolve));
+    let answer = '';
+    socket.on('data', (chunk) => { answer += chunk.toString('latin1'); });
+    socket.on('error', () => undefined);
+    const chunk = (bytes: Buffer | string) => `${Buffer.byteLength(bytes).toString(16)}\r\n${bytes}\r\n`;
+    socket.write(`POST ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nAccept: application/json\r\nTransfer-Encoding: chunked\r\n`
+      + 'Content-Type: multipart/form-data; boundary=XyZ\r\n\r\n'
+      + chunk('--XyZ\r\nContent-Disposition: form-data; name="cv"; filename="big.txt"\r\nContent-Type: text/plain\r\n\r\n'));
+    const total = 50 * 1024 * 1024;
+    const piece = chunk(Buffer.alloc(64 * 1024, 'a').toString());
+    let sent = 0;
+    while (sent < total && !answer.includes('\r\n\r\n') && !socket.destroyed) {
+      if (!socket.write(piece)) await new Promise((resolve) => { socket.once('drain', resolve); socket.once('close', resolve); });
+      sent += 64 * 1024;
+    }
+    await new Promise((resolve) => (socket.destroyed ? resolve(null) : socket.once('close', resolve)));
+    assert.match(answer, /^HTTP\/1\.1 413 /);
+    assert.match(answer, /connection: close/i);
+    assert.match(answer, /"cv"/);
+    assert.ok(sent < total / 2, `stopped long before the end (${sent} of ${total} bytes sent)`);
+    assert.deepEqual(storedFiles(), before);
+  });
+
+  it('deleting a submission or its form deletes the bytes (a job written with the removal), and the sweeper removes old orphans', async () => {
+    const form = await fileForm();
+    const first = await (await postFiles(form, { name: 'Ada' }, [['cv', PDF, 'cv.pdf']])).json() as { id: string; data: { cv: Array<{ id: string }> } };
+    const second = await (await postFiles(form, { name: 'Grace' }, [['cv', PNG, 'cv.png'], ['photos', PNG, 'p.png']])).json() as { id: string; data: { cv: Array<{ id: string }>; photos: Array<{ id: string }> } };
+    const ids = [first.data.cv[0]!.id, second.data.cv[0]!.id, second.data.photos[0]!.id];
+    assert.ok(ids.every((id) => storedFiles().includes(id)));
+
+    const deleted = await t.request({ method: 'DELETE', url: `/api/forms/${form.id}/submissions/${first.id}`, headers: bearer(key) });
+    assert.equal(deleted.statusCode, 200);
+    assert.ok(await t.services.files.processDeletions() >= 1);
+    assert.ok(!storedFiles().includes(ids[0]!), 'the deleted submission\'s bytes are gone');
+    assert.ok(storedFiles().includes(ids[1]!), 'the other submission keeps its bytes');
+
+    assert.equal((await t.request({ method: 'DELETE', url: `/api/forms/${form.id}`, headers: bearer(key) })).statusCode, 200);
+    await t.services.files.processDeletions();
+    assert.ok(!ids.some((id) => storedFiles().includes(id)), 'the form\'s submissions\' bytes are gone');
+
+    const dir = path.join(t.config.dataDir, 'files');
+    const orphan = '00000000-0000-4000-8000-000000000001';
+    const young = '00000000-0000-4000-8000-000000000002';
+    fs.writeFileSync(path.join(dir, orphan), 'left by a crash');
+    fs.writeFileSync(path.join(dir, `${young}.part`), 'still arriving');
+    const twoHoursAgo = new Date(Date.now() - 2 * 3_600_000);
+    fs.utimesSync(path.join(dir, orphan), twoHoursAgo, twoHoursAgo);
+    const kept = await (await postFiles(await fileForm(), { name: 'Ada' }, [['cv', PDF, 'cv.pdf']])).json() as { data: { cv: Array<{ id: string }> } };
+    fs.utimesSync(path.join(dir, kept.data.cv[0]!.id), twoHoursAgo, twoHoursAgo);
+    await t.services.files.sweepOrphans();
+    assert.ok(!storedFiles().includes(orphan), 'an old file without a row is removed');
+    assert.ok(storedFiles().includes(`${young}.part`), 'a recent write is left alone');
+    assert.ok(storedFiles().includes(kept.data.cv[0]!.id), 'an old file with its row stays');
   });
 });

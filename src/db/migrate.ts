@@ -30,6 +30,7 @@ import * as oauthHashedIds from './migrations/0026_oauth_hashed_ids.ts';
 import * as erasureReach from './migrations/0028_erasure_reach.ts';
 import * as htmlForms from './migrations/0030_html_forms.ts';
 import * as captcha from './migrations/0031_captcha.ts';
+import * as submissionFiles from './migrations/0034_submission_files.ts';
 
 type CodeMigration = { up(db: Kysely<any>, t: ColumnTypes): Promise<void> };
 
@@ -57,6 +58,7 @@ const MIGRATIONS: Record<string, CodeMigration> = {
   '0028_erasure_reach': erasureReach,
   '0030_html_forms': htmlForms,
   '0031_captcha': captcha,
+  '0034_submission_files': submissionFiles,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

@@ -36,3 +36,23 @@ export function withFiles(body: Record<string, unknown>, fields: readonly FieldD
 export function fileObject(upload: FileObject): FileObject {
   return { id: upload.id, filename: upload.filename, content_type: upload.content_type, size: upload.size, sha256: upload.sha256 };
 }
+
+export function withoutFileFields(data: Record<string, unknown>, fields: readonly FieldDefinition[]): Record<string, unknown> {
+  const names = new Set(fields.filter((field) => field.type === 'file').map((field) => field.name));
+  if (names.size === 0) return data;
+  const kept: Record<string, unknown> = {};
+  for (const key of Object.keys(data)) if (!names.has(key)) Object.defineProperty(kept, key, { value: data[key], enumerable: true, writable: true, configurable: true });
+  return kept;
+}
+
+/** The data with each file object reduced to its content hash: a retry carrying the same files hashes alike, whatever ids they were given. */
+export function byContent(data: Record<string, unknown>, fields: readonly FieldDefinition[]): Record<string, unknown> {
+  const names = new Set(fields.filter((field) => field.type === 'file').map((field) => field.name));
+  if (names.size === 0) return data;
+  const result: Record<string, unknown> = {};
+  for (const key of Object.keys(data)) {
+    const value = names.has(key) && Array.isArray(data[key]) ? (data[key] as FileObject[]).map((file) => file.sha256) : data[key];
+    Object.defineProperty(result, key, { value, enumerable: true, writable: true, configurable: true });
+  }
+  return result;
+}
