@@ -59,6 +59,7 @@ import { secretCheckStore } from './secrets/store.ts';
 import { diskStorage } from './files/disk.ts';
 import { fileService } from './files/service.ts';
 import { fileStore } from './files/store.ts';
+import { LINK_PURPOSE } from './files/links.ts';
 
 /** A send that has held a reply this long died with its process; another may take it over. */
 const REPLY_CLAIM_TIMEOUT_MS = 5 * 60_000;
@@ -124,7 +125,7 @@ export function buildServices(config: Config, database: Database, secrets: Secre
   const submissionRows = submissionStore(database.db, batchStatementsFor(database.sqliteConnection), database.engine);
   const writeBatch = submissionWriter(database, submissionRows, queue, config.pipeline.maxAttempts, writerThreadMode(config));
   const captcha = captchaService({ store: captchaStore(database.db, secrets), config: config.captcha });
-  const files = fileService({ storage: diskStorage(config.dataDir), store: fileStore(database.db), maxUploadBytes: config.files.maxUploadBytes });
+  const files = fileService({ storage: diskStorage(config.dataDir), store: fileStore(database.db), maxUploadBytes: config.files.maxUploadBytes, linkKey: secrets.derive(LINK_PURPOSE) });
   const submissions = submissionService({
     captcha,
     store: submissionRows,

@@ -192,4 +192,41 @@ describe('file fields', () => {
     assert.ok(storedFiles().includes(`${young}.part`), 'a recent write is left alone');
     assert.ok(storedFiles().includes(kept.data.cv[0]!.id), 'an old file with its row stays');
   });
+
+  it('downloads: the same bytes as an attachment that cannot run, for the owner only; signed links expire and break when altered', async () => {
+    const form = await fileForm();
+    const text = Buffer.from('Name,Role\nAda,Engineer\n');
+    const posted = await (await postFiles(form, { name: 'Ada' }, [['cv', text, 'Lebenslauf für Ada (2026).txt']])).json() as { id: string; data: { cv: Array<{ id: string }> } };
+    const fileId = posted.data.cv[0]!.id;
+    const full = await t.request({ method: 'GET', url: `/api/forms/${form.id}/submissions/${posted.id}`, headers: bearer(key) });
+    const [entry] = full.json().files as Array<{ id: string; field: string; download_url: string; sha256: string }>;
+    assert.equal(entry!.id, fileId);
+    assert.equal(entry!.field, 'cv');
+
+    const download = await fetch(`${base}${new URL(entry!.download_url).pathname}`, { headers: bearer(key) });
+    assert.equal(download.status, 200);
+    assert.equal(sha256(Buffer.from(await download.arrayBuffer())), sha256(text));
+    assert.equal(download.headers.get('content-disposition'), `attachment; filename="Lebenslauf f_r Ada (2026).txt"; filename*=UTF-8''Lebenslauf%20f%C3%BCr%20Ada%20%282026%29.txt`);
+    assert.equal(download.headers.get('x-content-type-options'), 'nosniff');
+    assert.equal(download.headers.get('content-security-policy'), "sandbox; default-src 'none'");
+    assert.equal(download.headers.get('content-type'), 'text/plain');
+
+    const path_ = new URL(entry!.download_url).pathname;
+    assert.equal((await fetch(`${base}${path_}`)).status, 401, 'no credentials');
+    const stranger = await t.createKey();
+    assert.equal((await fetch(`${base}${path_}`, { headers: bearer(stranger) })).status, 404, 'another owner');
+
+    const link = t.services.files.signedUrl(base, fileId, 3600).url;
+    const signed = await fetch(link);
+    assert.equal(signed.status, 200);
+    assert.equal(sha256(Buffer.from(await signed.arrayBuffer())), sha256(text));
+    assert.equal(signed.headers.get('content-disposition')?.startsWith('attachment;'), true);
+    const tampered = link.replace(/expires=(\d+)/, (_, n: string) => `expires=${Number(n) + 86_400}`);
+    assert.equal((await fetch(tampered)).status, 403, 'a stretched expiry');
+    assert.equal((await fetch(link.replace(/sig=./, (m) => (m.endsWith('A') ? 'sig=B' : 'sig=A')))).status, 403, 'an altered signature');
+    assert.equal((await fetch(t.services.files.signedUrl(base, fileId, -1).url)).status, 403, 'expired');
+
+    await t.request({ method: 'DELETE', url: `/api/forms/${form.id}/submissions/${posted.id}`, headers: bearer(key) });
+    assert.equal((await fetch(link)).status, 404, 'a deleted file, at once');
+  });
 });

@@ -5,12 +5,19 @@ import type { FieldDefinition } from '../forms/field-schema.ts';
 import { receiveFile, unexpectedFile, type UploadBudget } from './receive.ts';
 import { fileRules, type FileRules } from './rules.ts';
 import type { FileStorage } from './storage.ts';
-import type { FileStore } from './store.ts';
+import type { FileRecord, FileStore } from './store.ts';
+import { fail } from '../http/errors.ts';
+import { checkSignedLink, signedFileUrl } from './links.ts';
 import type { StoredUpload } from './uploads.ts';
 
 /** Bytes without a row younger than this may belong to a submission still committing: the sweeper leaves them. */
 export const ORPHAN_AGE_MS = 3_600_000;
 const DELETION_BATCH = 500;
+
+export interface Download {
+  record: FileRecord;
+  body: Readable;
+}
 
 /** One post's uploads: hand it each file part, then the submission its files (or discard them). */
 export interface UploadSession {
@@ -22,7 +29,7 @@ export interface UploadSession {
   discard(): Promise<void>;
 }
 
-export function fileService(deps: { storage: FileStorage; store: FileStore; maxUploadBytes: number; clock?: () => Date }) {
+export function fileService(deps: { storage: FileStorage; store: FileStore; maxUploadBytes: number; linkKey: Buffer; clock?: () => Date }) {
   const { storage, store } = deps;
   const clock = deps.clock ?? (() => new Date());
 
@@ -30,8 +37,46 @@ export function fileService(deps: { storage: FileStorage; store: FileStore; maxU
     await Promise.all(keys.map((key) => storage.delete(key)));
   }
 
+  /** The bytes of a file whose row exists; 404 when either is gone. */
+  async function open(record: FileRecord | null): Promise<Download> {
+    if (!record) throw fail.notFound('No such file: it was deleted, or never existed.');
+    const body = await storage.get(record.storageKey);
+    if (!body) throw fail.notFound('No such file: its bytes are gone.');
+    return { record, body };
+  }
+
   return {
     storage,
+
+    /** A signed link valid for `ttlSeconds` (INTAKE_FILE_LINK_TTL_S, INTAKE_FILE_EMAIL_LINK_TTL_S, or shorter). */
+    signedUrl(baseUrl: string, fileId: string, ttlSeconds: number): { url: string; expiresAt: string } {
+      const expiresAt = new Date(clock().getTime() + ttlSeconds * 1000);
+      return { url: signedFileUrl(deps.linkKey, baseUrl, fileId, expiresAt), expiresAt: expiresAt.toISOString() };
+    },
+
+    /** A signed link's file: 403 when the link was altered or has expired, 404 when the file is gone. */
+    async openSigned(fileId: string, expires: string, sig: string): Promise<Download> {
+      checkSignedLink(deps.linkKey, fileId, expires, sig, clock());
+      return open(await store.get(fileId));
+    },
+
+    /** The owner's file, on one of their submissions: another owner's, or one on another submission, is 404. */
+    async openOwned(accountId: string, formId: string, submissionId: string, fileId: string): Promise<Download> {
+      const record = await store.get(fileId);
+      const owned = record && record.accountId === accountId && record.formId === formId && record.submissionId === submissionId ? record : null;
+      return open(owned);
+    },
+
+    /** The files of these submissions, by submission id. */
+    async ofSubmissions(submissionIds: string[]): Promise<Map<string, FileRecord[]>> {
+      const bySubmission = new Map<string, FileRecord[]>();
+      for (const record of await store.ofSubmissions(submissionIds)) {
+        const list = bySubmission.get(record.submissionId) ?? [];
+        list.push(record);
+        bySubmission.set(record.submissionId, list);
+      }
+      return bySubmission;
+    },
 
     uploadSession(fields: readonly FieldDefinition[]): UploadSession {
       const rules = new Map<string, FileRules>(fields.filter((field) => field.type === 'file').map((field) => [field.name, fileRules(field)]));

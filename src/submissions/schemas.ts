@@ -107,7 +107,18 @@ export const SubmissionOutput = Type.Object({
   read_at: nullable({ type: 'string', format: 'date-time' }),
   done: Type.Boolean({ description: "The owner's archive, beside spam: done submissions leave the dashboard's Inbox tab" }),
   done_at: nullable({ type: 'string', format: 'date-time' }),
+  files: Type.Optional(Type.Array(Type.Object({
+    id: Type.String({ format: 'uuid' }),
+    field: Type.String(),
+    filename: Type.String(),
+    content_type: Type.String({ description: 'Decided from the bytes' }),
+    size: Type.Integer(),
+    sha256: Type.String(),
+    download_url: Type.String({ description: 'GET with the same credentials: the bytes, as an attachment' }),
+  }), { description: 'Get a submission only: its uploaded files, each with its download route' })),
 });
+
+export const FileParams = Type.Object({ form_id: Type.String(), id: Type.String(), file_id: Type.String() });
 
 export const SubmissionPatchBody = Type.Object(
   {
