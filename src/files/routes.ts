@@ -11,6 +11,9 @@ import { attachmentDisposition, DOWNLOAD_HEADERS } from './links.ts';
 import type { Download, FileService } from './service.ts';
 import type { FileRecord } from './store.ts';
 
+/** The bytes, under the type detected at upload; the errors stay JSON. */
+export const FILE_BODY = { description: 'The file, as an attachment, under the type detected from its bytes', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } };
+
 export function sendDownload(reply: FastifyReply, { record, body }: Download): FastifyReply {
   return reply
     .headers(DOWNLOAD_HEADERS)
@@ -32,8 +35,7 @@ export const fileLinkRoutes: FastifyPluginAsyncTypebox<{ config: Config; files: 
       description: 'The links in webhooks, chat messages, emails and exports. 403 when the link was altered or has expired, 404 when the file was deleted.',
       params: Type.Object({ file_id: Type.String() }),
       querystring: Type.Object({ expires: Type.String({ maxLength: 16 }), sig: Type.String({ maxLength: 64 }) }),
-      produces: ['application/octet-stream'],
-      response: { 200: Type.String({ description: 'The file' }), 400: PublicErrors[400], 403: PublicErrors[403], 404: PublicErrors[404] },
+      response: { 200: FILE_BODY, 400: PublicErrors[400], 403: PublicErrors[403], 404: PublicErrors[404] },
     },
   }, async (request, reply) => sendDownload(reply, await files.openSigned(request.params.file_id, request.query.expires, request.query.sig)));
 };

@@ -68,7 +68,7 @@ const RULES = {
     type: 'object', required: ['op', 'value'], additionalProperties: false,
     properties: {
       op: { const: 'accept' },
-      value: { type: 'array', minItems: 1, maxItems: 100, items: { type: 'string', maxLength: 128 }, description: 'MIME types (image/png, image/*) or extensions (.docx); the type is decided from the bytes' },
+      value: { type: 'array', minItems: 1, maxItems: 100, items: { type: 'string', maxLength: 128, pattern: '^\\s*(?:\\.[A-Za-z0-9]{1,16}|[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,63}/(?:\\*|[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}))\\s*$' }, description: 'MIME types (image/png, image/*) or extensions (.docx); the type is decided from the bytes' },
     },
   },
 };
@@ -109,7 +109,7 @@ export const FieldsSchemaInput = Type.Unsafe<{ fields: unknown[] }>({
   'x-explained-by': 'fields_schema',
   description: 'The form fields: { fields: [FieldDefinition...] }. Beyond this schema: field names are unique; a condition names another field '
     + "of the form and its value takes that field's type; a pattern compiles; min_length is not above max_length, nor min above max; "
-    + 'a honeypot field is neither required nor has other rules.',
+    + 'a honeypot field is neither required nor has other rules; a file field has each of max_files, max_file_size and accept at most once.',
 });
 explainWith('fields_schema', (value) => {
   const parsed = parseFieldsSchema(value);

@@ -10,7 +10,7 @@ import type { SubmissionService } from './service.ts';
 import type { TriageService } from './triage.ts';
 import { Type } from 'typebox';
 import type { FileService } from '../files/service.ts';
-import { fileEntry, sendDownload } from '../files/routes.ts';
+import { FILE_BODY, fileEntry, sendDownload } from '../files/routes.ts';
 import { baseUrlOf } from '../http/base-url.ts';
 import type { Selection } from './triage-store.ts';
 
@@ -64,8 +64,8 @@ export const submissionRoutes: FastifyPluginAsyncTypebox<{ config: Config; accou
       tags, security, summary: 'Download an uploaded file',
       description: 'The bytes, always as an attachment (Content-Disposition: attachment, X-Content-Type-Options: nosniff, a sandboxing CSP): '
         + 'an uploaded page or image never runs as Intake. A read-scoped key is enough; another owner\'s file is 404.',
-      params: FileParams, produces: ['application/octet-stream'],
-      response: { 200: Type.String({ description: 'The file' }), ...ManagementErrors },
+      params: FileParams,
+      response: { 200: FILE_BODY, ...ManagementErrors },
     },
   }, async (request, reply) => {
     const { form_id: formId, id, file_id: fileId } = request.params;
