@@ -28,6 +28,7 @@ import { routeValidatorCompiler } from './http/route-validation.ts';
 import type { Services } from './services.ts';
 import { publicSubmissionRoutes } from './submissions/public-routes.ts';
 import { htmlFormRoutes } from './html-forms/routes.ts';
+import { fileLinkRoutes } from './files/routes.ts';
 import { submissionRoutes } from './submissions/routes.ts';
 import { exportRoutes } from './exports/routes.ts';
 import { dataSubjectRoutes } from './data-subjects/routes.ts';
@@ -85,7 +86,9 @@ export async function buildApp({ config, database, logger, services }: AppOption
     await rateLimitZone(zone, { name: 'submit', perMinute: config.rateLimits.submitPerMinute, key: byClientIp });
     await zone.register(publicSubmissionRoutes, { config, submissions: services.submissions });
     // The browsers' door beside it: the same zone, so a visitor's posts and a script's share one budget.
-    await zone.register(htmlFormRoutes, { config, submissions: services.submissions });
+    await zone.register(htmlFormRoutes, { config, submissions: services.submissions, files: services.files });
+    // Signed file links: per address, in the budget of the public doors.
+    await zone.register(fileLinkRoutes, { config, files: services.files });
   });
 
   await app.register(async (zone) => {
@@ -93,7 +96,7 @@ export async function buildApp({ config, database, logger, services }: AppOption
     auditRestWrites(zone, services.audit);
     await zone.register(formRoutes, { config, accounts: services.accounts, forms: services.forms });
     await zone.register(exportRoutes, { config, accounts: services.accounts, exports: services.exports, audit: services.audit });
-    await zone.register(submissionRoutes, { config, accounts: services.accounts, submissions: services.submissions, triage: services.triage, replies: services.replies });
+    await zone.register(submissionRoutes, { config, accounts: services.accounts, submissions: services.submissions, triage: services.triage, replies: services.replies, files: services.files });
     await zone.register(knowledgeRoutes, { config, accounts: services.accounts, knowledge: services.knowledge });
     await zone.register(accountRoutes, { config, accounts: services.accounts });
     await zone.register(destinationRoutes, { config, accounts: services.accounts, destinations: services.destinations, deliveries: services.deliveries });

@@ -37,6 +37,14 @@ export interface Config {
    */
   sqliteWriterThread: 'auto' | 'true' | 'false';
   maxBodyBytes: number;
+  /** Uploaded files: the bytes of all files of one submission together (docs/files.md). */
+  files: {
+    maxUploadBytes: number;
+    /** Lifetime of the signed download links in webhooks, chat messages and exports. */
+    linkTtlSeconds: number;
+    /** Lifetime of the signed download links in notification emails. */
+    emailLinkTtlSeconds: number;
+  };
   trustProxy: boolean;
   /**
    * Browser origins allowed to call /mcp beside INTAKE_PUBLIC_URL's (or, without one, loopback
@@ -331,6 +339,11 @@ export function loadConfig(env: Env = process.env): Config {
     sqliteBusyTimeoutMs: integer(env, 'INTAKE_SQLITE_BUSY_TIMEOUT_MS', 10_000, 10, 600_000),
     sqliteWriterThread: writerThread(env),
     maxBodyBytes: integer(env, 'INTAKE_MAX_BODY_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),
+    files: {
+      maxUploadBytes: integer(env, 'INTAKE_MAX_UPLOAD_BYTES', 25 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+      linkTtlSeconds: integer(env, 'INTAKE_FILE_LINK_TTL_S', 86_400, 60, 30 * 86_400),
+      emailLinkTtlSeconds: integer(env, 'INTAKE_FILE_EMAIL_LINK_TTL_S', 7 * 86_400, 60, 30 * 86_400),
+    },
     trustProxy: boolean(env, 'INTAKE_TRUST_PROXY', false),
     mcpAllowedOrigins: origins(env, 'INTAKE_MCP_ALLOWED_ORIGINS'),
     redis: redisConfig(env),

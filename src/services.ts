@@ -56,6 +56,10 @@ import { countEvents } from './live/events.ts';
 import type { SecretBox } from './secrets/box.ts';
 import { openSecretKey } from './secrets/key.ts';
 import { secretCheckStore } from './secrets/store.ts';
+import { diskStorage } from './files/disk.ts';
+import { fileService } from './files/service.ts';
+import { fileStore } from './files/store.ts';
+import { LINK_PURPOSE } from './files/links.ts';
 
 /** A send that has held a reply this long died with its process; another may take it over. */
 const REPLY_CLAIM_TIMEOUT_MS = 5 * 60_000;
@@ -121,6 +125,7 @@ export function buildServices(config: Config, database: Database, secrets: Secre
   const submissionRows = submissionStore(database.db, batchStatementsFor(database.sqliteConnection), database.engine);
   const writeBatch = submissionWriter(database, submissionRows, queue, config.pipeline.maxAttempts, writerThreadMode(config));
   const captcha = captchaService({ store: captchaStore(database.db, secrets), config: config.captcha });
+  const files = fileService({ storage: diskStorage(config.dataDir), store: fileStore(database.db), maxUploadBytes: config.files.maxUploadBytes, linkKey: secrets.derive(LINK_PURPOSE) });
   const submissions = submissionService({
     captcha,
     store: submissionRows,
@@ -158,7 +163,7 @@ export function buildServices(config: Config, database: Database, secrets: Secre
   const dependencies = dependencyChecks(database, limits);
   const oauthRows = oauthStore(database.db, secrets);
   const oauth = oauthService({ store: oauthRows, providers: providers({ store: oauthRows, proxy: config.trustProxy }), accounts: accountRows });
-  return { queue, limits, live, dependencies, accounts, setup, dashboard, forms, knowledge, submissions, captcha, triage, replies, replySending, destinations, deliveries, delivery, audit, analysis, exports, subjects, retention, oauth };
+  return { queue, limits, live, dependencies, files, accounts, setup, dashboard, forms, knowledge, submissions, captcha, triage, replies, replySending, destinations, deliveries, delivery, audit, analysis, exports, subjects, retention, oauth };
 }
 
 export type Services = ReturnType<typeof buildServices>;

@@ -29,7 +29,7 @@ export async function startWorkers(config: Config, database: Database, services:
     },
   });
   const retention = await startRetentionWorker({ db: database.db, queue, retention: services.retention, intervalMs: config.pipeline.retentionIntervalMs, log,
-    expiredOauth: services.oauth.removeExpired });
+    expiredOauth: services.oauth.removeExpired, files: services.files });
   return {
     async stop() {
       await Promise.all([pipeline.stop(), deliveries.stop(), replies.stop(), retention.stop()]);

@@ -112,7 +112,7 @@ describe('parseFieldsSchema: names', () => {
 
 describe('parseFieldsSchema: types and required', () => {
   it('accepts every field type', () => {
-    assert.deepEqual(FIELD_TYPES, ['string', 'email', 'number', 'boolean', 'date']);
+    assert.deepEqual(FIELD_TYPES, ['string', 'email', 'number', 'boolean', 'date', 'file']);
     const fields = parsedFields({ fields: FIELD_TYPES.map((type) => ({ name: type, type })) });
     assert.deepEqual(fields.map((field) => field.type), FIELD_TYPES);
     assert.ok(fields.every((field) => field.required === false && field.rules.length === 0));
@@ -120,7 +120,7 @@ describe('parseFieldsSchema: types and required', () => {
 
   it('rejects unknown or missing types', () => {
     assert.deepEqual(fieldErrors({ name: 'email', type: 'emial' }), ['field "email": unknown type "emial"']);
-    assert.deepEqual(fieldErrors({ name: 'x' }), ['field "x": type must be one of string, email, number, boolean, date']);
+    assert.deepEqual(fieldErrors({ name: 'x' }), ['field "x": type must be one of string, email, number, boolean, date, file']);
   });
 
   it('treats the required flag and an unconditional required rule alike', () => {
@@ -152,7 +152,7 @@ describe('parseFieldsSchema: types and required', () => {
 
 describe('parseFieldsSchema: rules', () => {
   const validRules: Record<RuleOp, { types: FieldType[]; rule: Record<string, unknown> }> = {
-    required: { types: ['string', 'email', 'number', 'boolean', 'date'], rule: { op: 'required' } },
+    required: { types: ['string', 'email', 'number', 'boolean', 'date', 'file'], rule: { op: 'required' } },
     honeypot: { types: ['string'], rule: { op: 'honeypot' } },
     one_of: { types: ['string', 'email', 'number'], rule: { op: 'one_of', values: ['a', 'b'] } },
     not_one_of: { types: ['string', 'email', 'number'], rule: { op: 'not_one_of', values: ['a'] } },
@@ -163,6 +163,9 @@ describe('parseFieldsSchema: rules', () => {
     pattern: { types: ['string', 'email'], rule: { op: 'pattern', value: '^\\p{Lu}' } },
     after: { types: ['date'], rule: { op: 'after', value: '2024-02-29' } },
     before: { types: ['date'], rule: { op: 'before', value: '2030-12-31' } },
+    max_files: { types: ['file'], rule: { op: 'max_files', value: 3 } },
+    max_file_size: { types: ['file'], rule: { op: 'max_file_size', value: 1048576 } },
+    accept: { types: ['file'], rule: { op: 'accept', value: ['application/pdf', 'image/*', '.docx'] } },
   };
 
   it('knows every rule op and comparator', () => {
@@ -181,6 +184,18 @@ describe('parseFieldsSchema: rules', () => {
       }
     });
   }
+
+  it('checks the file rules: counts, sizes, MIME types and extensions, no conditions, each once', () => {
+    assert.deepEqual(parsedFields(withRule('file', { op: 'accept', value: [' Image/PNG', '.PDF', 'image/png'] }))[0]?.rules, [{ op: 'accept', value: ['image/png', '.pdf'] }]);
+    assert.deepEqual(errorsOf(withRule('file', { op: 'accept', value: ['png'] })), ['field "f": rule "accept": value "png" is neither a MIME type (image/png, image/*) nor an extension (.pdf)']);
+    assert.deepEqual(errorsOf(withRule('file', { op: 'accept', value: [] })), ['field "f": rule "accept": value must be a list of 1 to 100 MIME types or extensions']);
+    assert.deepEqual(errorsOf(withRule('file', { op: 'max_files', value: 0 })), ['field "f": rule "max_files": value must be a whole number from 1 to 20']);
+    assert.deepEqual(errorsOf(withRule('file', { op: 'max_file_size', value: 1.5 })), ['field "f": rule "max_file_size": value must be a positive whole number of bytes']);
+    assert.deepEqual(errorsOf({ fields: [{ name: 'a', type: 'string' }, { name: 'f', type: 'file', rules: [{ op: 'max_files', value: 2, when: { field: 'a', is: 'filled' } }] }] }),
+      ['field "f": rule "max_files" cannot have a condition']);
+    assert.deepEqual(errorsOf({ fields: [{ name: 'f', type: 'file', rules: [{ op: 'max_files', value: 2 }, { op: 'max_files', value: 3 }] }] }),
+      ['field "f": rule "max_files" is given more than once']);
+  });
 
   it('accepts number lists for number fields', () => {
     assert.deepEqual(parsedFields(withRule('number', { op: 'one_of', values: [1, 2.5] }))[0]?.rules, [{ op: 'one_of', values: [1, 2.5] }]);

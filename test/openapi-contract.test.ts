@@ -163,7 +163,7 @@ describe('OpenAPI document against the server', () => {
    *   and a type other than the stored one.
    */
   const FORM_RULES: Record<string, RegExp> = {
-    fields_schema: /has a condition \(\w+\) whose value|invalid regular expression|is greater than|a honeypot field cannot/,
+    fields_schema: /has a condition \(\w+\) whose value|invalid regular expression|is greater than|a honeypot field cannot|is given more than once/,
     knowledge_base_id: /^does not name a knowledge base of yours$/,
     slug: /^has already been taken$/,
     reply_email_field: /^(is not a field of this form|must name a field of type email)$/,
@@ -180,6 +180,8 @@ describe('OpenAPI document against the server', () => {
   };
   const notApplying = /^does not apply to an? \w+ destination$/;
   const OPEN_REFUSALS: Array<(where: string, status: number, body: unknown) => boolean> = [
+    // A signed file link's signature and expiry are what no schema can check (issue 34).
+    (where, status) => where === 'GET /files/{file_id}' && status === 403,
     (where, status, body) => where === 'POST /api/forms' && status === 422 && refusedOnlyFor(body, FORM_RULES),
     (where, status, body) => where === 'PUT /api/forms/{id}' && status === 422 && refusedOnlyFor(body, STORED_FORM),
     (where, status, body) => where === 'POST /api/forms/{form_id}/destinations' && status === 422 && refusedOnlyFor(body, { url: URL_POLICY }),
@@ -292,8 +294,8 @@ describe('OpenAPI document against the server', () => {
 
   it('leaves the dashboard pages out of the API reference, and marks no defaulted parameter required', () => {
     const paths = Object.keys(doc.paths);
-    // The one endpoint outside /api/: where a plain HTML <form> posts (issue 33).
-    const api = (path: string) => path.startsWith('/api/') || path === '/f/{segment}/{slug}';
+    // Outside /api/: where a plain HTML <form> posts (issue 33), and the signed file links (issue 34).
+    const api = (path: string) => path.startsWith('/api/') || path === '/f/{segment}/{slug}' || path === '/files/{file_id}';
     assert.ok(paths.every(api), paths.filter((path) => !api(path)).join(', '));
     for (const [template, operations] of Object.entries(doc.paths)) {
       for (const [method, operation] of Object.entries(operations)) {

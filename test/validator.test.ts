@@ -274,3 +274,16 @@ describe('compileValidator: every comparator', () => {
     assert.deepEqual(rejected(validate({ count: 'abc' })), { count: ['invalid number'] });
   });
 });
+
+describe('compileValidator: file fields', () => {
+  const file = (id: string) => ({ id, filename: `${id}.pdf`, content_type: 'application/pdf', size: 3, sha256: 'a'.repeat(64) });
+
+  it('takes a list of files up to max_files (default 1), requires one when required', () => {
+    const validate = validatorOf({ name: 'cv', type: 'file', required: true }, { name: 'photos', type: 'file', rules: [{ op: 'max_files', value: 2 }] });
+    accepted(validate({ cv: [file('a')], photos: [file('b'), file('c')] }));
+    assert.deepEqual(rejected(validate({ cv: [file('a'), file('b')] })), { cv: ['takes at most 1 file'] });
+    assert.deepEqual(rejected(validate({ cv: [file('a')], photos: [file('b'), file('c'), file('d')] })), { photos: ['takes at most 2 files'] });
+    assert.deepEqual(rejected(validate({})), { cv: ['is required'] });
+    assert.deepEqual(rejected(validate({ cv: 'cv.pdf' })), { cv: ['must be sent as a file (multipart/form-data)'] });
+  });
+});

@@ -32,6 +32,7 @@ import * as erasureReach from './migrations/0028_erasure_reach.ts';
 import * as htmlForms from './migrations/0030_html_forms.ts';
 import * as captcha from './migrations/0031_captcha.ts';
 import * as replyConfidence from './migrations/0032_reply_confidence.ts';
+import * as submissionFiles from './migrations/0034_submission_files.ts';
 
 type CodeMigration = { up(db: Kysely<any>, t: ColumnTypes): Promise<void> };
 
@@ -60,6 +61,7 @@ const MIGRATIONS: Record<string, CodeMigration> = {
   '0030_html_forms': htmlForms,
   '0031_captcha': captcha,
   '0032_reply_confidence': replyConfidence,
+  '0034_submission_files': submissionFiles,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

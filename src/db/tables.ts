@@ -1,7 +1,7 @@
 // The database as Kysely sees it: every table by name. The row types live by responsibility in
 // tables/; columns.ts says how the two engines return each kind of column.
 import type { AccountsTable, ApiKeysTable, CreditUsageTable, CreditChargesTable, AccountPasswordsTable, DashboardSessionsTable, DashboardFlashesTable, PasswordLinksTable, AuditLogTable, ServerSettingsTable, SetupTokensTable, OauthRecordsTable } from './tables/accounts.ts';
-import type { FormsTable, FormVersionsTable, SubmissionsTable, SubmissionAnalysesTable, SubmissionSummariesTable, SubmissionSummarySourcesTable, SpamFeedbackTable, SubmissionFingerprintsTable, FingerprintMarksTable, SubjectEmailsTable, DailyCountsTable, DailyLanguagesTable, CaptchaSolutionsTable } from './tables/submissions.ts';
+import type { FormsTable, FormVersionsTable, SubmissionsTable, SubmissionAnalysesTable, SubmissionSummariesTable, SubmissionSummarySourcesTable, SpamFeedbackTable, SubmissionFingerprintsTable, FingerprintMarksTable, SubjectEmailsTable, DailyCountsTable, DailyLanguagesTable, CaptchaSolutionsTable, SubmissionFilesTable, FileDeletionsTable } from './tables/submissions.ts';
 import type { DestinationsTable, DeliveriesTable, DeliveryAttemptsTable, DailyDeliveriesTable } from './tables/delivery.ts';
 import type { JobsTable, WorkerLeasesTable, ScheduledRunsTable, RateLimitCountersTable, InFlightSlotsTable } from './tables/jobs.ts';
 import type { KnowledgeBasesTable, KnowledgePassagesTable } from './tables/knowledge.ts';
@@ -49,4 +49,6 @@ export interface Tables {
   daily_languages: DailyLanguagesTable;
   daily_deliveries: DailyDeliveriesTable;
   captcha_solutions: CaptchaSolutionsTable;
+  submission_files: SubmissionFilesTable;
+  file_deletions: FileDeletionsTable;
 }

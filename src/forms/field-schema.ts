@@ -3,17 +3,20 @@
 // checked here so the validator compiler can trust what it receives.
 import { compilePattern } from './pattern-dialect.ts';
 
-export type FieldType = 'string' | 'email' | 'number' | 'boolean' | 'date';
+export type FieldType = 'string' | 'email' | 'number' | 'boolean' | 'date' | 'file';
 export type Comparator = 'eq' | 'neq' | 'one_of' | 'not_one_of' | 'gt' | 'lt' | 'gte' | 'lte' | 'filled' | 'empty';
 export interface Condition { field: string; is: Comparator; value?: string | number | boolean | Array<string | number> }
-export type RuleOp = 'required' | 'honeypot' | 'one_of' | 'not_one_of' | 'min_length' | 'max_length' | 'min' | 'max' | 'pattern' | 'after' | 'before';
-export interface Rule { op: RuleOp; value?: string | number; values?: Array<string | number>; when?: Condition }
+export type RuleOp = 'required' | 'honeypot' | 'one_of' | 'not_one_of' | 'min_length' | 'max_length' | 'min' | 'max' | 'pattern' | 'after' | 'before'
+  | 'max_files' | 'max_file_size' | 'accept';
+/** `value` is a list only for `accept` (MIME types and extensions). */
+export interface Rule { op: RuleOp; value?: string | number | string[]; values?: Array<string | number>; when?: Condition }
 export interface FieldDefinition { name: string; type: FieldType; required: boolean; rules: Rule[] }
 export interface FieldsSchema { fields: FieldDefinition[] }
 
-export const FIELD_TYPES: readonly FieldType[] = ['string', 'email', 'number', 'boolean', 'date'];
+export const FIELD_TYPES: readonly FieldType[] = ['string', 'email', 'number', 'boolean', 'date', 'file'];
 export const RULE_OPS: readonly RuleOp[] = [
   'required', 'honeypot', 'one_of', 'not_one_of', 'min_length', 'max_length', 'min', 'max', 'pattern', 'after', 'before',
+  'max_files', 'max_file_size', 'accept',
 ];
 export const COMPARATORS: readonly Comparator[] = ['eq', 'neq', 'one_of', 'not_one_of', 'gt', 'lt', 'gte', 'lte', 'filled', 'empty'];
 
@@ -28,14 +31,20 @@ const RESERVED_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
 const DECIMAL_LITERAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+export const MAX_FILES_PER_FIELD = 20;
+const MAX_ACCEPT_ENTRIES = 100;
+const ACCEPT_ENTRY = /^(?:\.[a-z0-9]{1,16}|[a-z0-9][a-z0-9!#$&^_.+-]{0,63}\/(?:\*|[a-z0-9][a-z0-9!#$&^_.+-]{0,126}))$/;
 
 const TEXT_TYPES: readonly FieldType[] = ['string', 'email'];
 const LIST_TYPES: readonly FieldType[] = ['string', 'email', 'number'];
 const TYPES_BY_OP: Record<RuleOp, readonly FieldType[]> = {
   required: FIELD_TYPES, honeypot: ['string'], one_of: LIST_TYPES, not_one_of: LIST_TYPES, min_length: TEXT_TYPES, max_length: TEXT_TYPES,
   min: ['number'], max: ['number'], pattern: TEXT_TYPES, after: ['date'], before: ['date'],
+  max_files: ['file'], max_file_size: ['file'], accept: ['file'],
 };
-const OPS_WITH_VALUE = new Set<RuleOp>(['min_length', 'max_length', 'min', 'max', 'pattern', 'after', 'before']);
+const OPS_WITH_VALUE = new Set<RuleOp>(['min_length', 'max_length', 'min', 'max', 'pattern', 'after', 'before', 'max_files', 'max_file_size', 'accept']);
+/** File limits hold for every post: a condition on them would make the upload's cut-off depend on fields sent after it. */
+const FILE_OPS = new Set<RuleOp>(['max_files', 'max_file_size', 'accept']);
 const OPS_WITH_VALUES = new Set<RuleOp>(['one_of', 'not_one_of']);
 const ORDERING_COMPARATORS = new Set<Comparator>(['gt', 'lt', 'gte', 'lte']);
 
@@ -142,7 +151,7 @@ function parseRule(raw: unknown, index: number, context: RuleContext, errors: st
   if (!OPS_WITH_VALUE.has(op) && raw.value !== undefined) errors.push(`${where} does not take "value"`);
   if (!OPS_WITH_VALUES.has(op) && raw.values !== undefined) errors.push(`${where} does not take "values"`);
   if (OPS_WITH_VALUE.has(op)) {
-    const value = op === 'pattern' ? checkPattern(raw.value) : checkRuleValue(op, raw.value);
+    const value = op === 'pattern' ? checkPattern(raw.value) : op === 'accept' ? checkAccept(raw.value) : checkRuleValue(op, raw.value);
     if (value.ok) rule.value = value.value;
     else if (op === 'pattern') errors.push(`${label}: invalid regular expression in pattern rule: ${value.reason}`);
     else errors.push(`${where}: value ${value.reason}`);
@@ -153,7 +162,7 @@ function parseRule(raw: unknown, index: number, context: RuleContext, errors: st
     else errors.push(`${where}: values ${values.reason}`);
   }
   if (raw.when !== undefined) {
-    if (op === 'honeypot') errors.push(`${where} cannot have a condition`);
+    if (op === 'honeypot' || FILE_OPS.has(op)) errors.push(`${where} cannot have a condition`);
     else rule.when = parseCondition(raw.when, where, context, errors);
   }
   return errors.length > errorCount ? undefined : rule;
@@ -164,6 +173,11 @@ function checkRuleValue(op: RuleOp, value: unknown): Checked<string | number> {
     case 'min_length':
     case 'max_length':
       return Number.isSafeInteger(value) && (value as number) >= 0 ? { ok: true, value: value as number } : { ok: false, reason: 'must be a non-negative integer' };
+    case 'max_files':
+      return Number.isSafeInteger(value) && (value as number) >= 1 && (value as number) <= MAX_FILES_PER_FIELD
+        ? { ok: true, value: value as number } : { ok: false, reason: `must be a whole number from 1 to ${MAX_FILES_PER_FIELD}` };
+    case 'max_file_size':
+      return Number.isSafeInteger(value) && (value as number) >= 1 ? { ok: true, value: value as number } : { ok: false, reason: 'must be a positive whole number of bytes' };
     case 'min':
     case 'max':
       return typeof value === 'number' && Number.isFinite(value) ? { ok: true, value } : { ok: false, reason: 'must be a finite number' };
@@ -178,6 +192,18 @@ function checkPattern(value: unknown): Checked<string> {
   // The validator compiles patterns with the same engine, so this is the exact acceptance test.
   const compiled = compilePattern(value);
   return compiled.ok ? { ok: true, value } : { ok: false, reason: compiled.reason };
+}
+
+/** MIME types (`image/png`, `image/*`) and extensions (`.docx`), lower-cased. */
+function checkAccept(value: unknown): Checked<string[]> {
+  if (!Array.isArray(value) || value.length === 0 || value.length > MAX_ACCEPT_ENTRIES) return { ok: false, reason: `must be a list of 1 to ${MAX_ACCEPT_ENTRIES} MIME types or extensions` };
+  const entries: string[] = [];
+  for (const item of value) {
+    const entry = typeof item === 'string' ? item.trim().toLowerCase() : '';
+    if (!ACCEPT_ENTRY.test(entry)) return { ok: false, reason: `${quote(item)} is neither a MIME type (image/png, image/*) nor an extension (.pdf)` };
+    if (!entries.includes(entry)) entries.push(entry);
+  }
+  return { ok: true, value: entries };
 }
 
 /** Rule lists must match the field's type: numbers for number fields, strings for string and email fields. */
@@ -266,6 +292,7 @@ function checkRuleCombinations(label: string, required: boolean, rules: Rule[], 
   }
   checkBounds(label, rules, 'min_length', 'max_length', errors);
   checkBounds(label, rules, 'min', 'max', errors);
+  for (const op of FILE_OPS) if (rules.filter((rule) => rule.op === op).length > 1) errors.push(`${label}: rule ${quote(op)} is given more than once`);
 }
 
 function checkBounds(label: string, rules: Rule[], lowerOp: RuleOp, upperOp: RuleOp, errors: string[]): void {

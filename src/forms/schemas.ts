@@ -58,6 +58,19 @@ const RULES = {
   bounds: ruleOf(['min', 'max'], { value: { type: 'number' } }),
   pattern: ruleOf(['pattern'], { value: { type: 'string', maxLength: 500, description: 'A regular expression (RE2 syntax: no look-around, no back-references)' } }),
   dates: ruleOf(['after', 'before'], { value: { type: 'string', format: 'date' } }),
+  // File limits take no condition: the upload is cut off while it streams, before other fields are known.
+  maxFiles: { type: 'object', required: ['op', 'value'], additionalProperties: false, properties: { op: { const: 'max_files' }, value: { type: 'integer', minimum: 1, maximum: 20 } } },
+  maxFileSize: {
+    type: 'object', required: ['op', 'value'], additionalProperties: false,
+    properties: { op: { const: 'max_file_size' }, value: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Bytes per file (default 10 MiB); INTAKE_MAX_UPLOAD_BYTES bounds a submission\'s files together' } },
+  },
+  accept: {
+    type: 'object', required: ['op', 'value'], additionalProperties: false,
+    properties: {
+      op: { const: 'accept' },
+      value: { type: 'array', minItems: 1, maxItems: 100, items: { type: 'string', maxLength: 128, pattern: '^\\s*(?:\\.[A-Za-z0-9]{1,16}|[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,63}/(?:\\*|[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}))\\s*$' }, description: 'MIME types (image/png, image/*) or extensions (.docx); the type is decided from the bytes' },
+    },
+  },
 };
 /** The rules each field type takes (field-schema.ts, TYPES_BY_OP). */
 const RULES_BY_TYPE: Record<FieldType, object[]> = {
@@ -66,6 +79,7 @@ const RULES_BY_TYPE: Record<FieldType, object[]> = {
   number: [RULES.required, RULES.lists('number'), RULES.bounds],
   boolean: [RULES.required],
   date: [RULES.required, RULES.dates],
+  file: [RULES.required, RULES.maxFiles, RULES.maxFileSize, RULES.accept],
 };
 
 const fieldDefinition = {
@@ -95,7 +109,7 @@ export const FieldsSchemaInput = Type.Unsafe<{ fields: unknown[] }>({
   'x-explained-by': 'fields_schema',
   description: 'The form fields: { fields: [FieldDefinition...] }. Beyond this schema: field names are unique; a condition names another field '
     + "of the form and its value takes that field's type; a pattern compiles; min_length is not above max_length, nor min above max; "
-    + 'a honeypot field is neither required nor has other rules.',
+    + 'a honeypot field is neither required nor has other rules; a file field has each of max_files, max_file_size and accept at most once.',
 });
 explainWith('fields_schema', (value) => {
   const parsed = parseFieldsSchema(value);

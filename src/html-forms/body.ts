@@ -1,7 +1,8 @@
 // What a browser posts, read into name → values with explicit limits: urlencoded bodies through our
 // own strict parser (invalid UTF-8 is refused, not replaced as fast-querystring and @fastify/formbody
 // would), multipart through @fastify/multipart, whose limits are set here because the app's body
-// limit does not bound it. Files are not taken yet: another issue adds file fields.
+// limit does not bound it. File parts go to an upload session (src/files), which streams them to
+// the storage against the form's limits; without one a file is refused.
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, fail } from '../http/errors.ts';
@@ -88,13 +89,23 @@ function multipartError(error: unknown): AppError {
   return fail.invalidBody(`The multipart body could not be read${message ? `: ${message.slice(0, 200)}` : ''}.`);
 }
 
-/** multipart/form-data: fields only; a file part with content is refused, an empty file input ignored. */
-export async function readMultipart(request: FastifyRequest, maxBytes: number): Promise<FormValues> {
+/** Where a post's file parts go: src/files' upload session. */
+export interface FileParts {
+  limits: { fileSize: number; files: number };
+  receive(part: { fieldname: string; filename: string; file: NodeJS.ReadableStream & import('node:stream').Readable }): Promise<void>;
+}
+
+/** multipart/form-data: text fields, and file parts handed to `files`; without it a file part with content is refused, an empty file input ignored. */
+export async function readMultipart(request: FastifyRequest, maxBytes: number, files?: FileParts): Promise<FormValues> {
   checkBoundary(request.headers['content-type'] ?? '');
   const values: FormValues = new Map();
   let bytes = 0;
   try {
-    for await (const part of request.parts()) {
+    for await (const part of request.parts(files ? { limits: files.limits } : undefined)) {
+      if (part.type === 'file' && files) {
+        await files.receive(part);
+        continue;
+      }
       if (part.type === 'file') {
         // An <input type=file> left empty still sends a part with no name and no bytes.
         const content = await part.toBuffer();

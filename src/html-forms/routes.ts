@@ -19,6 +19,8 @@ import { requestMetadata, requestHeader } from '../submissions/public-routes.ts'
 import { Accepted, EndpointParams, PublicErrors } from '../submissions/schemas.ts';
 import type { SubmissionService } from '../submissions/service.ts';
 import { readMultipart, registerFormParsers, type FormValues } from './body.ts';
+import { fileFields } from '../files/rules.ts';
+import type { FileService, UploadSession } from '../files/service.ts';
 import { errorPage, thanksPage } from './pages.ts';
 import { acceptedLanguage, pageLanguage, safeNext, splitBody, type PageLanguage } from './special-fields.ts';
 
@@ -40,7 +42,8 @@ const UNSUPPORTED = 'Send the form as application/x-www-form-urlencoded or multi
 /** The JSON endpoint's 415 speaks of JSON; this door takes form encodings. */
 function asFormError(error: FastifyError | AppError): FastifyError | AppError {
   const code = (error as { code?: string }).code;
-  if (code === 'unsupported_media_type' || code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') {
+  // Ours with details names a field (a file of a type the field does not take): kept as it is.
+  if ((code === 'unsupported_media_type' && !(error instanceof AppError && error.details)) || code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') {
     return new AppError('unsupported_media_type', 415, UNSUPPORTED);
   }
   return error;
@@ -48,7 +51,7 @@ function asFormError(error: FastifyError | AppError): FastifyError | AppError {
 
 const PageQuery = Type.Object({ lang: Type.Optional(Type.String({ maxLength: 16 })), back: Type.Optional(Type.String({ maxLength: 2048 })) });
 
-export const htmlFormRoutes: FastifyPluginAsyncTypebox<{ config: Config; submissions: SubmissionService }> = async (app, { config, submissions }) => {
+export const htmlFormRoutes: FastifyPluginAsyncTypebox<{ config: Config; submissions: SubmissionService; files: FileService }> = async (app, { config, submissions, files }) => {
   documentErrors(app, 'public');
   // Every failure is a page for a browser, or the public family's JSON body for a script.
   app.addHook('onRoute', (route) => {
@@ -64,14 +67,19 @@ export const htmlFormRoutes: FastifyPluginAsyncTypebox<{ config: Config; submiss
   });
   const page = (request: FastifyRequest, error: AppError) => (wantsJson(request) ? null : errorPage(languageOf(request), error, requestHeader(request, 'referer')));
   const handle = errorHandlerFor('public', config.maxBodyBytes, page);
-  app.setErrorHandler((error: FastifyError | AppError, request, reply) => handle(asFormError(error), request, reply));
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    // A refusal before the body was read to its end (a file over its limit): the rest is not read, the connection closes.
+    if (!request.raw.complete) reply.header('connection', 'close');
+    return handle(asFormError(error), request, reply);
+  });
   await registerFormParsers(app, config.maxBodyBytes);
   const tags = ['Submission endpoint'];
 
-  async function formValues(request: FastifyRequest): Promise<FormValues> {
+  async function formValues(request: FastifyRequest, uploads: UploadSession | null): Promise<FormValues> {
+    const limit = config.maxBodyBytes + (uploads && request.isMultipart() ? config.files.maxUploadBytes : 0);
     const length = Number(request.headers['content-length'] ?? 0);
-    if (length > config.maxBodyBytes) throw new AppError('payload_too_large', 413, `The request body is larger than the limit of ${config.maxBodyBytes} bytes.`);
-    if (request.isMultipart()) return readMultipart(request, config.maxBodyBytes);
+    if (length > limit) throw new AppError('payload_too_large', 413, `The request body is larger than the limit of ${limit} bytes.`);
+    if (request.isMultipart()) return readMultipart(request, config.maxBodyBytes, uploads ?? undefined);
     if (request.body instanceof Map) return request.body as FormValues;
     throw new AppError('unsupported_media_type', 415, UNSUPPORTED);
   }
@@ -80,7 +88,7 @@ export const htmlFormRoutes: FastifyPluginAsyncTypebox<{ config: Config; submiss
     schema: {
       tags,
       summary: 'Submit a plain HTML form',
-      description: 'For <form action> in a web page: application/x-www-form-urlencoded or multipart/form-data (no files), values converted to '
+      description: 'For <form action> in a web page: application/x-www-form-urlencoded or multipart/form-data (file parts for the form\'s file fields), values converted to '
         + 'the schema\'s types. Success: 303 to _next (a path on the posting site, or a URL on an allowed origin), else redirect_url, else '
         + 'Intake\'s thank-you page; a failure: an HTML page with the error\'s status. With Accept: application/json or X-Requested-With, '
         + 'the JSON endpoint\'s answers (201 { id, data, created_at } and its error bodies). Hidden fields _next, _subject, _replyto, '
@@ -94,9 +102,25 @@ export const htmlFormRoutes: FastifyPluginAsyncTypebox<{ config: Config; submiss
       },
     },
   }, async (request, reply) => {
-    const values = await formValues(request);
     const { segment, slug } = request.params;
     const form = await submissions.discover(segment, slug);
+    const fields = form.version.schema.fields;
+    const uploads = fileFields(fields).length > 0 ? files.uploadSession(fields) : null;
+    try {
+      const result = await receiveAndSubmit(request, form, uploads);
+      // Only a new submission keeps its files: a replayed Idempotency-Key's are the first post's, honeypot spam keeps none.
+      if (result.status !== 201 || result.honeypot) await uploads?.discard();
+      if (wantsJson(request)) return reply.code(result.status).send(result.submission);
+      return reply.redirect(successLocation(request, form, result.next, result.language), 303);
+    } catch (error) {
+      await uploads?.discard().catch((cleanup: unknown) => request.log.error({ err: cleanup }, 'could not remove the files of a refused post'));
+      throw error;
+    }
+  });
+
+  async function receiveAndSubmit(request: FastifyRequest<{ Params: { segment: string; slug: string } }>, form: Awaited<ReturnType<SubmissionService['discover']>>, uploads: UploadSession | null) {
+    const { segment, slug } = request.params;
+    const values = await formValues(request, uploads);
     const { data, special, captcha } = splitBody(values, form.version.schema.fields);
     const language = special.language ?? acceptedLanguage(request.headers['accept-language']) ?? 'en';
     languages.set(request, language);
@@ -118,10 +142,10 @@ export const htmlFormRoutes: FastifyPluginAsyncTypebox<{ config: Config; submiss
       bearerToken: bearerToken(request.headers.authorization),
       idempotencyKey: requestHeader(request, 'idempotency-key'),
       metadata,
+      ...(uploads && { files: uploads.files() }),
     });
-    if (wantsJson(request)) return reply.code(result.status).send(result.submission);
-    return reply.redirect(successLocation(request, form, special.next, language), 303);
-  });
+    return { ...result, honeypot: special.honeypot, next: special.next, language };
+  }
 
   /** _next when it is safe, else the owner's redirect_url, else the thank-you page (with the way back, when its site may post). */
   function successLocation(request: FastifyRequest, form: Awaited<ReturnType<SubmissionService['discover']>>, next: string | null, language: PageLanguage): string {

@@ -21,6 +21,7 @@ export type ErrorCode =
   | 'cannot_update'
   | 'idempotency_key_reused'
   | 'captcha_failed'
+  | 'forbidden'
   | 'not_configured'
   | 'ai_credits_exhausted'
   | 'provider_unavailable'

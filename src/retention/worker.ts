@@ -6,6 +6,7 @@
 import type { Db } from '../db/database.ts';
 import type { JobLog, JobQueue, RunningWorker } from '../jobs/queue.ts';
 import type { RetentionService } from './service.ts';
+import type { FileService } from '../files/service.ts';
 
 export const PURGE_RETENTION = 'purge_retention';
 const RUN_NAME = 'retention_purge';
@@ -30,6 +31,8 @@ export async function startRetentionWorker(options: {
   db: Db; queue: JobQueue; retention: RetentionService; intervalMs: number; log: JobLog; clock?: () => Date;
   /** Removes the OAuth records past their expiry; how many went. */
   expiredOauth?: () => Promise<number>;
+  /** Uploaded files: the bytes of removed rows every minute, orphans with each purge. */
+  files?: Pick<FileService, 'processDeletions' | 'sweepOrphans'>;
 }): Promise<RunningWorker> {
   const { db, queue, retention, intervalMs, log } = options;
   const clock = options.clock ?? (() => new Date());
@@ -37,13 +40,20 @@ export async function startRetentionWorker(options: {
     async [PURGE_RETENTION]() {
       const purged = await retention.purge();
       const oauthRecords = (await options.expiredOauth?.()) ?? 0;
-      log.info({ forms: purged.length, submissions: purged.reduce((n, p) => n + p.spam + p.expired, 0), oauthRecords }, 'retention purge');
+      const orphanFiles = (await options.files?.sweepOrphans()) ?? 0;
+      log.info({ forms: purged.length, submissions: purged.reduce((n, p) => n + p.spam + p.expired, 0), oauthRecords, orphanFiles }, 'retention purge');
     },
   }, { concurrency: 1, log });
   const look = () => void claimDueRun(db, queue, clock(), intervalMs).catch((error: unknown) => log.error({ err: error }, 'could not schedule the retention purge'));
-  const timer = setInterval(look, Math.min(intervalMs, LOOK_MS));
+  // Every process deletes the bytes of removed file rows: deleting bytes twice is harmless, and the rows say what is left.
+  const deleteFiles = () => void options.files?.processDeletions().catch((error: unknown) => log.error({ err: error }, 'could not delete the bytes of removed files'));
+  const timer = setInterval(() => {
+    look();
+    deleteFiles();
+  }, Math.min(intervalMs, LOOK_MS));
   timer.unref();
   look();
+  deleteFiles();
   return {
     async stop() {
       clearInterval(timer);

@@ -4,7 +4,7 @@
 // Layout of a sealed value: "sealed:v1:<key id>:<base64url of nonce ‖ ciphertext ‖ tag>", where the
 // key id (the first 8 hex digits of the key's SHA-256) names the key without giving it away, so that
 // a value sealed with another key is told apart from a damaged one in the error.
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
 
 const PREFIX = 'sealed:v1:';
 const NONCE_BYTES = 12;
@@ -42,6 +42,8 @@ export interface SecretBox {
   seal(plain: string): string;
   /** The plain value; a value stored before sealing (no prefix) comes back as it is. Throws SecretKeyError. */
   open(stored: string): string;
+  /** A key for another use (signing file links), derived from this one: HMAC-SHA256(key, purpose). */
+  derive(purpose: string): Buffer;
 }
 
 export function secretBox(key: Buffer): SecretBox {
@@ -49,6 +51,7 @@ export function secretBox(key: Buffer): SecretBox {
   const id = keyId(key);
   return {
     keyId: id,
+    derive: (purpose) => createHmac('sha256', key).update(`intake:${purpose}`).digest(),
     seal(plain) {
       const nonce = randomBytes(NONCE_BYTES);
       const cipher = createCipheriv('aes-256-gcm', key, nonce);

@@ -6,6 +6,7 @@ import type { Transaction } from 'kysely';
 import type { Tables } from '../db/tables.ts';
 import type { InsertOutcome, NewSubmission, Submission } from './store.ts';
 import { byCodeUnits } from '../text-order.ts';
+import { insertFileRows } from '../files/store.ts';
 
 type Tx = Transaction<Tables>;
 
@@ -142,6 +143,9 @@ export async function insertBatch(tx: Tx, items: NewSubmission[], statements: Ba
   const inserted = candidates.length > 0 ? await statements.insertRows(tx, candidates.map((i) => row(items[i]!))) : new Set<string>();
   const conflicted = candidates.filter((i) => !inserted.has(items[i]!.id));
   for (const i of candidates) if (inserted.has(items[i]!.id)) outcomes[i] = { kind: 'created' };
+  // Their files' rows in the same transaction: a 201 means the submission and its files are stored.
+  const withFiles = candidates.map((i) => items[i]!).filter((item) => inserted.has(item.id) && item.files && item.files.length > 0);
+  await insertFileRows(tx, withFiles.map((item) => ({ submissionId: item.id, formId: item.formId, accountId: item.accountId, createdAt: item.createdAt, files: item.files! })));
   // The same Idempotency-Key was stored meanwhile, by another transaction or earlier in this batch.
   const storedMeanwhile = conflicted.length > 0 ? await statements.findByKeys(tx, keyed(conflicted)) : new Map<string, KeyedSubmission>();
   for (const i of conflicted) {

@@ -106,7 +106,7 @@ export const publicSubmissionRoutes: FastifyPluginAsyncTypebox<{ config: Config;
     },
   }, async (request, reply) => {
     const form = await submissions.discover(request.params.segment, request.params.slug);
-    const doc = discoveryDocument(form, baseUrlOf(request, config.publicUrl));
+    const doc = discoveryDocument(form, baseUrlOf(request, config.publicUrl), config.files.maxUploadBytes);
     if (prefersHtml(request.headers.accept)) {
       // A string with a non-JSON content type is sent as is; the JSON response schema does not apply.
       return reply.type('text/html; charset=utf-8').send(discoveryPage(doc) as never);

@@ -7,9 +7,13 @@ import { useErrorFamily } from '../http/error-replies.ts';
 import { fail } from '../http/errors.ts';
 import type { SpamFilter } from './store.ts';
 import type { ReplyService } from '../replies/service.ts';
-import { BulkBody, BulkOutput, FormParams, ListQuery, SubmissionPatchBody, ManagementErrors, SubmissionOutput, SubmissionPage, SubmissionParams } from './schemas.ts';
+import { BulkBody, BulkOutput, FileParams, FormParams, ListQuery, SubmissionPatchBody, ManagementErrors, SubmissionOutput, SubmissionPage, SubmissionParams } from './schemas.ts';
 import type { SubmissionService } from './service.ts';
 import type { TriageService } from './triage.ts';
+import { Type } from 'typebox';
+import type { FileService } from '../files/service.ts';
+import { FILE_BODY, fileEntry, sendDownload } from '../files/routes.ts';
+import { baseUrlOf } from '../http/base-url.ts';
 import type { Selection } from './triage-store.ts';
 
 const security = [{ apiKey: [] }];
@@ -54,9 +58,9 @@ function instantOf(value: string, edge: 'start' | 'end'): string {
   return new Date(Math.min(Math.max(at, EARLIEST), LATEST)).toISOString();
 }
 
-export const submissionRoutes: FastifyPluginAsyncTypebox<{ config: Config; accounts: AccountService; submissions: SubmissionService; triage: TriageService; replies: ReplyService }> = async (
+export const submissionRoutes: FastifyPluginAsyncTypebox<{ config: Config; accounts: AccountService; submissions: SubmissionService; triage: TriageService; replies: ReplyService; files: FileService }> = async (
   app,
-  { config, accounts, submissions, triage, replies },
+  { config, accounts, submissions, triage, replies, files },
 ) => {
   useErrorFamily(app, 'submissions', config.maxBodyBytes);
   requireApiKey(app, accounts);
@@ -87,7 +91,26 @@ export const submissionRoutes: FastifyPluginAsyncTypebox<{ config: Config; accou
 
   app.get('/api/forms/:form_id/submissions/:id', {
     schema: { tags, security, summary: 'Get a submission', params: SubmissionParams, response: { 200: SubmissionOutput, ...ManagementErrors } },
-  }, async (request) => submissions.get(ownerOf(request).account.id, request.params.form_id, request.params.id));
+  }, async (request) => {
+    const submission = await submissions.get(ownerOf(request).account.id, request.params.form_id, request.params.id);
+    const stored = (await files.ofSubmissions([submission.id])).get(submission.id) ?? [];
+    if (stored.length === 0) return submission;
+    const base = `${baseUrlOf(request, config.publicUrl)}/api/forms/${encodeURIComponent(request.params.form_id)}/submissions/${submission.id}/files`;
+    return { ...submission, files: stored.map((file) => ({ ...fileEntry(file), download_url: `${base}/${file.id}` })) };
+  });
+
+  app.get('/api/forms/:form_id/submissions/:id/files/:file_id', {
+    schema: {
+      tags, security, summary: 'Download an uploaded file',
+      description: 'The bytes, always as an attachment (Content-Disposition: attachment, X-Content-Type-Options: nosniff, a sandboxing CSP): '
+        + 'an uploaded page or image never runs as Intake. A read-scoped key is enough; another owner\'s file is 404.',
+      params: FileParams,
+      response: { 200: FILE_BODY, ...ManagementErrors },
+    },
+  }, async (request, reply) => {
+    const { form_id: formId, id, file_id: fileId } = request.params;
+    return sendDownload(reply, await files.openOwned(ownerOf(request).account.id, formId, id, fileId));
+  });
 
   app.patch('/api/forms/:form_id/submissions/:id', {
     schema: {

@@ -40,6 +40,14 @@ export const DiscoveryOutput = Type.Object({
   visibility: Type.Enum(['public', 'private']),
   version: Type.Integer(),
   fields: Type.Array(FieldDefinitionOutput),
+  files: Type.Optional(Type.Object({
+    endpoint: Type.String({ description: 'Where files are posted: the HTML endpoint, as multipart/form-data' }),
+    content_type: Type.Literal('multipart/form-data'),
+    accept: Type.Literal('application/json', { description: 'Send this Accept header for the JSON answers (201 { id, data, created_at }, the JSON error bodies)' }),
+    max_upload_bytes: Type.Integer({ description: 'All files of one submission together' }),
+    description: Type.String(),
+    fields: Type.Array(Type.Object({ name: Type.String(), max_files: Type.Integer(), max_file_size: Type.Integer(), accept: Type.Array(Type.String()) })),
+  }, { description: 'Present when the form has file fields: how to send them' })),
   authentication: Type.Optional(
     Type.Object({ type: Type.String(), header: Type.String(), format: Type.String(), description: Type.String() }),
   ),
@@ -119,7 +127,18 @@ export const SubmissionOutput = Type.Object({
   read_at: nullable({ type: 'string', format: 'date-time' }),
   done: Type.Boolean({ description: "The owner's archive, beside spam: done submissions leave the dashboard's Inbox tab" }),
   done_at: nullable({ type: 'string', format: 'date-time' }),
+  files: Type.Optional(Type.Array(Type.Object({
+    id: Type.String({ format: 'uuid' }),
+    field: Type.String(),
+    filename: Type.String(),
+    content_type: Type.String({ description: 'Decided from the bytes' }),
+    size: Type.Integer(),
+    sha256: Type.String(),
+    download_url: Type.String({ description: 'GET with the same credentials: the bytes, as an attachment' }),
+  }), { description: 'Get a submission only: its uploaded files, each with its download route' })),
 });
+
+export const FileParams = Type.Object({ form_id: Type.String(), id: Type.String(), file_id: Type.String() });
 
 export const SubmissionPatchBody = Type.Object(
   {

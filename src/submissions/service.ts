@@ -19,6 +19,7 @@ import type { WriteBatch } from './writer.ts';
 import { learnCorrections } from '../pipeline/spam/feedback-store.ts';
 import { withoutCaptchaFields, type CaptchaService } from '../captcha/index.ts';
 import { correctionFeatures } from '../pipeline/spam/owner-feedback.ts';
+import { byContent, withFiles, withoutFileFields, type StoredUpload } from '../files/uploads.ts';
 
 export interface SubmitRequest {
   segment: string;
@@ -29,6 +30,8 @@ export interface SubmitRequest {
   ownerAccountId?: string;
   idempotencyKey: string | null;
   metadata: SubmissionMetadata;
+  /** Files already stored (src/files), by field: only the HTML endpoint's multipart parts bring them. */
+  files?: ReadonlyMap<string, StoredUpload[]>;
 }
 
 export interface Accepted {
@@ -138,7 +141,8 @@ export function submissionService(deps: {
       }
       // The token is not data. The other fields are checked first: a hosted provider's token works
       // once, and a visitor fixing a typo should not have to solve the CAPTCHA again.
-      const result = validatorFor(endpointVersion)(withoutCaptchaFields(request.body, endpointVersion.schema.fields));
+      const body = withFiles(withoutCaptchaFields(request.body, endpointVersion.schema.fields), endpointVersion.schema.fields, request.files);
+      const result = validatorFor(endpointVersion)(body);
       if (!result.ok) throw fail.validation(result.details);
       if (form.settings.captcha_provider !== 'none') {
         const { ip, origin, referer } = request.metadata;
@@ -147,19 +151,23 @@ export function submissionService(deps: {
         if ('unavailable' in verdict) metadata = { ...metadata, flagged_spam: `CAPTCHA not verified: ${verdict.unavailable}` };
       }
 
+      // Honeypot spam is stored (as spam) without its files: the bytes are removed by the caller.
+      const data = request.metadata.honeypot ? withoutFileFields(result.data, endpointVersion.schema.fields) : result.data;
+      const files = request.metadata.honeypot ? [] : [...(request.files?.values() ?? [])].flat();
       const now = clock();
       const item: NewSubmission = {
         id: timeOrderedUuid(now.getTime()),
         formId: form.id,
         accountId: form.accountId,
         versionId: endpointVersion.id,
-        data: result.data,
+        data,
         metadata,
         idempotencyKey: request.idempotencyKey,
-        idempotencyHash: request.idempotencyKey === null ? null : idempotencyRequestHash(endpointVersion.id, result.data),
-        fingerprint: contentFingerprint(result.data, endpointVersion.schema.fields, metadata.ip),
+        idempotencyHash: request.idempotencyKey === null ? null : idempotencyRequestHash(endpointVersion.id, byContent(data, endpointVersion.schema.fields)),
+        fingerprint: contentFingerprint(data, endpointVersion.schema.fields, metadata.ip),
         createdAt: now.toISOString(),
         submissionCap: config.freeSubmissionLimit,
+        ...(files.length > 0 && { files }),
       };
       const outcome = await writer.write(item);
       if (outcome.kind === 'plan_limit') throw fail.planLimitExhausted(config.billingUrl);

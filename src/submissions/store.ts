@@ -15,6 +15,7 @@ import { correctedSpamReason } from '../pipeline/spam/correction-reason.ts';
 import { lockMarkForDelete } from '../pipeline/fingerprint-store.ts';
 import type { Engine } from '../db/migrations/column-types.ts';
 import type { ReplyConfidence } from '../replies/evidence.ts';
+import type { StoredUpload } from '../files/uploads.ts';
 
 export type SpamFilter = 'inbox' | 'spam' | 'all';
 
@@ -70,6 +71,8 @@ export interface NewSubmission {
   createdAt: string;
   /** The free plan's lifetime cap (a pro owner has none), or null for no cap at all. */
   submissionCap: number | null;
+  /** Uploads already in the file storage: their rows are inserted with the submission's. */
+  files?: StoredUpload[];
 }
 
 export type InsertOutcome =

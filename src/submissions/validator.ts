@@ -7,6 +7,7 @@ import type { Comparator, Condition, FieldDefinition, FieldType, FieldsSchema, R
 import { isHoneypot, parseDecimal } from '../forms/field-schema.ts';
 import { PATTERN_INPUT_LIMIT, re2Engine } from '../forms/pattern-dialect.ts';
 import { addSafeFormats } from '../http/json-formats.ts';
+import { fileRules } from '../files/rules.ts';
 
 export type ValidationResult = { ok: true; data: Record<string, unknown> } | { ok: false; details: Record<string, string[]> };
 export type SubmissionValidator = (body: Record<string, unknown>) => ValidationResult;
@@ -32,6 +33,7 @@ const TYPE_MESSAGES: Record<FieldType, string> = {
   date: 'must be a string',
   number: 'invalid number',
   boolean: 'invalid boolean',
+  file: 'must be sent as a file (multipart/form-data)',
 };
 const INVALID_EMAIL = 'invalid email';
 const INVALID_DATE = 'invalid date (expected YYYY-MM-DD)';
@@ -123,6 +125,8 @@ function toJsonSchema(schema: FieldsSchema): JsonSchema {
 function propertySchema(field: FieldDefinition, allOf: JsonSchema[]): JsonSchema {
   if (isHoneypot(field)) return {};
   const schema = baseSchema(field.type);
+  // max_files (or its default) as maxItems; max_file_size and accept are checked while the bytes arrive.
+  if (field.type === 'file') schema.maxItems = fileRules(field).maxFiles;
   for (const rule of field.rules) {
     if (rule.when || rule.op === 'required') continue;
     const keywords = ruleKeywords(rule);
@@ -137,6 +141,8 @@ function baseSchema(type: FieldType): JsonSchema {
     case 'email':
     case 'date':
       return { type: 'string', format: type };
+    case 'file':
+      return { type: 'array', items: { type: 'object' } };
     default:
       return { type };
   }
@@ -243,6 +249,7 @@ function messageFor(error: ErrorObject, typeMessage: string | undefined): string
     case 'maxLength': return `must be at most ${params.limit} characters`;
     case 'minimum': return `must be at least ${params.limit}`;
     case 'maximum': return `must be at most ${params.limit}`;
+    case 'maxItems': return `takes at most ${params.limit} file${params.limit === 1 ? '' : 's'}`;
     case 'pattern': return 'does not match the required format';
     case 'enum': return `must be one of: ${(params.allowedValues as unknown[]).join(', ')}`;
     case 'not': return `must not be one of: ${((error.schema as { enum: unknown[] }).enum).join(', ')}`;

@@ -5,8 +5,9 @@ import escapeHtml from 'escape-html';
 import { isHoneypot, type FieldDefinition } from '../../forms/field-schema.ts';
 import type { FormRecord } from '../../forms/store.ts';
 import { html, type Html } from '../html.ts';
+import { fileFields, fileRules } from '../../files/rules.ts';
 
-const INPUT_TYPES: Record<FieldDefinition['type'], string> = { string: 'text', email: 'email', number: 'number', boolean: 'checkbox', date: 'date' };
+const INPUT_TYPES: Record<FieldDefinition['type'], string> = { string: 'text', email: 'email', number: 'number', boolean: 'checkbox', date: 'date', file: 'file' };
 
 function label(name: string): string {
   const words = name.replace(/[_-]+/g, ' ').trim();
@@ -22,8 +23,14 @@ function inputFor(field: FieldDefinition, errors: boolean): string {
     ? `<input name="${name}" type="checkbox" value="true"${required}>`
     : field.name === 'message' || field.name === 'body'
       ? `<textarea name="${name}"${required}></textarea>`
-      : `<input name="${name}" type="${INPUT_TYPES[field.type]}"${required}>`;
+      : `<input name="${name}" type="${INPUT_TYPES[field.type]}"${field.type === 'file' ? fileAttributes(field) : ''}${required}>`;
   return `  <label>${escapeHtml(label(field.name))} ${control}</label>${errors ? `\n  <p class="field-error" data-error-for="${name}"></p>` : ''}`;
+}
+
+/** multiple when the field takes several files, and the browser's picker narrowed to what the field accepts. */
+function fileAttributes(field: FieldDefinition): string {
+  const rules = fileRules(field);
+  return `${rules.maxFiles > 1 ? ' multiple' : ''} accept="${escapeHtml(rules.accept.join(','))}"`;
 }
 
 const honeypot = (name: string) =>
@@ -38,7 +45,7 @@ function formStart(form: FormRecord, htmlEndpoint: string, id = ''): string {
     ? '<!-- This form is private: a plain HTML post cannot send its submission token, so posts are refused (401) until it is public. -->\n'
     : '';
   return `<meta charset="utf-8"><!-- in the page's <head> -->
-${note}<form${id} action="${escapeHtml(htmlEndpoint)}" method="POST" accept-charset="UTF-8">`;
+${note}<form${id} action="${escapeHtml(htmlEndpoint)}" method="POST" accept-charset="UTF-8"${fileFields(form.version.schema.fields).length > 0 ? ' enctype="multipart/form-data"' : ''}>`;
 }
 
 /** Works with JavaScript off: the browser posts, Intake answers with its thank-you page (or the form's redirect_url). */

@@ -169,3 +169,24 @@ export interface CaptchaSolutionsTable {
   challenge_id: string;
   expires_at: Timestamp;
 }
+
+/** A stored upload's facts; its bytes are in the file storage under storage_key (migration 0034). */
+export interface SubmissionFilesTable {
+  id: string;
+  submission_id: string;
+  form_id: string;
+  account_id: string;
+  field: string;
+  filename: string;
+  content_type: string;
+  size: Count;
+  sha256: string;
+  storage_key: string;
+  created_at: Timestamp;
+}
+
+/** Bytes to delete: written by a trigger when a submission_files row goes, removed once the bytes are (migration 0034). */
+export interface FileDeletionsTable {
+  storage_key: string;
+  deleted_at: Timestamp;
+}
