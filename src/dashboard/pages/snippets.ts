@@ -3,7 +3,9 @@
 // endpoint), a curl command, and a prompt an agent can follow (discover, then submit).
 import escapeHtml from 'escape-html';
 import { isHoneypot, type FieldDefinition } from '../../forms/field-schema.ts';
+import { captchaDiscovery } from '../../captcha/index.ts';
 import type { FormRecord } from '../../forms/store.ts';
+import { ALTCHA_SCRIPT_PATH } from '../../submissions/discovery.ts';
 import { html, type Html } from '../html.ts';
 import { fileFields, fileRules } from '../../files/rules.ts';
 
@@ -40,28 +42,54 @@ const honeypot = (name: string) =>
 const GOTCHA = '  <input name="_gotcha" type="text" tabindex="-1" autocomplete="off" style="display:none">';
 
 /** The opening of both HTML snippets: the page's charset, and a form that posts to the HTML endpoint without any script. */
-function formStart(form: FormRecord, htmlEndpoint: string, id = ''): string {
+function formStart(form: FormRecord, htmlEndpoint: string, endpoint: string, id = ''): string {
   const note = form.visibility === 'private'
     ? '<!-- This form is private: a plain HTML post cannot send its submission token, so posts are refused (401) until it is public. -->\n'
     : '';
   return `<meta charset="utf-8"><!-- in the page's <head> -->
-${note}<form${id} action="${escapeHtml(htmlEndpoint)}" method="POST" accept-charset="UTF-8"${fileFields(form.version.schema.fields).length > 0 ? ' enctype="multipart/form-data"' : ''}>`;
+${captchaMarkup(form, endpoint).script}${note}<form${id} action="${escapeHtml(htmlEndpoint)}" method="POST" accept-charset="UTF-8"${fileFields(form.version.schema.fields).length > 0 ? ' enctype="multipart/form-data"' : ''}>`;
+}
+
+/**
+ * The form's CAPTCHA on the page: the widget's script (ALTCHA's from Intake itself, a hosted
+ * provider's from that provider, as its own docs give it) and the element that puts the token in the
+ * field the endpoint reads. Empty without CAPTCHA. `endpoint` is the JSON endpoint: the challenge's.
+ */
+function captchaMarkup(form: FormRecord, endpoint: string): { script: string; element: string } {
+  const captcha = captchaDiscovery(form, endpoint);
+  if (!captcha) return { script: '', element: '' };
+  if (captcha.provider === 'altcha') {
+    const base = endpoint.slice(0, endpoint.lastIndexOf('/api/'));
+    return {
+      script: `<script src="${escapeHtml(base + ALTCHA_SCRIPT_PATH)}" defer></script><!-- in the page's <head> -->\n`,
+      element: `\n  <altcha-widget challenge="${escapeHtml(captcha.challenge_url)}"></altcha-widget>`,
+    };
+  }
+  const hosted = {
+    turnstile: ['https://challenges.cloudflare.com/turnstile/v0/api.js', 'cf-turnstile'],
+    hcaptcha: ['https://js.hcaptcha.com/1/api.js', 'h-captcha'],
+    recaptcha: ['https://www.google.com/recaptcha/api.js', 'g-recaptcha'],
+  }[captcha.provider];
+  return {
+    script: `<script src="${hosted[0]}" async defer></script><!-- in the page's <head> -->\n`,
+    element: `\n  <div class="${hosted[1]}" data-sitekey="${escapeHtml(captcha.site_key)}"></div>`,
+  };
 }
 
 /** Works with JavaScript off: the browser posts, Intake answers with its thank-you page (or the form's redirect_url). */
-export function plainHtmlSnippet(form: FormRecord, htmlEndpoint: string): string {
-  return `${formStart(form, htmlEndpoint)}
+export function plainHtmlSnippet(form: FormRecord, htmlEndpoint: string, endpoint: string): string {
+  return `${formStart(form, htmlEndpoint, endpoint)}
 ${form.version.schema.fields.map((field) => inputFor(field, false)).join('\n')}
-${GOTCHA}
+${GOTCHA}${captchaMarkup(form, endpoint).element}
   <button type="submit">Send</button>
 </form>`;
 }
 
 /** Posts FormData to the HTML endpoint asking for JSON, and shows each field's error; without scripts it is the plain form. */
-export function htmlSnippet(form: FormRecord, htmlEndpoint: string): string {
-  return `${formStart(form, htmlEndpoint, ' id="intake-form"')}
+export function htmlSnippet(form: FormRecord, htmlEndpoint: string, endpoint: string): string {
+  return `${formStart(form, htmlEndpoint, endpoint, ' id="intake-form"')}
 ${form.version.schema.fields.map((field) => inputFor(field, true)).join('\n')}
-${GOTCHA}
+${GOTCHA}${captchaMarkup(form, endpoint).element}
   <button type="submit">Send</button>
   <p id="intake-status" role="status"></p>
 </form>
@@ -133,8 +161,8 @@ export function snippetsSection(form: FormRecord, endpoint: string, htmlEndpoint
   return html`<section aria-labelledby="snippets-title" class="panel">
   <h2 id="snippets-title">Use this form</h2>
   <p class="muted">Paste the plain HTML into any page: it works with JavaScript off, and visitors land on a thank-you page. The fetch version stays on the page and shows each field's error.</p>
-  ${snippet('snippet-plain', 'Plain HTML', plainHtmlSnippet(form, htmlEndpoint))}
-  ${snippet('snippet-html', 'HTML with fetch', htmlSnippet(form, htmlEndpoint))}
+  ${snippet('snippet-plain', 'Plain HTML', plainHtmlSnippet(form, htmlEndpoint, endpoint))}
+  ${snippet('snippet-html', 'HTML with fetch', htmlSnippet(form, htmlEndpoint, endpoint))}
   ${snippet('snippet-curl', 'curl', curlSnippet(form, endpoint))}
   ${snippet('snippet-agent', 'Prompt for an agent', agentPrompt(form, endpoint))}
 </section>`;
