@@ -160,7 +160,7 @@ describe('set-up closes when the CLI gives an account a way in', () => {
       assert.equal(created.code, 0, created.stderr);
       assert.match(created.stdout.trim(), /^\S+$/, 'only the key on stdout');
       assert.equal((await runCli(['setup-link'], store.env)).code, 1);
-      const weak = await runCli(['keys', 'create', '--email', 'other@example.com', '--name', 'x', '--password'], store.env, 'short\n');
+      const weak = await runCli(['keys', 'create', '--email', 'other@example.com', '--name', 'x', '--password', '--new-account'], store.env, 'short\n');
       assert.equal(weak.code, 1);
       assert.match(weak.stderr, /at least 10 characters/);
     } finally {
