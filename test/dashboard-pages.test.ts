@@ -203,6 +203,20 @@ describe('dashboard pages', () => {
     }
   });
 
+  it('warns, on adding an email destination, that no mail server is configured, and names the setting', async () => {
+    const page = await owner.get(`/forms/${formId}/notifications`);
+    assert.match(page.body, /data-types="email">[\s\S]*?No mail server is configured[\s\S]*?INTAKE_SMTP_URL[\s\S]*?<\/div>/);
+    const added = await owner.follow(await owner.post(`/forms/${formId}/notifications`, { type: 'email', recipients: 'me@example.com' }));
+    assert.match(added.body, /notice warn[^>]*>Destination added\. No mail server is configured on this server, so email notifications cannot be sent until its operator sets INTAKE_SMTP_URL and INTAKE_MAIL_FROM\./);
+    const ownerId = (await t.services.accounts.find('owner@example.com'))!.id;
+    const emailId = (await t.services.destinations.list(ownerId, formId)).find((d) => d.type === 'email')?.id;
+    assert.ok(emailId);
+    assert.equal((await owner.post(`/forms/${formId}/notifications/${emailId}/delete`)).statusCode, 303);
+    const local = await owner.post(`/forms/${formId}/notifications`, { type: 'webhook', url: 'https://[::1]:8443/hook' });
+    assert.equal(local.statusCode, 422);
+    assert.match(local.body, /loopback address \(::1\).*INTAKE_OUTBOUND_ALLOW=::1/);
+  });
+
   it('generates an API key shown once that works on the API, and revokes it', async () => {
     await owner.get('/integrations');
     const made = await owner.follow(await owner.post('/integrations/keys', { name: 'CRM <sync>' }));
