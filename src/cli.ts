@@ -128,12 +128,18 @@ async function passwordLink(config: Config, email: string, create: boolean): Pro
   process.stdout.write(`${publicBaseUrl(config)}/set-password?token=${link.token}\n`);
 }
 
-/** `setup-link`: the link is the only line on stdout. */
+/**
+ * `setup-link`: the link is the only line on stdout. Without INTAKE_PUBLIC_URL it leads where the
+ * server last started listens, which this shell's PORT may not say.
+ */
 async function setupLink(config: Config): Promise<void> {
-  const issued = await withDashboard(config, ({ setup }) => setup.newToken());
-  if (!issued) throw new InputError(`This server is already set up: log in at ${publicBaseUrl(config)}/login, or print a set-password link with users password-link.`);
+  const { issued, base } = await withDashboard(config, async ({ setup }) => ({
+    issued: await setup.newToken(),
+    base: config.publicUrl ?? (await setup.servedUrl()) ?? publicBaseUrl(config),
+  }));
+  if (!issued) throw new InputError(`This server is already set up: log in at ${base}/login, or print a set-password link with users password-link.`);
   process.stderr.write(`Open this link to create the owner account. It works once, within ${issued.hours} hours:\n`);
-  process.stdout.write(`${setupUrl(config, issued.token)}\n`);
+  process.stdout.write(`${setupUrl(config, issued.token, base)}\n`);
 }
 
 async function usersCommand(config: Config, sub: string | undefined, args: string[]): Promise<void> {
@@ -218,6 +224,7 @@ main(process.argv.slice(2)).catch((error: unknown) => {
   else if (error instanceof UsageError) process.stderr.write(`${error.message}\n\n${USAGE}\n`);
   else if (error instanceof InputError) process.stderr.write(`${error.message}\n`);
   else if (error instanceof SecretKeyError) process.stderr.write(`Secret key error: ${error.message}\n`);
+  else if ((error as Error)?.name === 'PortInUseError') process.stderr.write(`${(error as Error).message}\n`);
   else process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(error instanceof UsageError ? 2 : 1);
 });
