@@ -59,7 +59,7 @@ function destinationCard(session: Session, form: FormRecord, d: Destination): Ht
     <p class="muted wrap">${target(d)}</p></div>
   </div>
   ${d.disabledReason ? notice('warn', html`Disabled ${when(d.disabledAt)}: ${d.disabledReason}`) : ''}
-  <p class="small muted">Last delivered ${when(d.lastDeliveredAt)}${d.failureCount ? html` · ${d.failureCount} failures in a row` : ''}${d.lastError ? html` · last error: ${d.lastError}` : ''}</p>
+  <p class="small muted">Last delivered ${when(d.lastDeliveredAt)}${d.failureCount ? html` · ${d.failureCount} ${d.failureCount === 1 ? 'failure' : 'failures'} in a row` : ''}${d.lastError ? html` · last error: ${d.lastError}` : ''}</p>
   <div class="actions">
     ${actionButton(session, `${base}/test`, 'Send test')}
     <a class="button secondary" href="${base}">Delivery log</a>
