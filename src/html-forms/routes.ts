@@ -118,6 +118,8 @@ export const htmlFormRoutes: FastifyPluginAsyncTypebox<{ config: Config; submiss
       bearerToken: bearerToken(request.headers.authorization),
       idempotencyKey: requestHeader(request, 'idempotency-key'),
       metadata,
+      door: 'html',
+      baseUrl: baseUrlOf(request, config.publicUrl),
     });
     if (wantsJson(request)) return reply.code(result.status).send(result.submission);
     return reply.redirect(successLocation(request, form, special.next, language), 303);
