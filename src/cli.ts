@@ -23,8 +23,10 @@ const USAGE = `Usage: intake <command>
   worker                                  run the workers alone (processing and deliveries)
   migrate                                 apply pending database migrations
   setup-link                              print a new one-time link to the set-up page (new server only)
-  keys create --email E --name N [--scope full|read] [--password]
-                                          create an API key (and the owner account if missing);
+  keys create --email E --name N [--scope full|read] [--password] [--new-account]
+                                          create an API key for the account of that email; the
+                                          account is created if the server has none, or with
+                                          --new-account as a second, separate account;
                                           a read key can read everything and change nothing;
                                           --password reads the account's dashboard password from
                                           standard input (asked for on a terminal)
@@ -81,14 +83,22 @@ async function withDashboard<T>(config: Config, run: (services: DashboardCli) =>
 async function keysCommand(config: Config, sub: string | undefined, args: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args,
-    options: { email: { type: 'string' }, name: { type: 'string' }, scope: { type: 'string' }, password: { type: 'boolean' } },
+    options: {
+      email: { type: 'string' },
+      name: { type: 'string' },
+      scope: { type: 'string' },
+      password: { type: 'boolean' },
+      'new-account': { type: 'boolean' },
+    },
     allowPositionals: true,
   });
   if (sub === 'create') {
     // Asked before anything is written, so a refused password leaves no key behind.
     const password = values.password ? await readPassword() : null;
-    const created = await withAccounts(config, (a) => a.createKey({ email: option(values, 'email'), name: option(values, 'name'), scope: values.scope }));
-    process.stderr.write(`Created ${created.scope}-scope API key ${created.id} for ${created.account.email}. It is shown only now:\n`);
+    const secondAccount = values['new-account'] ? 'allow' : 'refuse';
+    const created = await withAccounts(config, (a) => a.createKey({ email: option(values, 'email'), name: option(values, 'name'), scope: values.scope, secondAccount }));
+    const whose = created.accountCreated ? `the new account ${created.account.email}` : `the account ${created.account.email}`;
+    process.stderr.write(`Created ${created.scope}-scope API key ${created.id} for ${whose}. It is shown only now:\n`);
     process.stdout.write(`${created.key}\n`);
     if (password !== null) {
       await withDashboard(config, ({ dashboard }) => dashboard.setPasswordOf(created.account.email, password));
@@ -118,12 +128,18 @@ async function passwordLink(config: Config, email: string, create: boolean): Pro
   process.stdout.write(`${publicBaseUrl(config)}/set-password?token=${link.token}\n`);
 }
 
-/** `setup-link`: the link is the only line on stdout. */
+/**
+ * `setup-link`: the link is the only line on stdout. Without INTAKE_PUBLIC_URL it leads where the
+ * server last started listens, which this shell's PORT may not say.
+ */
 async function setupLink(config: Config): Promise<void> {
-  const issued = await withDashboard(config, ({ setup }) => setup.newToken());
-  if (!issued) throw new InputError(`This server is already set up: log in at ${publicBaseUrl(config)}/login, or print a set-password link with users password-link.`);
+  const { issued, base } = await withDashboard(config, async ({ setup }) => ({
+    issued: await setup.newToken(),
+    base: config.publicUrl ?? (await setup.servedUrl()) ?? publicBaseUrl(config),
+  }));
+  if (!issued) throw new InputError(`This server is already set up: log in at ${base}/login, or print a set-password link with users password-link.`);
   process.stderr.write(`Open this link to create the owner account. It works once, within ${issued.hours} hours:\n`);
-  process.stdout.write(`${setupUrl(config, issued.token)}\n`);
+  process.stdout.write(`${setupUrl(config, issued.token, base)}\n`);
 }
 
 async function usersCommand(config: Config, sub: string | undefined, args: string[]): Promise<void> {
@@ -208,6 +224,7 @@ main(process.argv.slice(2)).catch((error: unknown) => {
   else if (error instanceof UsageError) process.stderr.write(`${error.message}\n\n${USAGE}\n`);
   else if (error instanceof InputError) process.stderr.write(`${error.message}\n`);
   else if (error instanceof SecretKeyError) process.stderr.write(`Secret key error: ${error.message}\n`);
+  else if ((error as Error)?.name === 'PortInUseError') process.stderr.write(`${(error as Error).message}\n`);
   else process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(error instanceof UsageError ? 2 : 1);
 });

@@ -323,6 +323,11 @@ function smtpConfig(env: Env): Config['delivery']['smtp'] {
   return { url: smtpUrl, from };
 }
 
+/** Where links to the dashboard and endpoints point: the configured public URL, else this server. */
+export function publicBaseUrl(config: Pick<Config, 'publicUrl' | 'port'>): string {
+  return config.publicUrl ?? `http://localhost:${config.port}`;
+}
+
 /** Builds the configuration from an environment (process.env by default). Throws ConfigError naming the variable. */
 export function loadConfig(env: Env = process.env): Config {
   const perMinute = (name: string, fallback: number) => integer(env, name, fallback, 1, 1_000_000_000);

@@ -1,6 +1,7 @@
 // `intake serve` and `intake worker`: migrate, run, and shut down cleanly so no accepted write
 // is cut off and no job is left half-held.
 import { flushCompileCache } from 'node:module';
+import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { buildApp } from './app.ts';
 import { buildServices, openSecrets } from './services.ts';
@@ -45,7 +46,20 @@ export async function serve(config: Config): Promise<void> {
 
   // A few hundred ms for Redis to answer, so the first requests count in the shared store.
   await services.limits.ready(2_000);
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'EADDRINUSE') throw error;
+    await app.close();
+    await services.limits.close();
+    await services.live.close();
+    await database.close();
+    throw new PortInUseError(config.port);
+  }
+  // Plain text on stdout, apart from the log: the first thing a new operator needs to read.
+  const { port } = app.server.address() as AddressInfo;
+  await services.setup.recordServedUrl(config.publicUrl ?? `http://localhost:${port}`);
+  const welcome = await startupNotices(config, services, app.log);
   if (config.pipeline.embeddedWorker) {
     worker = (async () => {
       // Loaded only here: the language model alone takes about 150 MB, which an API-only process is spared.
@@ -58,8 +72,20 @@ export async function serve(config: Config): Promise<void> {
   // that is killed never exits cleanly, and its next start would strip every file again. No-op when off.
   flushCompileCache();
   app.log.info({ engine: database.engine, worker: config.pipeline.embeddedWorker }, 'Intake is ready');
-  // Plain text on stdout, apart from the JSON log: the first thing a new operator needs to read.
-  process.stdout.write(await startupNotices(config, services, app.log));
+  // Written through the log's own stream, which writes asynchronously (to pino-pretty's thread on a
+  // terminal): straight to stdout, the notices came before the start's last log lines and scrolled away.
+  const logStream = (app.log as unknown as Record<symbol, { write(text: string): void } | undefined>)[pino.symbols.streamSym];
+  if (logStream) logStream.write(welcome);
+  else process.stdout.write(welcome);
+}
+
+/** Another program listens on the port: one line with the fix, not a stack trace. */
+export class PortInUseError extends Error {
+  // Matched by name in src/cli.ts, which loads this module only to serve.
+  override name = 'PortInUseError';
+  constructor(port: number) {
+    super(`Port ${port} is in use: another program (perhaps another Intake) listens on it. Stop that program, or start on another port: PORT=${port + 1} npm start`);
+  }
 }
 
 /** Workers alone: several processes can run beside the API processes, on PostgreSQL on several machines. */

@@ -69,10 +69,8 @@ export interface ServiceOptions {
   outbound?: SendOptions;
 }
 
-/** Where links to the dashboard point: the configured public URL, else this server. */
-export function publicBaseUrl(config: Config): string {
-  return config.publicUrl ?? `http://localhost:${config.port}`;
-}
+import { publicBaseUrl } from './config.ts';
+export { publicBaseUrl };
 
 /**
  * INTAKE_SQLITE_WRITER_THREAD=auto: no writer thread in a process that runs its workers too (`npm start`'s

@@ -104,7 +104,7 @@ describe('CLI', () => {
   });
 
   it('creates a read-scoped key with --scope read, and refuses other scopes', async () => {
-    const created = await runCli(['keys', 'create', '--email', 'scope@example.com', '--name', 'agent', '--scope', 'read'], store.env);
+    const created = await runCli(['keys', 'create', '--email', 'scope@example.com', '--name', 'agent', '--scope', 'read', '--new-account'], store.env);
     assert.equal(created.code, 0, created.stderr);
     assert.match(created.stderr, /Created read-scope API key/);
     assert.match((await runCli(['keys', 'list', '--email', 'scope@example.com'], store.env)).stdout, /"agent"  read  /);
@@ -114,7 +114,7 @@ describe('CLI', () => {
   });
 
   it('sets a plan, and refuses unknown accounts and plans', async () => {
-    await runCli(['keys', 'create', '--email', 'plan@example.com', '--name', 'k'], store.env);
+    await runCli(['keys', 'create', '--email', 'plan@example.com', '--name', 'k', '--new-account'], store.env);
     const ok = await runCli(['users', 'set-plan', '--email', 'plan@example.com', '--plan', 'pro'], store.env);
     assert.equal(ok.code, 0, ok.stderr);
     const t = await startTestApp(store.env);
@@ -135,7 +135,7 @@ describe('CLI', () => {
   });
 
   it('sets the language submissions are translated into, and shows plan, language and credits', async () => {
-    await runCli(['keys', 'create', '--email', 'lang@example.com', '--name', 'k'], store.env);
+    await runCli(['keys', 'create', '--email', 'lang@example.com', '--name', 'k', '--new-account'], store.env);
     const ok = await runCli(['users', 'set-language', '--email', 'lang@example.com', '--language', 'fr'], store.env);
     assert.equal(ok.code, 0, ok.stderr);
     const shown = await runCli(['users', 'show', '--email', 'lang@example.com'], store.env);
@@ -164,8 +164,31 @@ describe('CLI', () => {
     assert.match(badUrl.stderr, /DATABASE_URL: must start with postgres:\/\/ or postgresql:\/\//);
   });
 
+  it('refuses a second account unless --new-account is given, naming the flag and the account there is', async () => {
+    const own = await createTestStore();
+    try {
+      const first = await runCli(['keys', 'create', '--email', 'first@example.com', '--name', 'laptop'], own.env);
+      assert.equal(first.code, 0, first.stderr);
+      assert.match(first.stderr, /for the new account first@example\.com/);
+      const again = await runCli(['keys', 'create', '--email', 'First@example.com', '--name', 'phone'], own.env);
+      assert.equal(again.code, 0, again.stderr);
+      assert.match(again.stderr, /for the account first@example\.com\./);
+      const typo = await runCli(['keys', 'create', '--email', 'frist@example.com', '--name', 'x'], own.env);
+      assert.equal(typo.code, 1);
+      assert.equal(typo.stdout, '', 'no key');
+      assert.match(typo.stderr, /No account has the email frist@example\.com; this server's account is first@example\.com/);
+      assert.match(typo.stderr, /--new-account/);
+      assert.doesNotMatch((await runCli(['keys', 'list'], own.env)).stdout, /frist/, 'nothing was created');
+      const second = await runCli(['keys', 'create', '--email', 'second@example.com', '--name', 'x', '--new-account'], own.env);
+      assert.equal(second.code, 0, second.stderr);
+      assert.match(second.stderr, /for the new account second@example\.com/);
+    } finally {
+      await own.cleanup();
+    }
+  });
+
   it('creates the owner account once for several keys', async () => {
-    await runCli(['keys', 'create', '--email', 'twice@example.com', '--name', 'a'], store.env);
+    await runCli(['keys', 'create', '--email', 'twice@example.com', '--name', 'a', '--new-account'], store.env);
     await runCli(['keys', 'create', '--email', 'twice@example.com', '--name', 'b'], store.env);
     const listed = await runCli(['keys', 'list', '--email', 'twice@example.com'], store.env);
     const keyIds = new Set(listed.stdout.trim().split('\n').map((l) => l.split(/\s+/)[0]));

@@ -68,8 +68,10 @@ describe('dashboard inbox', () => {
     const page = await owner.get(`/forms/${form.id}/submissions/${ids[2]}`);
     assert.equal(page.statusCode, 200);
     assert.match(page.body, /id="message-sender">Person 2</);
-    assert.match(page.body, /id="message-subject">Question number 2</);
+    assert.match(page.body, /id="message-subject">No subject</, 'no subject field: the message is not repeated as its heading');
     assert.match(page.body, /id="message-text">Question number 2\nMore details/);
+    assert.equal(page.body.split('Question number 2\nMore details').length - 1, 1, 'the message is shown once');
+    assert.match(page.body, /id="data-title">Other fields</);
     assert.match(page.body, new RegExp(`href="/forms/${form.id}/submissions/${ids[3]}" rel="prev" id="newer"`));
     assert.match(page.body, new RegExp(`href="/forms/${form.id}/submissions/${ids[1]}" rel="next" id="older"`));
     assert.match(page.body, /href="mailto:p2@example.com\?subject=Re%3A%20Question%20number%202" id="reply-action"/);

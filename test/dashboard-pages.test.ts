@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startFakeProvider, type FakeProvider } from './fake-provider.ts';
-import { bearer, settled, startPipelineApp, submit, type PipelineApp } from './pipeline-helpers.ts';
+import { bearer, settled, startPipelineApp, submit, waitFor, type PipelineApp } from './pipeline-helpers.ts';
 import { DashboardClient, formIdIn } from './dashboard-helpers.ts';
 
 const XSS_NAME = '<script>alert("name")</script><img src=x onerror=alert(1)>';
@@ -111,7 +111,7 @@ describe('dashboard pages', () => {
     const page = await owner.get(`/forms/${formId}/submissions/${id}`);
     assert.equal(page.statusCode, 200);
     assertInert(page.body);
-    assert.match(page.body, /All fields, translated/);
+    assert.match(page.body, /Other fields, translated/);
     assert.match(page.body, /\[en\]/);
     assert.match(page.body, /Show original/);
     const original = await owner.get(`/forms/${formId}/submissions/${id}?view=original`);
@@ -212,6 +212,56 @@ describe('dashboard pages', () => {
     } finally {
       await receiver.close();
     }
+  });
+
+  it('warns, on adding an email destination, that no mail server is configured, and names the setting', async () => {
+    const page = await owner.get(`/forms/${formId}/notifications`);
+    assert.match(page.body, /data-types="email">[\s\S]*?No mail server is configured[\s\S]*?INTAKE_SMTP_URL[\s\S]*?<\/div>/);
+    const added = await owner.follow(await owner.post(`/forms/${formId}/notifications`, { type: 'email', recipients: 'me@example.com' }));
+    assert.match(added.body, /notice warn[^>]*>Destination added\. No mail server is configured on this server, so email notifications cannot be sent until its operator sets INTAKE_SMTP_URL and INTAKE_MAIL_FROM\./);
+    const ownerId = (await t.services.accounts.find('owner@example.com'))!.id;
+    const emailId = (await t.services.destinations.list(ownerId, formId)).find((d) => d.type === 'email')?.id;
+    assert.ok(emailId);
+    assert.equal((await owner.post(`/forms/${formId}/notifications/${emailId}/delete`)).statusCode, 303);
+    const local = await owner.post(`/forms/${formId}/notifications`, { type: 'webhook', url: 'https://[::1]:8443/hook' });
+    assert.equal(local.statusCode, 422);
+    assert.match(local.body, /loopback address \(::1\).*INTAKE_OUTBOUND_ALLOW=::1/);
+  });
+
+  it('names the destination of each notification sent, and counts failures in a row in words that agree', async () => {
+    const receiver = await startFakeProvider(() => ({ status: 200, body: { ok: true } }));
+    try {
+      await owner.get(`/forms/${formId}/notifications`);
+      await owner.follow(await owner.post(`/forms/${formId}/notifications`, { type: 'webhook', name: 'Ops hook', url: `${receiver.url}/ops` }));
+      const ownerId = (await t.services.accounts.find('owner@example.com'))!.id;
+      const ops = (await t.services.destinations.list(ownerId, formId)).find((d) => d.name === 'Ops hook')!;
+      const id = await submit(t, endpoint, { email: 'named@example.com', message: 'Which destination?' });
+      await waitFor('the delivery', async () => (await t.services.deliveries.forSubmission(id)).find((d) => d.status === 'succeeded'));
+      const page = await owner.get(`/forms/${formId}/submissions/${id}`);
+      assert.match(page.body, new RegExp(`<li><a href="/forms/${formId}/notifications/${ops.id}">Ops hook</a> <span class="muted small">webhook</span> · <span class="badge delivery-succeeded">`));
+
+      await t.database.db.updateTable('destinations').set({ failure_count: 1 }).where('id', '=', ops.id).execute();
+      const one = (await owner.get(`/forms/${formId}/notifications`)).body;
+      assert.match(one, / · 1 failure in a row/);
+      assert.doesNotMatch(one, /1 failures/);
+      await t.database.db.updateTable('destinations').set({ failure_count: 2 }).where('id', '=', ops.id).execute();
+      assert.match((await owner.get(`/forms/${formId}/notifications`)).body, / · 2 failures in a row/);
+      await owner.post(`/forms/${formId}/notifications/${ops.id}/delete`);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('refuses a short new password in the browser, before the round trip (minlength, no novalidate)', async () => {
+    const account = (await owner.get('/account')).body;
+    const form = /<form method="post" action="\/account\/password"[^>]*>/.exec(account)?.[0];
+    assert.ok(form, 'the change-password form');
+    assert.doesNotMatch(form, /novalidate/);
+    assert.match(account, /<input id="f-password" name="password" type="password"[^>]* minlength="10">/);
+    const link = await t.services.dashboard.passwordLink('owner@example.com', false);
+    const setPage = (await new DashboardClient(t).get(`/set-password?token=${link.token}`)).body;
+    assert.match(setPage, /<form method="post" action="\/set-password">/);
+    assert.match(setPage, /name="password" type="password"[^>]* minlength="10">/);
   });
 
   it('generates an API key shown once that works on the API, and revokes it', async () => {

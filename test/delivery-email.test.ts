@@ -104,6 +104,30 @@ describe('email destinations with an SMTP server', () => {
     });
   });
 
+  describe('a test email', () => {
+    let t: PipelineApp;
+    before(async () => {
+      t = await startPipelineApp({ INTAKE_SMTP_URL: smtp.url, INTAKE_MAIL_FROM: MAIL_FROM });
+    });
+    after(async () => {
+      await t?.close();
+    });
+
+    it('marks a test email as a test in its subject and first line, and its link opens the delivery log', async () => {
+      const key = await t.createKey('tester@example.com');
+      const form = await createForm(t, key, { name: 'Test drive' });
+      const destination = await addDestination(t, key, form.id, { type: 'email', name: 'Inbox of sales', recipients: ['sales@example.com'] });
+      const sent = await t.request({ method: 'POST', url: `/api/forms/${form.id}/destinations/${destination.id}/test`, headers: bearer(key) });
+      assert.equal(sent.json().delivered, true, sent.body);
+      const { mail } = await waitFor('the test email', () => smtp.received.find((r) => r.mail.subject?.includes('Test drive')));
+      assert.equal(mail.subject, '[Test] New submission to Test drive');
+      assert.match(mail.text?.split('\n')[0] ?? '', /^Test: a sample submission to Test drive$/);
+      assert.match(String(mail.html), /<h2>Test: a sample submission to Test drive<\/h2>/);
+      assert.match(mail.text ?? '', /Open the delivery log: http:\/\/localhost[^\s]*\/notifications\//);
+      await assertLinksOpen(t, 'tester@example.com', `${mail.text}\n${mail.html}`, 'Inbox of sales');
+    });
+  });
+
   describe('a destination that keeps failing', () => {
     let alerting: PipelineApp;
     let failing: FakeProvider;

@@ -300,3 +300,29 @@ describe('Telegram', () => {
     assert.ok(text.includes('\n<a href="https://x.example/?a=1&amp;b=&quot;2&quot;">View submission</a>'));
   });
 });
+
+describe('a test event ("Send test")', () => {
+  const event: SubmissionEvent = { ...submissionEvent(), type: 'submission.test' };
+  const LOG = 'https://intake.example/forms/frm_1/notifications/dst_1';
+
+  it('says Test first on every platform, and labels its link as the delivery log', () => {
+    const slack = slackMessage(event, LOG);
+    assert.equal(slack.text, '[Test] New submission: Contact');
+    assert.match(JSON.stringify(slack.blocks.at(-1)), /Open the delivery log/);
+    assert.equal(discordMessage(event, LOG).embeds[0]!.title, '[Test] New submission: Contact');
+    const teams = teamsMessage(event, LOG).attachments[0]!.content;
+    assert.equal((teams.body[0] as Json).text, 'Test event: a sample submission');
+    assert.match(JSON.stringify(teams.actions), /Open the delivery log/);
+    const chat = googleChatMessage(event, LOG).cardsV2[0]!.card;
+    assert.equal(chat.header.title, '[Test] Contact');
+    assert.match(JSON.stringify(chat.sections), /Open the delivery log/);
+    const telegram = telegramMessage(event, LOG, 1).text;
+    assert.equal(telegram.split('\n')[0], '<b>[Test] New submission: Contact</b>');
+    assert.ok(telegram.endsWith(`<a href="${LOG}">Open the delivery log</a>`));
+  });
+
+  it('leaves a real submission unmarked', () => {
+    assert.equal(slackMessage(submissionEvent(), LINK).text, 'New submission: Contact');
+    assert.equal(submissionContent(submissionEvent(), LINK).test, false);
+  });
+});

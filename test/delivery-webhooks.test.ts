@@ -195,8 +195,9 @@ describe('webhook deliveries', () => {
     assert.equal(test.delivered, true);
     assert.equal(test.delivery.submission_id, null);
     const request = received('/hook/test').at(-1)!;
-    const event = new Webhook(destination.secret).verify(request.raw, request.headers as Record<string, string>) as { data: { submission: { data: Record<string, unknown> } } };
+    const event = new Webhook(destination.secret).verify(request.raw, request.headers as Record<string, string>) as { type: string; data: { submission: { data: Record<string, unknown> } } };
     assert.deepEqual(Object.keys(event.data.submission.data).sort(), ['age', 'email', 'message', 'name']);
+    assert.equal(event.type, 'submission.test', 'a receiver acting on submission.created never acts on a test');
     const shown = (await api(key).get(`/api/forms/${form.id}/destinations/${destination.id}`)).json();
     assert.equal(shown.failure_count, 0);
     assert.equal((await deliveries(key, form.id, destination.id)).length, 2);

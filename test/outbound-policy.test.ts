@@ -95,7 +95,8 @@ describe('checking a destination URL', () => {
     assert.deepEqual(checkUrl('not a url', NONE), { code: 'invalid_url', message: 'is not a valid URL' });
     assert.deepEqual(checkUrl('ftp://example.com/x', NONE), { code: 'invalid_url', message: 'must be an HTTPS URL' });
     assert.deepEqual(checkUrl('javascript:alert(1)', NONE), { code: 'invalid_url', message: 'must be an HTTPS URL' });
-    assert.deepEqual(checkUrl('http://example.com/hook', NONE), { code: 'invalid_url', message: 'must be an HTTPS URL' });
+    assert.equal(checkUrl('http://example.com/hook', NONE)?.code, 'invalid_url');
+    assert.match(checkUrl('http://example.com/hook', NONE)?.message ?? '', /^must be an HTTPS URL; plain http:\/\/ is allowed only if/);
   });
 
   it('refuses credentials in the URL', () => {
@@ -116,11 +117,16 @@ describe('checking a destination URL', () => {
       ['https://0.0.0.0/', 'points to an unspecified address (0.0.0.0)'],
       ['https://[64:ff9b::192.168.0.1]/', 'points to a private address (64:ff9b::c0a8:1)'],
     ];
-    for (const [url, message] of cases) assert.deepEqual(checkUrl(url, NONE), { code: 'blocked_address', message }, url);
+    for (const [url, message] of cases) {
+      const problem = checkUrl(url, NONE);
+      assert.equal(problem?.code, 'blocked_address', url);
+      assert.ok(problem?.message.startsWith(`${message}, `), `${url}: ${problem?.message}`);
+    }
   });
 
   it('refuses localhost names without looking them up', () => {
-    assert.deepEqual(checkUrl('https://localhost/', NONE), { code: 'blocked_address', message: 'points to this server (localhost)' });
+    assert.equal(checkUrl('https://localhost/', NONE)?.code, 'blocked_address');
+    assert.match(checkUrl('https://localhost/', NONE)?.message ?? '', /^points to this server \(localhost\), /);
     assert.equal(checkUrl('https://api.LOCALHOST./', NONE)?.code, 'blocked_address');
   });
 
@@ -132,7 +138,17 @@ describe('checking a destination URL', () => {
     assert.equal(checkUrl('https://10.9.8.7/hook', policy), null);
     assert.equal(checkUrl('http://10.9.8.7/hook', policy), null);
     assert.equal(checkUrl('https://localhost/', outboundPolicy({ outboundAllow: ['localhost'] })), null);
-    assert.deepEqual(checkUrl('http://other.test/hook', policy), { code: 'invalid_url', message: 'must be an HTTPS URL' });
+    assert.equal(checkUrl('http://other.test/hook', policy)?.code, 'invalid_url');
     assert.equal(checkUrl('https://192.168.0.1/', policy)?.code, 'blocked_address');
+  });
+
+  it('names INTAKE_OUTBOUND_ALLOW and the entry that lifts each refusal a setting can lift, and that entry does', () => {
+    for (const url of ['http://127.0.0.1:8080/hook', 'https://127.0.0.1:8443/hook', 'https://localhost:8443/', 'http://localhost:8080/', 'https://[::1]/', 'https://10.0.0.5/x', 'http://receiver.test/hook']) {
+      const problem = checkUrl(url, NONE);
+      const entry = /INTAKE_OUTBOUND_ALLOW=(\S+)\)$/.exec(problem?.message ?? '')?.[1];
+      assert.ok(entry, `${url}: ${problem?.message}`);
+      assert.equal(checkUrl(url, outboundPolicy({ outboundAllow: [entry] })), null, url);
+    }
+    assert.doesNotMatch(checkUrl('ftp://example.com/x', NONE)?.message ?? '', /INTAKE_OUTBOUND_ALLOW/, 'no setting allows FTP');
   });
 });

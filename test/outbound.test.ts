@@ -169,7 +169,8 @@ describe('refusing addresses that are not public', () => {
       const resolve = scriptedResolver(addresses);
       const error = await rejection(send(post(`https://hooks.test:${watched.port}/services/T0/SECRET-TOKEN`), NONE, { resolve }));
       assert.equal(error.code, 'blocked_address');
-      assert.equal(error.message, message);
+      assert.ok(error.message.startsWith(`${message}, `), error.message);
+      assert.match(error.message, /INTAKE_OUTBOUND_ALLOW=hooks\.test\)$/);
       assert.equal(watched.connections(), 0);
     });
   }
@@ -178,10 +179,10 @@ describe('refusing addresses that are not public', () => {
     const watched = await silentServer();
     const literal = await rejection(send(post(`https://127.0.0.1:${watched.port}/x`), NONE));
     assert.equal(literal.code, 'blocked_address');
-    assert.equal(literal.message, 'The destination URL points to a loopback address (127.0.0.1)');
+    assert.match(literal.message, /^The destination URL points to a loopback address \(127\.0\.0\.1\), .*INTAKE_OUTBOUND_ALLOW=127\.0\.0\.1\)$/);
     const plain = await rejection(send(post(`http://127.0.0.1:${watched.port}/x`), NONE));
     assert.equal(plain.code, 'invalid_url');
-    assert.equal(plain.message, 'The destination URL must be an HTTPS URL');
+    assert.match(plain.message, /^The destination URL must be an HTTPS URL; .*INTAKE_OUTBOUND_ALLOW=127\.0\.0\.1\)$/);
     assert.equal((await rejection(send(post('https://u:p@example.com/'), NONE))).code, 'invalid_url');
     assert.equal(watched.connections(), 0);
   });

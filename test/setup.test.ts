@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { runCli } from './cli.ts';
 import { createTestStore, startTestApp, type TestStore } from './helpers.ts';
-import { startServer, stop } from './processes.ts';
+import net from 'node:net';
+import { freePort, startServer, stop } from './processes.ts';
 import { DashboardClient } from './dashboard-helpers.ts';
 import { loadConfig } from '../src/config.ts';
 import { redactUrl } from '../src/http/log-redaction.ts';
@@ -51,7 +52,8 @@ describe('first-run set-up on a real server, as the quick start goes', () => {
     const created = await runCli(['keys', 'create', '--email', 'owner@example.com', '--name', 'laptop'], store.env);
     assert.equal(created.code, 0, created.stderr);
     apiKey = created.stdout.trim();
-    server = await startServer({ ...store.env, INTAKE_LOG_LEVEL: 'info' }, true);
+    // debug: successful page reads, such as GET /set-password?token=…, are logged only there.
+    server = await startServer({ ...store.env, INTAKE_LOG_LEVEL: 'debug' }, true);
   });
   after(async () => {
     if (server) await stop(server.child);
@@ -149,6 +151,59 @@ describe('first-run set-up on a real server, as the quick start goes', () => {
   });
 });
 
+describe("the terminal of intake serve, as a new operator reads it", () => {
+  let store: TestStore;
+  let server: Awaited<ReturnType<typeof startServer>>;
+  before(async () => {
+    store = await createTestStore();
+    server = await startServer({ ...store.env, INTAKE_LOG_LEVEL: 'info' }, true);
+  });
+  after(async () => {
+    if (server) await stop(server.child);
+    await store?.cleanup();
+  });
+  const lines = () => server.stdout().split('\n').filter((line) => line.trim() !== '');
+
+  it('prints the set-up link once the server is ready, after the start\'s log lines', async () => {
+    const at = (pattern: RegExp) => lines().findIndex((line) => pattern.test(line));
+    const link = /^Open http:\/\/localhost:\d+\/setup\?token=\S+ to create the owner account\.$/;
+    for (let i = 0; i < 100 && at(link) === -1; i++) await new Promise((r) => setTimeout(r, 50));
+    assert.ok(at(link) > at(/"msg":"Intake is ready"/) && at(/"msg":"Intake is ready"/) > at(/"msg":"Server listening/), server.stdout());
+    assert.equal(lines().filter((line) => link.test(line)).length, 1);
+  });
+
+  it('logs one line per API request, and successful page reads only at debug', async () => {
+    await fetch(`${server.base}/login`);
+    assert.equal((await fetch(`${server.base}/api/forms`)).status, 401);
+    let apiLine: string | undefined;
+    for (let i = 0; i < 100 && !(apiLine = lines().find((line) => line.includes('"/api/forms"'))); i++) await new Promise((r) => setTimeout(r, 50));
+    assert.ok(apiLine, server.stdout());
+    const reqId = (JSON.parse(apiLine) as { reqId: string }).reqId;
+    assert.deepEqual(lines().filter((line) => line.includes(`"reqId":"${reqId}"`)), [apiLine], 'one line for the request');
+    assert.match(apiLine, /"msg":"GET \/api\/forms 401 \d+ ms"/);
+    assert.ok(!lines().some((line) => line.includes('"/login"')), 'GET /login (200) is not logged at info');
+  });
+
+  it('prints a link to the port the server listens on from setup-link, though PORT is set only in its environment', async () => {
+    const link = await runCli(['setup-link'], store.env);
+    assert.equal(link.code, 0, link.stderr);
+    assert.equal(new URL(link.stdout.trim()).port, new URL(server.base).port);
+  });
+
+  it('says in one line, without a stack, that the port is in use and how to choose another', async () => {
+    const port = await freePort();
+    const holder = net.createServer();
+    await new Promise<void>((resolve) => holder.listen(port, '127.0.0.1', resolve));
+    try {
+      const refused = await runCli(['serve'], { ...store.env, PORT: String(port), HOST: '127.0.0.1', INTAKE_LOG_LEVEL: 'warn', INTAKE_EMBEDDED_WORKER: 'false' });
+      assert.equal(refused.code, 1);
+      assert.equal(refused.stderr.trim(), `Port ${port} is in use: another program (perhaps another Intake) listens on it. Stop that program, or start on another port: PORT=${port + 1} npm start`);
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
+  });
+});
+
 describe('set-up closes when the CLI gives an account a way in', () => {
   it('closes after keys create --password (read from stdin), and that password logs in', async () => {
     const store = await createTestStore();
@@ -160,7 +215,7 @@ describe('set-up closes when the CLI gives an account a way in', () => {
       assert.equal(created.code, 0, created.stderr);
       assert.match(created.stdout.trim(), /^\S+$/, 'only the key on stdout');
       assert.equal((await runCli(['setup-link'], store.env)).code, 1);
-      const weak = await runCli(['keys', 'create', '--email', 'other@example.com', '--name', 'x', '--password'], store.env, 'short\n');
+      const weak = await runCli(['keys', 'create', '--email', 'other@example.com', '--name', 'x', '--password', '--new-account'], store.env, 'short\n');
       assert.equal(weak.code, 1);
       assert.match(weak.stderr, /at least 10 characters/);
     } finally {

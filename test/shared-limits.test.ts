@@ -73,7 +73,7 @@ for (const backend of BACKENDS) {
     let env: Record<string, string>;
     const servers: Array<{ child: ChildProcess; base: string }> = [];
     const createKey = async (email: string) => {
-      const created = await runCli(['keys', 'create', '--email', email, '--name', 'k'], env);
+      const created = await runCli(['keys', 'create', '--email', email, '--name', 'k', '--new-account'], env);
       assert.equal(created.code, 0, created.stderr);
       return created.stdout.trim();
     };

@@ -146,6 +146,10 @@ describe('submission endpoint', () => {
     assert.equal((await submit({ email: 'a@example.com', company: 'ACME' }, {}, newPath)).statusCode, 201);
     const unknownOnOld = await submit({ email: 'a@example.com', company: 'ACME' }, {}, oldPath);
     assert.equal(unknownOnOld.statusCode, 400, 'the old version has no company field');
+    assert.deepEqual(unknownOnOld.json().error.details, {
+      company: [`is a field of the form's current version, not of this older endpoint's: send to ${update.json().endpoint}`],
+    });
+    assert.deepEqual((await submit({ email: 'a@example.com', nonsense: 1 }, {}, oldPath)).json().error.details, { nonsense: ['is not a field of this form'] });
     for (const path of [oldPath, newPath]) {
       const doc = (await t.request({ method: 'GET', url: path, headers: { accept: 'application/json' } })).json();
       assert.equal(pathOf(doc.endpoint), newPath);

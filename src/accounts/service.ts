@@ -33,7 +33,17 @@ export const LANGUAGE = /^[a-z]{2}$/;
 
 export function accountService(store: AccountStore, config: Config, clock: () => Date = () => new Date()) {
   return {
-    async createKey(input: { email: string; name: string; scope?: string }): Promise<{ key: string; id: string; account: Account; scope: KeyScope }> {
+    /**
+     * `secondAccount: 'refuse'` (the CLI without --new-account): an email that has no account yet, on a
+     * server that has one, is more often a typo or a different address than a wish for a second,
+     * separate owner who sees none of the first one's forms.
+     */
+    async createKey(input: {
+      email: string;
+      name: string;
+      scope?: string;
+      secondAccount?: 'allow' | 'refuse';
+    }): Promise<{ key: string; id: string; account: Account; scope: KeyScope; accountCreated: boolean }> {
       const email = identityEmail(input.email);
       const name = input.name.trim();
       const scope = KEY_SCOPES.find((s) => s === (input.scope ?? 'full'));
@@ -41,10 +51,20 @@ export function accountService(store: AccountStore, config: Config, clock: () =>
       if (name.length < 1 || name.length > 100) throw new InputError('a key name needs 1 to 100 characters');
       if (!scope) throw new InputError(`a key's scope is ${KEY_SCOPES.join(' or ')}, not "${input.scope}"`);
       const now = clock().toISOString();
-      const account = await store.ensure(email, now);
+      const existing = await store.findByEmail(email);
+      if (!existing && input.secondAccount === 'refuse') {
+        const others = await store.someEmails(3);
+        if (others.length > 0) {
+          throw new InputError(
+            `No account has the email ${email}; this server's ${others.length > 1 ? 'accounts are' : 'account is'} ${others.join(', ')}. ` +
+              `Give that email for a key of that account, or add --new-account to create a second, separate account (it sees none of the other accounts' forms).`,
+          );
+        }
+      }
+      const account = existing ?? (await store.ensure(email, now));
       const key = newSecret(KEY_PREFIX);
       const id = await store.insertKey({ accountId: account.id, name, hash: hashSecret(key), prefix: key.slice(0, 10), scope, now });
-      return { key, id, account, scope };
+      return { key, id, account, scope, accountCreated: !existing };
     },
 
     listKeys(email?: string): Promise<ApiKeyRecord[]> {

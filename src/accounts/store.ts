@@ -66,6 +66,12 @@ export function accountStore(db: Db) {
       return row ? toAccount(row) : null;
     },
 
+    /** Up to `limit` account emails, the oldest first: for naming the accounts a refusal could mean. */
+    async someEmails(limit: number): Promise<string[]> {
+      const rows = await db.selectFrom('accounts').select('email').orderBy('created_at').orderBy('email').limit(limit).execute();
+      return rows.map((r) => r.email);
+    },
+
     /** Creates the account unless one with that email exists; either way returns it. */
     async ensure(email: string, now: string): Promise<Account> {
       await db

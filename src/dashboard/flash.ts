@@ -11,7 +11,7 @@ import { notice, shownOnce } from './layout.ts';
 import { SESSION_COOKIE } from './session-cookies.ts';
 
 export interface Flash {
-  kind: 'ok' | 'error';
+  kind: 'ok' | 'warn' | 'error';
   text: string;
   /** Shown once with a copy button (a new API key, a signing secret). */
   secret?: { label: string; value: string };

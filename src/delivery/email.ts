@@ -6,7 +6,7 @@ import escapeHtml from 'escape-html';
 import type { FieldDefinition } from '../forms/field-schema.ts';
 import type { SubmissionEvent } from './event.ts';
 import { providerFailed, providerSucceeded } from '../health/providers.ts';
-import { contextLine, submissionContent, translationHeading, type ContentEntry } from './formats/content.ts';
+import { contextLine, submissionContent, titleMarks, translationHeading, type ContentEntry } from './formats/content.ts';
 
 export interface OutgoingMail {
   to: string[];
@@ -193,13 +193,14 @@ export function htmlDocument(title: string, body: string): string {
 export function notificationEmail(event: SubmissionEvent, fields: FieldDefinition[], link: string): RenderedMail & { replyTo?: string } {
   const content = submissionContent(event, link);
   const heading = `New submission to ${content.formName}`;
+  const firstLine = content.test ? `Test: a sample submission to ${content.formName}` : heading;
   // A plain HTML form may name the subject (`_subject`) and the address to reply to (`_replyto`).
   const { subject: asked, reply_to: askedReplyTo } = event.data.submission.metadata;
-  const subject = headerText(`${content.spam ? '[Spam] ' : ''}${asked ? `${asked} (${content.formName})` : heading}`);
+  const subject = headerText(`${titleMarks(content)}${asked ? `${asked} (${content.formName})` : heading}`);
   const spamLine = content.spam ? `Flagged as spam${content.spam.reason ? `: ${content.spam.reason}` : ''}` : null;
 
-  const text = [heading, spamLine, textEntries(content.entries)];
-  const html = [`<h2>${escapeHtml(heading)}</h2>`];
+  const text = [firstLine, spamLine, textEntries(content.entries)];
+  const html = [`<h2>${escapeHtml(firstLine)}</h2>`];
   if (spamLine) html.push(`<p style="color:#b3261e"><strong>${escapeHtml(spamLine)}</strong></p>`);
   html.push(htmlEntries(content.entries));
   if (content.translated) {
@@ -207,8 +208,8 @@ export function notificationEmail(event: SubmissionEvent, fields: FieldDefinitio
     text.push(`${title}:\n${textEntries(content.translated)}`);
     html.push(`<h3>${escapeHtml(title)}</h3>`, htmlEntries(content.translated));
   }
-  text.push(contextLine(content), `View the submission: ${link}`);
-  html.push(`<p style="color:#5f6368">${escapeHtml(contextLine(content))}</p>`, `<p><a href="${escapeHtml(link)}">View the submission</a></p>`);
+  text.push(contextLine(content), `${content.linkLabel}: ${link}`);
+  html.push(`<p style="color:#5f6368">${escapeHtml(contextLine(content))}</p>`, `<p><a href="${escapeHtml(link)}">${escapeHtml(content.linkLabel)}</a></p>`);
 
   const replyTo = askedReplyTo && SINGLE_ADDRESS.test(askedReplyTo) ? askedReplyTo : submitterAddress(event.data.submission.data, fields);
   return {

@@ -5,7 +5,11 @@ import type { Submission } from '../submissions/store.ts';
 export interface SubmissionEvent {
   /** `evt_…`: the same on every attempt, so receivers can drop duplicates. */
   id: string;
-  type: 'submission.created';
+  /**
+   * `submission.test`: a sample sent by "Send test" (same shape, made-up data, a submission id that
+   * was never stored), so a receiver that acts on `submission.created` never acts on a test.
+   */
+  type: 'submission.created' | 'submission.test';
   created_at: string;
   data: {
     form: { id: string; name: string; slug: string; visibility: 'public' | 'private'; version: number };

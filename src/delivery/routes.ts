@@ -68,7 +68,7 @@ export const destinationRoutes: FastifyPluginAsyncTypebox<{
   });
 
   app.post('/api/forms/:form_id/destinations/:id/test', {
-    schema: { tags, security, summary: 'Send a sample event now', params: DestinationParams, response: { 200: TestOutput, ...FormErrors } },
+    schema: { tags, security, summary: 'Send a sample event now (type submission.test)', params: DestinationParams, response: { 200: TestOutput, ...FormErrors } },
   }, async (request) => {
     const { delivered, delivery } = await deliveries.test(owner(request), request.params.form_id, request.params.id);
     return { delivered, delivery: presentDelivery(delivery) };

@@ -143,6 +143,8 @@ export const htmlFormRoutes: FastifyPluginAsyncTypebox<{ config: Config; submiss
       idempotencyKey: requestHeader(request, 'idempotency-key'),
       metadata,
       ...(uploads && { files: uploads.files() }),
+      door: 'html',
+      baseUrl: baseUrlOf(request, config.publicUrl),
     });
     return { ...result, honeypot: special.honeypot, next: special.next, language };
   }

@@ -43,7 +43,7 @@ export function redactUrl(url: string): string {
 export function loggerOptions(config: Pick<Config, 'logLevel'>, pretty = false) {
   return {
     level: config.logLevel,
-    ...(pretty && { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname,reqId,req.remotePort,res.headers' } } }),
+    ...(pretty && { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss', singleLine: true, ignore: 'pid,hostname,reqId,req,res,responseTime' } } }),
     serializers: {
       req(request: FastifyRequest) {
         return {

@@ -2,6 +2,7 @@
 import type { Config } from '../config.ts';
 import { publicBaseUrl } from '../services.ts';
 
-export function setupUrl(config: Config, token: string): string {
-  return `${publicBaseUrl(config)}/setup?token=${token}`;
+/** `base`: where the server is reached, INTAKE_PUBLIC_URL or the URL `intake serve` recorded. */
+export function setupUrl(config: Config, token: string, base = publicBaseUrl(config)): string {
+  return `${base}/setup?token=${token}`;
 }

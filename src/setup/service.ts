@@ -56,6 +56,18 @@ export function setupService(deps: { store: SetupStore; clock?: () => Date }) {
       await store.settleSetting('operator_account_id', accountId, now());
     },
 
+    /**
+     * Where `intake serve` listens, recorded at each start: `intake setup-link` in another terminal
+     * prints a link to it even when PORT was set only in the server's environment.
+     */
+    async recordServedUrl(url: string): Promise<void> {
+      await store.putSetting('served_url', url, now());
+    },
+
+    servedUrl(): Promise<string | null> {
+      return store.setting('served_url');
+    },
+
     async isOperator(accountId: string): Promise<boolean> {
       return (await store.setting('operator_account_id')) === accountId;
     },

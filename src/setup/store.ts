@@ -22,6 +22,15 @@ export function setupStore(db: Db) {
       return inserted !== undefined;
     },
 
+    /** Sets the setting, replacing any value it had. */
+    async putSetting(name: SettingName, value: string, now: string): Promise<void> {
+      await db
+        .insertInto('server_settings')
+        .values({ name, value, updated_at: now })
+        .onConflict((oc) => oc.column('name').doUpdateSet({ value, updated_at: now }))
+        .execute();
+    },
+
     async insertToken(row: { tokenHash: string; now: string; expiresAt: string }): Promise<void> {
       await db.insertInto('setup_tokens').values({ token_hash: row.tokenHash, created_at: row.now, expires_at: row.expiresAt }).execute();
     },

@@ -76,6 +76,7 @@ export const publicSubmissionRoutes: FastifyPluginAsyncTypebox<{ config: Config;
       bearerToken: bearerToken(request.headers.authorization),
       idempotencyKey: requestHeader(request, 'idempotency-key') ?? null,
       metadata: requestMetadata(request),
+      baseUrl: baseUrlOf(request, config.publicUrl),
     });
     return reply.code(result.status).send(result.submission);
   });

@@ -1,6 +1,7 @@
 // The rules of submissions: who may submit, what is valid, that a 201 means stored, and the
 // owner's view of what arrived.
-import type { Config } from '../config.ts';
+import { publicBaseUrl, type Config } from '../config.ts';
+import { endpointUrl, htmlEndpointUrl } from '../forms/present.ts';
 import { secretMatches } from '../accounts/secrets.ts';
 import { GroupCommit } from '../db/group-commit.ts';
 import { timeOrderedUuid } from '../db/time-ordered-id.ts';
@@ -32,6 +33,10 @@ export interface SubmitRequest {
   metadata: SubmissionMetadata;
   /** Files already stored (src/files), by field: only the HTML endpoint's multipart parts bring them. */
   files?: ReadonlyMap<string, StoredUpload[]>;
+  /** Which endpoint was posted to: the JSON one (the default) or the plain HTML form's (src/html-forms). */
+  door?: 'json' | 'html';
+  /** Where this request reached the server, for the URLs its answer names; else INTAKE_PUBLIC_URL or this server. */
+  baseUrl?: string;
 }
 
 export interface Accepted {
@@ -143,7 +148,7 @@ export function submissionService(deps: {
       // once, and a visitor fixing a typo should not have to solve the CAPTCHA again.
       const body = withFiles(withoutCaptchaFields(request.body, endpointVersion.schema.fields), endpointVersion.schema.fields, request.files);
       const result = validatorFor(endpointVersion)(body);
-      if (!result.ok) throw fail.validation(result.details);
+      if (!result.ok) throw fail.validation(olderEndpointHint(result.details, endpointVersion, form, (request.door === 'html' ? htmlEndpointUrl : endpointUrl)(request.baseUrl ?? publicBaseUrl(config), form.version)));
       if (form.settings.captcha_provider !== 'none') {
         const { ip, origin, referer } = request.metadata;
         const verdict = await deps.captcha.check(form, request.body, { ip, origin, referer });
@@ -262,3 +267,16 @@ export function submissionService(deps: {
 }
 
 export type SubmissionService = ReturnType<typeof submissionService>;
+
+/**
+ * A field the form gained after this endpoint was minted is "not a field" here, which reads as a
+ * typo: say instead that the endpoint is an older version, and where the current one is.
+ */
+function olderEndpointHint(details: Record<string, string[]>, endpointVersion: FormVersion, form: FormRecord, currentEndpoint: string): Record<string, string[]> {
+  if (endpointVersion.id === form.version.id) return details;
+  const current = new Set(form.version.schema.fields.map((f) => f.name));
+  const hint = `is a field of the form's current version, not of this older endpoint's: send to ${currentEndpoint}`;
+  return Object.fromEntries(Object.entries(details).map(([field, messages]) => [
+    field, current.has(field) ? messages.map((m) => (m === 'is not a field of this form' ? hint : m)) : messages,
+  ]));
+}

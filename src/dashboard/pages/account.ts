@@ -58,8 +58,8 @@ ${done && DONE[done] ? notice('ok', DONE[done] as string) : ''}
   <h2 id="password-title">Change password</h2>
   ${postForm(session, '/account/password', html`
     ${input({ name: 'current_password', label: 'Current password', type: 'password', errors, autocomplete: 'current-password', required: true })}
-    ${input({ name: 'password', label: 'New password', type: 'password', errors, autocomplete: 'new-password', required: true, hint: `At least ${MIN_PASSWORD_LENGTH} characters.` })}
-    <button type="submit" class="button primary">Change password</button>`, html`novalidate`)}
+    ${input({ name: 'password', label: 'New password', type: 'password', errors, autocomplete: 'new-password', required: true, hint: `At least ${MIN_PASSWORD_LENGTH} characters.`, attributes: html`minlength="${MIN_PASSWORD_LENGTH}"` })}
+    <button type="submit" class="button primary">Change password</button>`)}
 </section>`,
   });
 }

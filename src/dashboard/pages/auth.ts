@@ -35,7 +35,7 @@ function authPage(request: FastifyRequest, reply: FastifyReply, deps: DashboardD
   <h1>${form.title}</h1>
   <p class="lead">${form.intro}</p>
   ${general ? notice('error', general) : ''}
-  <form method="post" action="${form.action}" novalidate>
+  <form method="post" action="${form.action}"${form.newPassword ? '' : html` novalidate`}>
     ${csrfField(null, preToken(request, reply, deps.config))}
     ${form.hidden ?? ''}
     ${form.withEmail ? input({ name: 'email', label: 'Email', type: 'email', value: values.email, errors, required: true, autocomplete: 'username' }) : ''}
@@ -47,6 +47,8 @@ function authPage(request: FastifyRequest, reply: FastifyReply, deps: DashboardD
       required: true,
       autocomplete: form.newPassword ? 'new-password' : 'current-password',
       hint: form.newPassword ? `At least ${MIN_PASSWORD_LENGTH} characters.` : undefined,
+      // Checked by the browser too (the form then validates), so a short one is refused before it is sent.
+      attributes: form.newPassword ? html`minlength="${MIN_PASSWORD_LENGTH}"` : undefined,
     })}
     <button type="submit" class="button primary wide">${form.submit}</button>
   </form>

@@ -29,6 +29,8 @@ const DONE: Record<string, string> = {
   deleted: 'Destination deleted.', retried: 'Delivery queued again.',
 };
 const checkCreate = bodyChecker<DestinationInput>(CreateDestinationBody);
+/** Email destinations are accepted without SMTP (it may be set later), but the owner is told at once. */
+const NO_MAIL_SERVER = 'No mail server is configured on this server, so email notifications cannot be sent until its operator sets INTAKE_SMTP_URL and INTAKE_MAIL_FROM';
 
 function target(d: Destination): string {
   const t = d.target as Record<string, unknown>;
@@ -57,7 +59,7 @@ function destinationCard(session: Session, form: FormRecord, d: Destination): Ht
     <p class="muted wrap">${target(d)}</p></div>
   </div>
   ${d.disabledReason ? notice('warn', html`Disabled ${when(d.disabledAt)}: ${d.disabledReason}`) : ''}
-  <p class="small muted">Last delivered ${when(d.lastDeliveredAt)}${d.failureCount ? html` · ${d.failureCount} failures in a row` : ''}${d.lastError ? html` · last error: ${d.lastError}` : ''}</p>
+  <p class="small muted">Last delivered ${when(d.lastDeliveredAt)}${d.failureCount ? html` · ${d.failureCount} ${d.failureCount === 1 ? 'failure' : 'failures'} in a row` : ''}${d.lastError ? html` · last error: ${d.lastError}` : ''}</p>
   <div class="actions">
     ${actionButton(session, `${base}/test`, 'Send test')}
     <a class="button secondary" href="${base}">Delivery log</a>
@@ -69,7 +71,7 @@ function destinationCard(session: Session, form: FormRecord, d: Destination): Ht
 </li>`;
 }
 
-function addForm(session: Session, form: FormRecord, errors: Errors, body: unknown): Html {
+function addForm(session: Session, form: FormRecord, errors: Errors, body: unknown, mailConfigured: boolean): Html {
   return html`<section class="panel" aria-labelledby="add-title">
   <h2 id="add-title">Add a destination</h2>
   ${postForm(session, `/forms/${form.id}/notifications`, html`
@@ -82,20 +84,21 @@ function addForm(session: Session, form: FormRecord, errors: Errors, body: unkno
       ${input({ name: 'bot_token', label: 'Telegram bot token', value: text(body, 'bot_token'), errors, autocomplete: 'off' })}
       ${input({ name: 'chat_id', label: 'Telegram chat id', value: text(body, 'chat_id'), errors })}
     </div>
-    <div data-types="email">${input({ name: 'recipients', label: 'Email recipients', value: text(body, 'recipients'), errors, hint: 'Email: addresses separated by commas.' })}</div>
+    <div data-types="email">${input({ name: 'recipients', label: 'Email recipients', value: text(body, 'recipients'), errors, hint: 'Email: addresses separated by commas.' })}
+      ${mailConfigured ? '' : notice('warn', html`${NO_MAIL_SERVER} (see <a href="/health">Health</a>).`)}</div>
     ${checkbox({ name: 'deliver_spam', label: 'Deliver submissions flagged as spam too', checked: flag(body, 'deliver_spam') })}
     <button type="submit" class="button primary">Add destination</button>`, html`novalidate`)}
 </section>`;
 }
 
-function notificationsPage(session: Session, form: FormRecord, list: Destination[], top: Html, errors: Errors = {}, body: unknown = {}): Html {
+function notificationsPage(session: Session, form: FormRecord, list: Destination[], top: Html, mailConfigured: boolean, errors: Errors = {}, body: unknown = {}): Html {
   return formPage(session, form, 'notifications', `${form.name} notifications`, html`
 ${top}
 <section class="panel" aria-labelledby="destinations-title">
   <h2 id="destinations-title">Destinations</h2>
   ${list.length ? html`<ul class="plain destinations">${list.map((d) => destinationCard(session, form, d))}</ul>` : html`<p class="muted">No destinations yet: add one below to be told of each new submission.</p>`}
 </section>
-${addForm(session, form, errors, body)}`);
+${addForm(session, form, errors, body, mailConfigured)}`);
 }
 
 function logEntry(session: Session, form: FormRecord, d: Destination, entry: LoggedDelivery): Html {
@@ -112,6 +115,7 @@ function logEntry(session: Session, form: FormRecord, d: Destination, entry: Log
 
 export async function notificationPages(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
   const { forms, destinations, deliveries } = deps.services;
+  const mailConfigured = deps.config.delivery.smtp !== null;
   const context = async (request: NotificationRequest) => {
     const session = sessionOf(request);
     const form = await forms.get(session.account.id, request.params.id);
@@ -119,7 +123,7 @@ export async function notificationPages(app: FastifyInstance, deps: DashboardDep
   };
   const listPage = async (request: NotificationRequest, top: Html, errors: Errors = {}, body: unknown = {}) => {
     const { session, form, accountId } = await context(request);
-    return notificationsPage(session, form, await destinations.list(accountId, form.id), top, errors, body);
+    return notificationsPage(session, form, await destinations.list(accountId, form.id), top, mailConfigured, errors, body);
   };
   const back = (request: NotificationRequest, done: string) => `/forms/${request.params.id}/notifications?done=${done}`;
 
@@ -132,9 +136,13 @@ export async function notificationPages(app: FastifyInstance, deps: DashboardDep
   app.post('/forms/:id/notifications', async (request: NotificationRequest, reply) => {
     const { accountId, form } = await context(request);
     try {
-      const { secret } = await destinations.create(accountId, form.id, destinationInput(request.body));
+      const input = destinationInput(request.body);
+      const { secret } = await destinations.create(accountId, form.id, input);
+      const unsendable = input.type === 'email' && !mailConfigured;
       return redirectWith(request, reply, deps, `/forms/${form.id}/notifications`, {
-        kind: 'ok', text: DONE.added as string, ...(secret && { secret: { label: 'Signing secret of the new webhook.', value: secret } }),
+        kind: unsendable ? 'warn' : 'ok',
+        text: unsendable ? `Destination added. ${NO_MAIL_SERVER}.` : (DONE.added as string),
+        ...(secret && { secret: { label: 'Signing secret of the new webhook.', value: secret } }),
       });
     } catch (error) {
       if (!(error instanceof AppError) || error.code !== 'validation_error') throw error;

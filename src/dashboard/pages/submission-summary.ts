@@ -64,6 +64,12 @@ export function messageOf(data: Data): { key: string; text: string } | null {
   return best;
 }
 
+/** The subject the submitter gave (a subject field), or '' when there is none. */
+export function statedSubjectOf(data: Data): string {
+  const subject = valueBy(data, SUBJECT_KEYS);
+  return subject ? cut(subject) : '';
+}
+
 /** What they want: a subject, else the message's first line. */
 export function subjectOf(data: Data): string {
   const subject = valueBy(data, SUBJECT_KEYS);

@@ -5,6 +5,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FormRecord } from '../../forms/store.ts';
 import type { Submission } from '../../submissions/store.ts';
+import type { Destination } from '../../delivery/destinations/store.ts';
 import type { LoggedDelivery } from '../../delivery/deliveries/service.ts';
 import { flag, text } from '../form-input.ts';
 import { html, safeHref, showValue, when, type Html } from '../html.ts';
@@ -16,7 +17,7 @@ import { formPage, sessionOf } from '../page-context.ts';
 import { statusBadge } from './status-badge.ts';
 import { REPLY_DONE, replyPanel, replyRoutes } from './reply.ts';
 import { inboxUrl, selectionOf, submissionUrl, TABS, viewOf, viewParams, type View } from './inbox-view.ts';
-import { languageName, messageOf, relativeTime, senderEmail, senderOf, subjectOf } from './submission-summary.ts';
+import { languageName, messageOf, relativeTime, senderEmail, senderOf, statedSubjectOf, subjectOf } from './submission-summary.ts';
 
 type SubmissionRequest = FastifyRequest<{ Params: { id: string; sid: string }; Querystring: { view?: string; done?: string; tab?: string; q?: string; status?: string } }>;
 
@@ -27,6 +28,11 @@ const DONE: Record<string, string> = {
   'not-done': 'Moved back to the inbox.',
   ...REPLY_DONE,
 };
+
+/** The fields without the message, which the page shows above them already. */
+function withoutKey(data: Record<string, unknown>, key: string): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(data).filter(([name]) => name !== key));
+}
 
 function dataList(data: Record<string, unknown>): Html {
   const entries = Object.entries(data);
@@ -77,16 +83,22 @@ function spamPanel(form: FormRecord, s: Submission): Html {
 </section>`;
 }
 
-function deliveriesPanel(form: FormRecord, deliveries: LoggedDelivery[]): Html {
+/** Each delivery row names its destination (by its name, linked to its log), else its type. */
+function deliveriesPanel(form: FormRecord, deliveries: LoggedDelivery[], destinations: Map<string, Destination>): Html {
   return html`<section class="panel" aria-labelledby="deliveries-title">
   <h2 id="deliveries-title">Notifications sent</h2>
   ${deliveries.length === 0
     ? html`<p class="muted">None yet. <a href="/forms/${form.id}/notifications">Set up notifications</a>.</p>`
     : html`<ul class="plain">${deliveries.map(
-        (d) => html`<li><span class="badge delivery-${d.status}">${d.status}</span> ${d.attempts} attempt${d.attempts === 1 ? '' : 's'}${
+        (d) => html`<li>${destinationName(form, destinations.get(d.destinationId))} <span class="badge delivery-${d.status}">${d.status}</span> ${d.attempts} attempt${d.attempts === 1 ? '' : 's'}${
           d.lastStatusCode ? html` · HTTP ${d.lastStatusCode}` : ''}${d.lastError ? html` · ${d.lastError}` : ''} <span class="muted">${when(d.createdAt)}</span></li>`,
       )}</ul>`}
 </section>`;
+}
+
+function destinationName(form: FormRecord, d: Destination | undefined): Html {
+  if (!d) return html`<span class="muted">a deleted destination</span>`;
+  return html`<a href="/forms/${form.id}/notifications/${d.id}">${d.name}</a> <span class="muted small">${d.type}</span> ·`;
 }
 
 interface Around {
@@ -118,7 +130,9 @@ function actionBar(session: Session, form: FormRecord, s: Submission, view: View
 </div>`;
 }
 
-function submissionPage(session: Session, form: FormRecord, s: Submission, deliveries: LoggedDelivery[], query: SubmissionRequest['query'], around: Around): Html {
+function submissionPage(
+  session: Session, form: FormRecord, s: Submission, deliveries: LoggedDelivery[], destinations: Map<string, Destination>, query: SubmissionRequest['query'], around: Around,
+): Html {
   const view = viewOf(query);
   const base = `/forms/${form.id}/submissions/${s.id}`;
   const translated = query.view !== 'original' && s.translated_data !== null;
@@ -137,7 +151,7 @@ ${done && DONE[done] ? notice('ok', DONE[done] as string) : ''}
 <article class="message" aria-labelledby="message-subject">
   <header class="message-head">
     <p class="message-from"><strong id="message-sender">${sender}</strong>${email && email !== sender ? html` <span class="muted">&lt;${email}&gt;</span>` : ''}</p>
-    <h2 id="message-subject">${subject || 'No subject'}</h2>
+    <h2 id="message-subject">${statedSubjectOf(shown) || 'No subject'}</h2>
     <p class="muted small"><time datetime="${s.created_at}" title="${when(s.created_at)}">${relativeTime(s.created_at, new Date())}</time>${
       s.original_language ? html` · written in <span id="language">${languageName(s.original_language)}</span>${translated ? ' · machine translation' : ''}` : ''}${
       s.done ? html` · <span class="badge">Done</span>` : ''}${s.spam_flag ? html` · <span class="badge spam">Spam</span>` : ''}</p>
@@ -148,11 +162,11 @@ ${done && DONE[done] ? notice('ok', DONE[done] as string) : ''}
 <div class="grid-2">
   <div>
     <section class="panel" aria-labelledby="data-title">
-      <div class="row-between"><h2 id="data-title">${translated ? 'All fields, translated' : 'All fields'}</h2>${toggle}</div>
-      <div id="submission-data">${dataList(shown)}</div>
+      <div class="row-between"><h2 id="data-title">${message ? 'Other fields' : 'All fields'}${translated ? ', translated' : ''}</h2>${toggle}</div>
+      <div id="submission-data">${dataList(message ? withoutKey(shown, message.key) : shown)}</div>
     </section>
     ${replyPanel(session, form, s)}
-    ${deliveriesPanel(form, deliveries)}
+    ${deliveriesPanel(form, deliveries, destinations)}
   </div>
   <div>
     ${spamPanel(form, s)}
@@ -174,7 +188,7 @@ ${done && DONE[done] ? notice('ok', DONE[done] as string) : ''}
 }
 
 export async function submissionPages(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
-  const { forms, submissions, deliveries, triage, audit } = deps.services;
+  const { forms, submissions, deliveries, destinations, triage, audit } = deps.services;
   const record = (session: Session, operation: string, id: string) =>
     audit.recordKeyless({ accountId: session.account.id, surface: 'dashboard', actor: session.account.id, operation, targetId: id });
   const back = (request: SubmissionRequest, done: string | null) =>
@@ -187,8 +201,9 @@ export async function submissionPages(app: FastifyInstance, deps: DashboardDeps)
     // Opening it is reading it.
     if (!submission.read) submission = await triage.markRead(session.account.id, form.id, submission.id, true);
     const sent = await deliveries.forSubmission(submission.id);
+    const named = new Map((sent.length ? await destinations.list(session.account.id, form.id) : []).map((d) => [d.id, d]));
     const around = await triage.neighbours(session.account.id, form.id, submission.id, selectionOf(viewOf(request.query)));
-    return sendPage(reply, submissionPage(session, form, submission, sent, request.query, around));
+    return sendPage(reply, submissionPage(session, form, submission, sent, named, request.query, around));
   });
 
   app.post('/forms/:id/submissions/:sid/spam', async (request: SubmissionRequest, reply) => {

@@ -89,7 +89,8 @@ export interface AuditLogTable {
 }
 
 export interface ServerSettingsTable {
-  name: 'setup_closed_at' | 'operator_account_id' | 'altcha_hmac_key' | 'secret_key_check';
+  /** served_url: where the last `intake serve` listened, for `intake setup-link` run beside it. */
+  name: 'setup_closed_at' | 'operator_account_id' | 'altcha_hmac_key' | 'secret_key_check' | 'served_url';
   value: string;
   updated_at: Timestamp;
 }

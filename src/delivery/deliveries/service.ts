@@ -8,7 +8,7 @@ import type { Submission } from '../../submissions/store.ts';
 import type { DestinationService } from '../destinations/service.ts';
 import type { SubmissionEvent } from '../event.ts';
 import { newEventId } from './enqueue.ts';
-import { submissionLink } from '../../dashboard/links.ts';
+import { destinationLink } from '../../dashboard/links.ts';
 import { sendToDestination, type SenderDeps } from './sender.ts';
 import type { AttemptRecord, Delivery, DeliveryStore } from './store.ts';
 import { DELIVER } from './tasks.ts';
@@ -80,10 +80,11 @@ export function deliveryService(deps: {
         read: false, read_at: null, done: false, done_at: null,
       };
       const event: SubmissionEvent = {
-        id: newEventId(), type: 'submission.created', created_at: now.toISOString(),
+        id: newEventId(), type: 'submission.test', created_at: now.toISOString(),
         data: { form: { id: form.id, name: form.name, slug: form.slug, visibility: form.visibility, version: form.version.number }, submission },
       };
-      const payload = { event, fields: form.version.schema.fields, link: submissionLink(deps.baseUrl, form.id, submission.id) };
+      // The sample submission is never stored: its link is the destination's log, where this test shows.
+      const payload = { event, fields: form.version.schema.fields, link: destinationLink(deps.baseUrl, form.id, destination.id) };
       const id = randomUUID();
       await store.insert(undefined, [{ id, destinationId: destination.id, submissionId: null, payload, createdAt: now.toISOString() }]);
       const result = await sendToDestination(destination, payload, now, deps.sender);

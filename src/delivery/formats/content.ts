@@ -23,6 +23,10 @@ export interface SubmissionContent {
   /** The translated fields, when the submission was translated. */
   translated: ContentEntry[] | null;
   link: string;
+  /** A "Send test" sample: every format says so first, and its link leads to the delivery log. */
+  test: boolean;
+  /** What the link opens: the submission, or for a test the destination's delivery log. */
+  linkLabel: string;
 }
 
 /**
@@ -54,7 +58,14 @@ export function submissionContent(event: SubmissionEvent, link: string): Submiss
     language,
     translated: submission.translated_data && Object.keys(submission.translated_data).length > 0 ? toEntries(submission.translated_data) : null,
     link,
+    test: event.type === 'submission.test',
+    linkLabel: event.type === 'submission.test' ? 'Open the delivery log' : 'View submission',
   };
+}
+
+/** What a title starts with: "[Test] " for a test event, "[Spam] " for flagged spam. */
+export function titleMarks(content: SubmissionContent): string {
+  return `${content.test ? '[Test] ' : ''}${content.spam ? '[Spam] ' : ''}`;
 }
 
 function toEntries(data: Record<string, unknown>): ContentEntry[] {

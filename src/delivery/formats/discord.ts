@@ -10,6 +10,7 @@ import type { SubmissionEvent } from '../event.ts';
 import {
   clip, fitEntries, omittedNote, submissionContent, translationHeading,
   type ContentEntry, type TextEncoding,
+  titleMarks,
 } from './content.ts';
 
 const TITLE_MAX = 256;
@@ -52,7 +53,7 @@ function toFields(entries: ContentEntry[]): EmbedField[] {
 export function discordMessage(event: SubmissionEvent, link: string) {
   const content = submissionContent(event, link);
   const color = content.spam ? DISCORD_RED : DISCORD_BLURPLE;
-  const prefix = `${content.spam ? '[Spam] ' : ''}New submission: `;
+  const prefix = `${titleMarks(content)}New submission: `;
   const title = `${prefix}${clip(defuseMentions(content.formName), TITLE_MAX - prefix.length, DISCORD_TEXT)}`;
   const description = content.spam
     ? `**Flagged as spam**${content.spam.reason ? `: ${clip(defuseMentions(content.spam.reason), SPAM_REASON_MAX, DISCORD_TEXT)}` : ''}`

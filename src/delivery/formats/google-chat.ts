@@ -9,6 +9,7 @@ import type { SubmissionEvent } from '../event.ts';
 import {
   clip, contextLine, fitEntries, omittedNote, submissionContent, translationHeading,
   type ContentEntry, type TextEncoding,
+  titleMarks,
 } from './content.ts';
 
 const TEXT_BUDGET = 24_000;
@@ -61,14 +62,14 @@ export function googleChatMessage(event: SubmissionEvent, link: string) {
   const footer: Widget[] = [];
   if (omitted > 0) footer.push(paragraph(`<i>${omittedNote(omitted)}</i>`));
   footer.push(paragraph(`<font color="#5f6368">${GOOGLE_CHAT_HTML.escape(contextLine(content))}</font>`));
-  footer.push({ buttonList: { buttons: [{ text: 'View submission', onClick: { openLink: { url: link } } }] } });
+  footer.push({ buttonList: { buttons: [{ text: content.linkLabel, onClick: { openLink: { url: link } } }] } });
   sections.push({ widgets: footer });
 
   return {
     cardsV2: [{
       cardId: `submission-${content.submissionId}`,
       card: {
-        header: { title: clip(content.formName, TITLE_MAX), subtitle: content.spam ? 'New submission, flagged as spam' : 'New submission' },
+        header: { title: clip(`${titleMarks(content)}${content.formName}`, TITLE_MAX), subtitle: content.spam ? 'New submission, flagged as spam' : 'New submission' },
         sections,
       },
     }],

@@ -8,6 +8,7 @@ import type { SubmissionEvent } from '../event.ts';
 import {
   clip, contextLine, fitEntries, omittedNote, submissionContent, translationHeading,
   type ContentEntry, type TextEncoding,
+  titleMarks,
 } from './content.ts';
 
 const MAX_BLOCKS = 50;
@@ -50,7 +51,7 @@ function entrySections(entries: ContentEntry[]): Block[] {
 
 export function slackMessage(event: SubmissionEvent, link: string): { text: string; mrkdwn: false; blocks: Block[] } {
   const content = submissionContent(event, link);
-  const title = `${content.spam ? '[Spam] ' : ''}New submission: ${content.formName}`;
+  const title = `${titleMarks(content)}New submission: ${content.formName}`;
   const blocks: Block[] = [{ type: 'header', text: plain(clip(title, HEADER_MAX, SLACK_TEXT)) }];
 
   if (content.spam) {
@@ -79,7 +80,7 @@ export function slackMessage(event: SubmissionEvent, link: string): { text: stri
   blocks.push({ type: 'context', elements: [plain(clip(contextLine(content), SECTION_TEXT_MAX, SLACK_TEXT))] });
   blocks.push({
     type: 'actions',
-    elements: [{ type: 'button', text: plain('View submission'), url: link }],
+    elements: [{ type: 'button', text: plain(content.linkLabel), url: link }],
   });
 
   // `text` is the notification and screen-reader fallback; mrkdwn: false keeps it unformatted.

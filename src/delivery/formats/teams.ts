@@ -43,7 +43,7 @@ function entryElements(entries: ContentEntry[]): Element[] {
 export function teamsMessage(event: SubmissionEvent, link: string) {
   const content = submissionContent(event, link);
   const body: Element[] = [
-    { type: 'TextBlock', text: 'New submission', isSubtle: true, wrap: true },
+    { type: 'TextBlock', text: content.test ? 'Test event: a sample submission' : 'New submission', isSubtle: true, wrap: true },
     richText(clip(content.formName, NAME_MAX, TEAMS_TEXT), { size: 'Large', weight: 'Bolder' }, { spacing: 'None' }),
   ];
   if (content.spam) {
@@ -80,7 +80,7 @@ export function teamsMessage(event: SubmissionEvent, link: string) {
         version: '1.4',
         msteams: { width: 'Full' },
         body,
-        actions: [{ type: 'Action.OpenUrl', title: 'View submission', url: link }],
+        actions: [{ type: 'Action.OpenUrl', title: content.linkLabel, url: link }],
       },
     }],
   };

@@ -8,6 +8,7 @@ import type { SubmissionEvent } from '../event.ts';
 import {
   clip, contextLine, fitEntries, omittedNote, submissionContent, translationHeading,
   type ContentEntry, type TextEncoding,
+  titleMarks,
 } from './content.ts';
 
 const TEXT_MAX = 4096;
@@ -45,13 +46,13 @@ function entryLines(entries: ContentEntry[]): string[] {
 
 export function telegramMessage(event: SubmissionEvent, link: string, chatId: string | number) {
   const content = submissionContent(event, link);
-  const title = `${content.spam ? '[Spam] ' : ''}New submission: ${content.formName}`;
+  const title = `${titleMarks(content)}New submission: ${content.formName}`;
   const head = [`<b>${clip(title, TITLE_MAX, TELEGRAM_HTML)}</b>`];
   if (content.spam) {
     const reason = content.spam.reason ? `: ${clip(content.spam.reason, SPAM_REASON_MAX, TELEGRAM_HTML)}` : '';
     head.push(`⚠️ <b>Flagged as spam</b>${reason}`);
   }
-  const tail = [`<i>${TELEGRAM_HTML.escape(contextLine(content))}</i>`, `<a href="${attribute(link)}">View submission</a>`];
+  const tail = [`<i>${TELEGRAM_HTML.escape(contextLine(content))}</i>`, `<a href="${attribute(link)}">${content.linkLabel}</a>`];
   const translationTitle = `<b>${translationHeading(content.language)}</b>`;
 
   // Blank lines between the parts, the longest note we might add, and the translation heading.

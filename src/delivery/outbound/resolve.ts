@@ -3,6 +3,7 @@
 // (DNS rebinding) cannot steer it elsewhere.
 import { promises as dns } from 'node:dns';
 import { addressProblem, isAllowedHost, type OutboundPolicy } from './address-policy.ts';
+import { allowHint } from './url-check.ts';
 import { OutboundError } from './errors.ts';
 
 export interface ResolvedAddress {
@@ -35,7 +36,7 @@ export async function resolveChecked(host: string, policy: OutboundPolicy, resol
   if (isAllowedHost(host, policy)) return addresses;
   for (const { address } of addresses) {
     const problem = addressProblem(address, policy);
-    if (problem) throw new OutboundError('blocked_address', `${host} resolves to ${problem}`);
+    if (problem) throw new OutboundError('blocked_address', `${host} resolves to ${problem}, which notifications may reach only if ${allowHint(host)}`);
   }
   return addresses;
 }

@@ -23,6 +23,14 @@ function blocked(message: string): UrlProblem {
   return { code: 'blocked_address', message };
 }
 
+/**
+ * The setting that would lift a refusal, named in it: an owner testing a receiver on their own machine
+ * otherwise meets "points to a loopback address" with no way forward. Only the operator can set it.
+ */
+export function allowHint(host: string): string {
+  return `the server's INTAKE_OUTBOUND_ALLOW setting lists it (e.g. INTAKE_OUTBOUND_ALLOW=${host})`;
+}
+
 /** The parsed URL, or the reason it may not be used as a destination. */
 export function inspectUrl(raw: string, policy: OutboundPolicy): CheckedUrl | UrlProblem {
   let url: URL;
@@ -37,14 +45,14 @@ export function inspectUrl(raw: string, policy: OutboundPolicy): CheckedUrl | Ur
   if (host === '') return invalid('must name a host');
   const allowed = isAllowedHost(host, policy);
   // Plain HTTP would expose the signed payload in transit; it is for receivers the operator vouches for.
-  if (url.protocol === 'http:' && !allowed) return invalid('must be an HTTPS URL');
+  if (url.protocol === 'http:' && !allowed) return invalid(`must be an HTTPS URL; plain http:// is allowed only if ${allowHint(host)}`);
   const literal = parseAddress(host) !== null;
   if (literal) {
     const problem = addressProblem(host, policy);
-    if (problem) return blocked(`points to ${problem}`);
+    if (problem) return blocked(`points to ${problem}, which notifications may reach only if ${allowHint(host)}`);
   } else if (!allowed && (host === 'localhost' || host.endsWith('.localhost'))) {
     // RFC 6761: these names always mean this machine, whatever DNS would say.
-    return blocked('points to this server (localhost)');
+    return blocked(`points to this server (${host}), which notifications may reach only if ${allowHint(host)}`);
   }
   return { url, host, literal };
 }
