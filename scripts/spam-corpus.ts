@@ -52,6 +52,11 @@ export function datasetsCache(env: NodeJS.ProcessEnv = process.env): string {
   return env.INTAKE_DATASETS_DIR || join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'intake', 'datasets');
 }
 
+/** Whether the corpus is in the cache already (tests that read it skip without it, rather than download it). */
+export function corpusInstalled(): boolean {
+  return existsSync(join(datasetsCache(), 'node_modules', CORPUS_PACKAGE, 'package.json'));
+}
+
 export function corpusDirectory(): string {
   const cache = datasetsCache();
   const manifest = join(cache, 'node_modules', CORPUS_PACKAGE, 'package.json');
@@ -155,3 +160,6 @@ export function decodeEntity(code: string): string | undefined {
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
+
+// `npm run datasets`: installs the corpus into the cache ahead of the scripts and tests that read it.
+if (import.meta.main) process.stdout.write(`${corpusDirectory()}\n`);
