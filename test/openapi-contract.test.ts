@@ -8,6 +8,7 @@ import { Ajv } from 'ajv';
 import fc from 'fast-check';
 import { bearer, createForm, pathOf, startTestApp, type TestApp } from './helpers.ts';
 import { invalidBodiesOf, valuesOf } from './schema-arbitrary.ts';
+import { openApiDocument } from './openapi-document.ts';
 import { addSafeFormats } from '../src/http/json-formats.ts';
 import { agentPrompt } from '../src/dashboard/pages/snippets.ts';
 
@@ -31,7 +32,7 @@ describe('OpenAPI document against the server', () => {
   addSafeFormats(ajv, ['uuid', 'date-time', 'date', 'uri', 'email']);
   before(async () => {
     t = await startTestApp();
-    doc = (await t.request({ method: 'GET', url: '/openapi.json' })).json();
+    doc = (await openApiDocument<typeof doc>(t)).resolved;
     fullKey = await t.createKey('contract@example.com');
     readKey = (await t.services.accounts.createKey({ email: 'contract@example.com', name: 'reader', scope: 'read' })).key;
     const form = await createForm(t, fullKey);

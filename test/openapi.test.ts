@@ -2,17 +2,18 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { OPERATION_IDS } from '../src/http/openapi.ts';
 import { startTestApp, type TestApp } from './helpers.ts';
+import { openApiDocument } from './openapi-document.ts';
 
 type Operation = { requestBody?: { content: Record<string, { schema: Record<string, unknown> }> }; parameters?: Array<{ name: string; in: string }>; responses: Record<string, { content?: Record<string, { schema: unknown }> }> };
 
 describe('OpenAPI, docs and health', () => {
   let t: TestApp;
+  let raw: typeof doc;
   let doc: { openapi: string; paths: Record<string, Record<string, Operation>>; components: { securitySchemes: Record<string, { scheme?: string }> } };
   before(async () => {
     t = await startTestApp();
-    const response = await t.request({ method: 'GET', url: '/openapi.json' });
-    assert.equal(response.statusCode, 200);
-    doc = response.json();
+    // Schemas with their `$ref`s followed, for the tests that read an operation's schemas; raw: as served.
+    ({ raw, resolved: doc } = await openApiDocument<typeof doc>(t));
   });
   after(() => t.close());
 
@@ -73,6 +74,36 @@ describe('OpenAPI, docs and health', () => {
     assert.equal(top.info.license.name, 'MIT');
     const used = new Set(Object.values(doc.paths).flatMap((methods) => Object.values(methods).flatMap((op) => (op as { tags?: string[] }).tags ?? [])));
     assert.deepEqual([...used].sort(), top.tags.map((tag) => tag.name).sort(), 'every tag used is listed, and only those');
+  });
+
+  it('names the shared schemas under components and refers to them from the operations, one error body per family', () => {
+    const schemas = (raw.components as unknown as { schemas: Record<string, { properties?: Record<string, unknown> }> }).schemas;
+    for (const name of ['Form', 'FormCreated', 'FormSummary', 'FieldsSchema', 'FieldDefinition', 'Submission', 'SubmissionAccepted', 'Error', 'SubmissionsError', 'FormsError', 'FormsNotFound']) {
+      assert.ok(schemas[name], `components.schemas.${name}`);
+    }
+    const schemaOf = (path: string, method: string, status: string, media = 'application/json') =>
+      raw.paths[path]![method]!.responses[status]!.content![media]!.schema as { $ref?: string; properties?: Record<string, { items?: { $ref?: string } }> };
+    const ref = (name: string) => `#/components/schemas/${name}`;
+    assert.equal(schemaOf('/api/forms/{id}', 'get', '200').$ref, ref('Form'));
+    assert.equal(schemaOf('/api/forms', 'post', '201').$ref, ref('FormCreated'));
+    assert.equal(schemaOf('/api/forms', 'get', '200').properties!.forms!.items!.$ref, ref('FormSummary'));
+    assert.equal(schemaOf('/api/forms/{form_id}/submissions/{id}', 'get', '200').$ref, ref('Submission'));
+    assert.equal(schemaOf('/api/{segment}/f/{slug}', 'post', '201').$ref, ref('SubmissionAccepted'));
+    // Each family's own error format (src/http/error-replies.ts).
+    assert.equal(schemaOf('/api/forms/{id}', 'get', '404').$ref, ref('FormsNotFound'));
+    assert.equal(schemaOf('/api/forms', 'post', '422').$ref, ref('FormsError'));
+    assert.equal(schemaOf('/api/forms/{form_id}/submissions/{id}', 'get', '404').$ref, ref('SubmissionsError'));
+    assert.equal(schemaOf('/api/{segment}/f/{slug}', 'post', '400').$ref, ref('Error'));
+    assert.equal(schemaOf('/api/account', 'patch', '400').$ref, ref('Error'));
+    // Named schemas refer to each other: a form's input holds FieldsSchema, which holds FieldDefinitions.
+    const input = raw.paths['/api/forms']!.post!.requestBody!.content['application/json']!.schema as { $ref?: string };
+    const formInput = schemas[input.$ref!.split('/').pop()!] as { properties: { fields_schema: { $ref: string } } };
+    assert.equal(formInput.properties.fields_schema.$ref, ref('FieldsSchema'));
+    assert.equal((schemas.FieldsSchema as { properties: { fields: { items: { $ref: string } } } }).properties.fields.items.$ref, ref('FieldDefinition'));
+    // Every component is used, and resolved it is the schema the route answers with.
+    const text = JSON.stringify(raw);
+    for (const name of Object.keys(schemas)) assert.ok(text.includes(`"${ref(name)}"`), `${name} is referred to`);
+    assert.deepEqual(Object.keys((doc.components as unknown as { schemas: Record<string, { properties: object }> }).schemas.Form!.properties).slice(0, 3), ['id', 'name', 'slug']);
   });
 
   it('gives the configured public URL as the server', async () => {

@@ -42,8 +42,13 @@ const byType = (whole: boolean) => Object.entries(TARGETS).map(([type, members])
   if: { properties: { type: { const: type } }, required: ['type'] },
   then: {
     ...(whole && { required: members }),
-    properties: Object.fromEntries(TARGET_MEMBERS.filter((member) => !members.includes(member))
-      .map((member) => [member, { not: {}, 'x-message': `does not apply to ${article(type)} ${type} destination` }])),
+    properties: {
+      // The members required here, named as well (`{}`: their checks are the body's own), so that a
+      // linter finds what `required` lists (Redocly's no-required-schema-properties-undefined).
+      ...(whole && Object.fromEntries(members.map((member) => [member, {}]))),
+      ...Object.fromEntries(TARGET_MEMBERS.filter((member) => !members.includes(member))
+        .map((member) => [member, { not: {}, 'x-message': `does not apply to ${article(type)} ${type} destination` }])),
+    },
   },
 }));
 export const CreateDestinationBody = Type.Object({ type: Type.Enum(DESTINATION_TYPES), ...optional }, { additionalProperties: false, allOf: byType(true) });

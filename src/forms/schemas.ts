@@ -1,6 +1,7 @@
 // Route schemas for the forms API: they validate requests and generate /openapi.json.
 // Response schemas also act as an allow-list: a column that is not named here never leaves the server.
 import { Type } from 'typebox';
+import { ERROR_BODIES } from '../http/error-docs.ts';
 import { explainWith } from '../http/route-validation.ts';
 import { FIELD_TYPES, parseFieldsSchema, type FieldType } from './field-schema.ts';
 
@@ -82,7 +83,8 @@ const RULES_BY_TYPE: Record<FieldType, object[]> = {
   file: [RULES.required, RULES.maxFiles, RULES.maxFileSize, RULES.accept],
 };
 
-const fieldDefinition = {
+/** One field as a form's fields_schema gives it: a name, a type, and the rules that type takes. */
+export const FieldDefinition = {
   oneOf: FIELD_TYPES.map((type) => ({
     type: 'object', required: ['name', 'type'], additionalProperties: false,
     properties: {
@@ -92,7 +94,8 @@ const fieldDefinition = {
       },
       type: { const: type },
       required: { type: 'boolean' },
-      rules: { type: 'array', maxItems: 20, items: { oneOf: RULES_BY_TYPE[type] } },
+      // A type with one rule (boolean: required) takes it alone: a oneOf of one is a linter's warning.
+      rules: { type: 'array', maxItems: 20, items: RULES_BY_TYPE[type].length === 1 ? RULES_BY_TYPE[type][0] : { oneOf: RULES_BY_TYPE[type] } },
     },
   })),
 };
@@ -105,7 +108,7 @@ const fieldDefinition = {
  */
 export const FieldsSchemaInput = Type.Unsafe<{ fields: unknown[] }>({
   type: 'object', required: ['fields'], additionalProperties: false,
-  properties: { fields: { type: 'array', maxItems: 100, items: fieldDefinition } },
+  properties: { fields: { type: 'array', maxItems: 100, items: FieldDefinition } },
   'x-explained-by': 'fields_schema',
   description: 'The form fields: { fields: [FieldDefinition...] }. Beyond this schema: field names are unique; a condition names another field '
     + "of the form and its value takes that field's type; a pattern compiles; min_length is not above max_length, nor min above max; "
@@ -263,9 +266,9 @@ export const UpdatedFormOutput = Type.Object({
 
 export const FormIdParams = Type.Object({ id: Type.String() });
 
-const errorDetails = Type.Record(Type.String(), Type.Array(Type.String()));
+/** The forms family's bodies (src/http/error-docs.ts): the 401 is plain text. */
 export const FormErrors = {
   401: Type.String({ description: 'Plain text: Unauthorized' }),
-  404: Type.Object({ errors: Type.String() }),
-  422: Type.Object({ errors: errorDetails }),
+  404: ERROR_BODIES.FormsNotFound,
+  422: ERROR_BODIES.FormsError,
 };

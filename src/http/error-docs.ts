@@ -24,6 +24,14 @@ const submissionsBody = Type.Object({
 });
 const formsNotFound = Type.Object({ errors: Type.String() });
 const formsFields = Type.Object({ errors: fieldErrors });
+
+/** The families' bodies by the name /openapi.json gives them (src/http/openapi-components.ts). */
+export const ERROR_BODIES = {
+  Error: publicBody,
+  SubmissionsError: submissionsBody,
+  FormsError: formsFields,
+  FormsNotFound: formsNotFound,
+};
 const plainUnauthorized = { description: 'Missing or invalid API key', content: { 'text/plain': { schema: { type: 'string', example: 'Unauthorized' } } } };
 
 /** The status of a body that fails its schema, by family (the spec's choice for each). */

@@ -3,6 +3,10 @@
 // a path does), the submission endpoint's optional bearer token and Idempotency-Key header, the
 // servers, tags and licence.
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
+import { namedSchemas } from './openapi-components.ts';
+
+/** Form, Submission, the error bodies…: components.schemas, and the `$ref`s the transform puts in their place. */
+const named = namedSchemas();
 
 /** Method and path → operationId. A route missing here gets one made from its method and path (test/openapi.test.ts lists them). */
 export const OPERATION_IDS: Record<string, string> = {
@@ -67,6 +71,9 @@ const SUBMIT = 'POST /api/{segment}/f/{slug}';
 export const transformOperation: NonNullable<FastifyDynamicSwaggerOptions['transform']> = ({ schema, url, route }) => {
   const method = (Array.isArray(route.method) ? route.method[0] : route.method) as string;
   const documented: Record<string, unknown> = { ...(schema as object), operationId: (schema as { operationId?: string } | undefined)?.operationId ?? operationIdOf(method, url) };
+  // An operation without a key is open to anyone by design (discovery, the CAPTCHA challenge, the HTML
+  // form post): `security: []` says so, where no security at all reads as forgotten (Redocly's security-defined).
+  if (documented.security === undefined) documented.security = [];
   if (`${method} ${documentPath(url)}` === SUBMIT) {
     // Public forms need nothing ({}), private ones the submission token.
     documented.security = [{}, { submissionToken: [] }];
@@ -80,7 +87,7 @@ export const transformOperation: NonNullable<FastifyDynamicSwaggerOptions['trans
       },
     };
   }
-  return { schema: documented as typeof schema, url };
+  return { schema: named.route(documented) as typeof schema, url };
 };
 
 export function openApiDocument(publicUrl: string | null) {
@@ -104,6 +111,7 @@ export function openApiDocument(publicUrl: string | null) {
       { name: 'Account', description: 'Plan, credits, settings and the audit log' },
     ],
     components: {
+      schemas: named.components,
       securitySchemes: {
         apiKey: { type: 'http' as const, scheme: 'bearer', description: 'An API key from `intake keys create`' },
         submissionToken: { type: 'http' as const, scheme: 'bearer', description: "A private form's submission token, returned once when the form was created" },

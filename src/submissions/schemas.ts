@@ -1,6 +1,7 @@
 // Route schemas for the submission endpoint and submission management.
 import { Type } from 'typebox';
 import { FieldDefinitionOutput } from '../forms/schemas.ts';
+import { ERROR_BODIES } from '../http/error-docs.ts';
 
 export const EndpointParams = Type.Object({ segment: Type.String(), slug: Type.String() });
 
@@ -15,19 +16,8 @@ export const Accepted = Type.Object({
   created_at: Type.String({ format: 'date-time' }),
 });
 
-const publicError = Type.Object({
-  error: Type.Object(
-    {
-      code: Type.String(),
-      message: Type.String(),
-      details: Type.Optional(Type.Record(Type.String(), Type.Array(Type.String()))),
-      retry_after: Type.Optional(Type.Integer()),
-      upgrade_url: Type.Optional(Type.String()),
-    },
-    { additionalProperties: true },
-  ),
-});
-
+// The public family's body (src/http/error-docs.ts), as every route of the submission endpoint answers it.
+const publicError = ERROR_BODIES.Error;
 export const PublicErrors = { 400: publicError, 401: publicError, 403: publicError, 404: publicError, 413: publicError, 415: publicError, 429: publicError };
 
 export const DiscoveryOutput = Type.Object({
@@ -185,7 +175,8 @@ export const SubmissionPage = Type.Object({
   }),
 });
 
-const managementError = Type.Object({ error: Type.Object({ code: Type.Union([Type.Integer(), Type.String()]), message: Type.String() }, { additionalProperties: true }) });
+// The submissions family's body (src/http/error-docs.ts): its code is the HTTP status.
+const managementError = ERROR_BODIES.SubmissionsError;
 export const ManagementErrors = { 400: managementError, 401: managementError, 404: managementError, 422: managementError };
 
 const Filter = Type.Enum(['inbox', 'spam', 'all'], { description: 'As the listing: inbox (not spam), spam, all' });
