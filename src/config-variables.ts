@@ -51,6 +51,8 @@ export const CONFIG_VARIABLES: ConfigVariable[] = [
   { name: 'INTAKE_PRO_MONTHLY_AI_CREDITS', default: '500', meaning: 'monthly AI credits of a pro owner; use beyond them is metered' },
   { name: 'INTAKE_BILLING_URL', default: 'https://intake.example/billing', meaning: 'the `upgrade_url` of `plan_limit_exhausted` errors' },
   { name: 'INTAKE_LOG_LEVEL', default: 'info', meaning: '`fatal` … `trace`, or `silent`' },
+  { name: 'INTAKE_METRICS_TOKEN', otherwise: 'unset', meaning: 'serves Prometheus metrics at `GET /metrics` on the main port, to requests with `Authorization: Bearer <token>` (at least 16 characters; others get `401`); unset, `/metrics` does not exist (see [Metrics](metrics.md))' },
+  { name: 'INTAKE_METRICS_PORT', otherwise: 'unset', meaning: 'serves the same metrics without a token on `127.0.0.1` at this port only (never another address), for a Prometheus or agent on the same machine; each process (`serve`, `worker`) needs its own port (see [Metrics](metrics.md))' },
   { name: 'INTAKE_EMBEDDED_WORKER', default: 'true', meaning: 'run the workers inside `serve`; `false` when they run as their own processes (see [Memory](memory.md) for the memory either way)' },
   { name: 'INTAKE_WORKER_CONCURRENCY', default: '8', meaning: 'jobs one worker process runs at once, and submissions it has waiting on a provider (a model, a translation server) at once' },
   { name: 'INTAKE_WORKER_LEASE_MS', default: '30000', meaning: 'a job whose worker stops renewing its lease this long is taken up by another; a worker known to be gone (no such process on this machine; on PostgreSQL, its session closed) frees its jobs within seconds' },
