@@ -33,6 +33,7 @@ import { fileLinkRoutes } from './files/routes.ts';
 import { submissionRoutes } from './submissions/routes.ts';
 import { exportRoutes } from './exports/routes.ts';
 import { dataSubjectRoutes } from './data-subjects/routes.ts';
+import { useMetrics } from './metrics/index.ts';
 
 export interface AppOptions {
   config: Config;
@@ -83,6 +84,8 @@ export async function buildApp({ config, database, logger, services }: AppOption
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   await app.register(healthRoutes, { checks: services.dependencies });
+  // Before the routes it counts: its hooks apply to the routes registered after it.
+  useMetrics(app, config, services.metrics);
 
   await app.register(async (zone) => {
     await rateLimitZone(zone, { name: 'submit', perMinute: config.rateLimits.submitPerMinute, key: byClientIp });

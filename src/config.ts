@@ -136,6 +136,13 @@ export interface Config {
     replyCredits: number;
   };
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Prometheus metrics (docs/metrics.md): off unless one of the two is set. */
+  metrics: {
+    /** GET /metrics on the app, with this bearer token; null: the route does not exist. */
+    token: string | null;
+    /** GET /metrics on 127.0.0.1 at this port, without a token; null: no such server. */
+    port: number | null;
+  };
 }
 
 export class ConfigError extends Error {
@@ -315,6 +322,16 @@ function redisConfig(env: Env): Config['redis'] {
   };
 }
 
+/** At least 16 characters: the token is all that stands between /metrics and the world. */
+function metricsConfig(env: Env): Config['metrics'] {
+  const token = read(env, 'INTAKE_METRICS_TOKEN') ?? null;
+  if (token !== null && (token.length < 16 || /\s/.test(token))) {
+    throw new ConfigError('INTAKE_METRICS_TOKEN', 'expected at least 16 characters without spaces (openssl rand -hex 24)');
+  }
+  const port = read(env, 'INTAKE_METRICS_PORT') === undefined ? null : integer(env, 'INTAKE_METRICS_PORT', 0, 0, 65535);
+  return { token, port };
+}
+
 function smtpConfig(env: Env): Config['delivery']['smtp'] {
   const smtpUrl = url(env, 'INTAKE_SMTP_URL', ['smtp:', 'smtps:']);
   if (!smtpUrl) return null;
@@ -406,6 +423,7 @@ export function loadConfig(env: Env = process.env): Config {
       replyCredits: integer(env, 'INTAKE_SMART_REPLY_CREDITS', 2, 0, 1000),
     },
     logLevel: logLevel(env),
+    metrics: metricsConfig(env),
   };
 }
 

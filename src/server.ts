@@ -11,6 +11,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import type { RunningWorker } from './jobs/queue.ts';
 import { startupNotices } from './setup/startup-notices.ts';
 import { loggerOptions } from './http/log-redaction.ts';
+import { startMetricsServer } from './metrics/index.ts';
 
 function onSignal(shutdown: (signal: string) => Promise<void>): void {
   let closing = false;
@@ -31,9 +32,12 @@ export async function serve(config: Config): Promise<void> {
   const app = await buildApp({ config, database, services, logger: loggerOptions(config, process.stdout.isTTY === true) });
   for (const notice of [...database.notices, ...notices]) app.log.warn(notice);
   let worker: Promise<RunningWorker | null> = Promise.resolve(null);
+  // INTAKE_METRICS_PORT: this process's metrics on 127.0.0.1 (docs/metrics.md).
+  const metricsServer = await startMetricsServer(config, services.metrics);
 
   onSignal(async (signal) => {
     app.log.info({ signal }, 'shutting down');
+    await metricsServer?.close();
     // close() stops accepting connections and waits for in-flight requests (and their commits).
     await app.close();
     // Workers still starting when the signal came are stopped once started: left running, they held
@@ -103,8 +107,10 @@ export async function work(config: Config): Promise<void> {
   services.limits.useLog(log);
   await services.limits.ready(2_000);
   const worker = await startWorkers(config, database, services, log);
+  const metricsServer = await startMetricsServer(config, services.metrics);
   onSignal(async (signal) => {
     log.info({ signal }, 'worker shutting down');
+    await metricsServer?.close();
     await worker.stop();
     await services.limits.close();
     await services.live.close();

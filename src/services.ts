@@ -60,6 +60,7 @@ import { diskStorage } from './files/disk.ts';
 import { fileService } from './files/service.ts';
 import { fileStore } from './files/store.ts';
 import { LINK_PURPOSE } from './files/links.ts';
+import { countedMailer, metricsFor, queueFigures, type Metrics } from './metrics/index.ts';
 
 /** A send that has held a reply this long died with its process; another may take it over. */
 const REPLY_CLAIM_TIMEOUT_MS = 5 * 60_000;
@@ -67,6 +68,8 @@ const REPLY_CLAIM_TIMEOUT_MS = 5 * 60_000;
 export interface ServiceOptions {
   /** Test seams of the outbound HTTP client (a resolver, a certificate authority). */
   outbound?: SendOptions;
+  /** This process's metrics; by default made from the configuration (a no-op when they are off). */
+  metrics?: Metrics;
 }
 
 import { publicBaseUrl } from './config.ts';
@@ -99,12 +102,13 @@ export async function openSecrets(config: Config, database: Database): Promise<{
 
 /** `secrets` seals and opens the stored secrets: openSecrets gives it. */
 export function buildServices(config: Config, database: Database, secrets: SecretBox, options: ServiceOptions = {}) {
+  const metrics = options.metrics ?? metricsFor(config);
   const queue = jobQueueFor(database, config.pipeline);
   const limits = sharedLimitsFor(config, database);
   const live = liveBusFor(config, database);
   const baseUrl = publicBaseUrl(config);
   const policy = outboundPolicy(config.delivery);
-  const mailer = config.delivery.smtp ? createMailer(config.delivery.smtp) : null;
+  const mailer = countedMailer(config.delivery.smtp ? createMailer(config.delivery.smtp) : null, metrics);
   const sender: SenderDeps = { policy, timeoutMs: config.delivery.timeoutMs, mailer, outbound: options.outbound };
   const destinationRows = destinationStore(database.db, secrets);
   const deliveryRows = deliveryStore(database.db, secrets);
@@ -133,6 +137,7 @@ export function buildServices(config: Config, database: Database, secrets: Secre
     // Once a batch has committed, one live event per form it touched (one message for the batch).
     writeBatch: async (items) => {
       const outcomes = await writeBatch(items);
+      metrics.submitBatch(items.length);
       live.publish(countEvents('submissions', items.filter((_, i) => outcomes[i]?.kind === 'created').map((item) => ({ account: item.accountId, form: item.formId }))));
       return outcomes;
     },
@@ -159,9 +164,19 @@ export function buildServices(config: Config, database: Database, secrets: Secre
     credits: creditCharger(creditStore(database.db), config), config,
   });
   const dependencies = dependencyChecks(database, limits);
+  if (metrics.enabled) {
+    const pool = database.pgPool;
+    metrics.watch({
+      queues: queueFigures(database),
+      redisFallback: () => limits.fallback(),
+      databaseUp: async () => (await dependencies.databaseState()).up,
+      pool: () => pool && { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount },
+      liveStreams: () => live.listeners(),
+    });
+  }
   const oauthRows = oauthStore(database.db, secrets);
   const oauth = oauthService({ store: oauthRows, providers: providers({ store: oauthRows, proxy: config.trustProxy }), accounts: accountRows });
-  return { queue, limits, live, dependencies, files, accounts, setup, dashboard, forms, knowledge, submissions, captcha, triage, replies, replySending, destinations, deliveries, delivery, audit, analysis, exports, subjects, retention, oauth };
+  return { metrics, queue, limits, live, dependencies, files, accounts, setup, dashboard, forms, knowledge, submissions, captcha, triage, replies, replySending, destinations, deliveries, delivery, audit, analysis, exports, subjects, retention, oauth };
 }
 
 export type Services = ReturnType<typeof buildServices>;

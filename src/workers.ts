@@ -14,7 +14,7 @@ import { countEvents } from './live/events.ts';
 export async function startWorkers(config: Config, database: Database, services: Services, log: JobLog): Promise<RunningWorker> {
   const { queue, delivery } = services;
   const pipeline = await startPipelineWorker({
-    config, database, queue, log, knowledge: services.knowledge,
+    config, database, queue, log, knowledge: services.knowledge, metrics: services.metrics,
     // In the transaction of the final status: the auto reply's send and the notifications.
     onBatchFinished: async (tx, finished) => {
       await enqueueAutoReplies(queue, tx, finished.map(({ work }) => work));
@@ -23,7 +23,7 @@ export async function startWorkers(config: Config, database: Database, services:
     onCommitted: (finished) => services.live.publish(countEvents('verdicts', finished.map(({ work }) => ({ account: work.owner.id, form: work.form.id })))),
   });
   const replies = await startReplyWorker({ config, queue, sender: services.replySending, log });
-  const deliveries = await startDeliveryWorker({ config, queue, store: delivery.store, sender: delivery.sender, mailer: delivery.mailer, baseUrl: delivery.baseUrl, slots: delivery.slots, log,
+  const deliveries = await startDeliveryWorker({ config, queue, store: delivery.store, sender: delivery.sender, mailer: delivery.mailer, baseUrl: delivery.baseUrl, slots: delivery.slots, log, metrics: services.metrics,
     onRecorded: (work, status) => {
       if (status !== 'pending') services.live.publish(countEvents('deliveries', [{ account: work.ownerId, form: work.destination.formId }]));
     },

@@ -19,6 +19,7 @@ export interface DeliveryWorkerOptions {
   slots: InFlightSlots;
   log: JobLog;
   onRecorded?: DelivererDeps['onRecorded'];
+  metrics?: DelivererDeps['metrics'];
 }
 
 export function startDeliveryWorker(options: DeliveryWorkerOptions): Promise<RunningWorker> {

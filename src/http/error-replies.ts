@@ -7,7 +7,8 @@ import { documentErrors, validationStatus } from './error-docs.ts';
 
 export type Family = 'public' | 'forms' | 'submissions' | 'account' | 'knowledge';
 
-function fromFastify(error: FastifyError, maxBodyBytes: number): AppError | null {
+/** The AppError a Fastify error stands for (a validation failure, a body too large …); null for the unknown. */
+export function knownError(error: FastifyError, maxBodyBytes: number): AppError | null {
   if (error.validation) {
     const rootType = error.validation.some((v) => v.instancePath === '' && v.keyword === 'type');
     if (error.validationContext === 'body' && rootType) return fail.invalidBody('The request body must be a JSON object.');
@@ -88,7 +89,7 @@ function sendPageOr(reply: FastifyReply, request: FastifyRequest, family: Family
 
 export function errorHandlerFor(family: Family, maxBodyBytes: number, page?: ErrorPage) {
   return function handleError(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) {
-    const known = error instanceof AppError ? error : fromFastify(error, maxBodyBytes);
+    const known = error instanceof AppError ? error : knownError(error, maxBodyBytes);
     if (known && known.status < 500) return sendPageOr(reply, request, family, known, page);
     const outage = known ? null : outageError(error);
     if (outage) {

@@ -24,6 +24,7 @@ import { PROCESS_SUBMISSION, type ProcessSubmissionPayload, type ProcessSubmissi
 import { Slots } from './slots.ts';
 import { translationStep } from './translation-step.ts';
 import type { Translator } from './translation/index.ts';
+import { noMetrics, type Metrics } from '../metrics/index.ts';
 
 export interface ProcessorDeps {
   store: PipelineStore;
@@ -41,6 +42,8 @@ export interface ProcessorDeps {
   /** Runs after that transaction committed, once for the batch: the live dashboard is told (never awaited). */
   onCommitted?: (finished: Array<{ work: Work; result: StepResult }>) => void;
   clock?: () => Date;
+  /** Each step's time and outcome, verdicts and final statuses (src/metrics). */
+  metrics?: Metrics;
 }
 
 /** A final status waiting for its turn in a shared transaction. */
@@ -53,6 +56,21 @@ interface Finishing {
 export function submissionProcessor(deps: ProcessorDeps) {
   const { store, log } = deps;
   const clock = deps.clock ?? (() => new Date());
+  const metrics = deps.metrics ?? noMetrics;
+
+  /** Runs one step, counting its time and outcome (a StepFailure's as retrying or failed; a superseded run's not at all). */
+  async function timed<T>(step: string, attempt: number, run: () => Promise<T> | T): Promise<T> {
+    const start = performance.now();
+    const seconds = () => (performance.now() - start) / 1000;
+    try {
+      const outcome = await run();
+      metrics.pipelineStep(step, 'ok', seconds());
+      return outcome;
+    } catch (error) {
+      if (error instanceof StepFailure) metrics.pipelineStep(step, retriable(error, attempt) ? 'retrying' : 'failed', seconds());
+      throw error;
+    }
+  }
 
   /**
    * Records a batch's final statuses in one transaction, then what finishing them starts
@@ -92,6 +110,8 @@ export function submissionProcessor(deps: ProcessorDeps) {
   async function finish(work: Work, result: StepResult, outcome: Outcome): Promise<void> {
     const failed = await finishing.write({ work, result, outcome });
     if (failed) throw failed.error;
+    metrics.pipelineFinished(outcome.status);
+    if (result.spam_flag !== undefined) metrics.spamVerdict(result.spam_flag);
     // Notifications enqueued with the final status start at once in this process.
     deps.queue.wake();
   }
@@ -141,7 +161,7 @@ export function submissionProcessor(deps: ProcessorDeps) {
    */
   async function replyOrItsFailure(work: Work, result: StepResult, attempt: number): Promise<ReplyStepOutcome> {
     try {
-      return await replyStep(work, result, { ...deps, beginRemote });
+      return await timed('reply', attempt, () => replyStep(work, result, { ...deps, beginRemote }));
     } catch (error) {
       if (!(error instanceof StepFailure) || retriable(error, attempt)) throw error;
       log.error({ err: error.cause, submissionId: work.submission.id, step: error.step, attempt }, 'smart reply failed');
@@ -152,7 +172,7 @@ export function submissionProcessor(deps: ProcessorDeps) {
   }
 
   async function run(work: Work, result: StepResult, attempt: number): Promise<void> {
-    const spam = await spamStep(work, { ...deps, beginRemote });
+    const spam = await timed('spam', attempt, () => spamStep(work, { ...deps, beginRemote }));
     Object.assign(result, spam.result);
     if (spam.result.spam_flag) {
       // Spam gets no reply; a correction to not spam resumes the pipeline from here.
@@ -161,10 +181,10 @@ export function submissionProcessor(deps: ProcessorDeps) {
     }
 
     if (!work.submission.steps.includes('language')) {
-      result.original_language = detectSubmissionLanguage(work.submission.data, work.fields);
+      result.original_language = await timed('language', attempt, () => detectSubmissionLanguage(work.submission.data, work.fields));
       work.submission.steps.push('language');
     }
-    const translation = await translationStep(work, result, { ...deps, beginRemote });
+    const translation = await timed('translation', attempt, () => translationStep(work, result, { ...deps, beginRemote }));
     Object.assign(result, translation.result);
     const reply = await replyOrItsFailure(work, result, attempt);
     Object.assign(result, reply.result);

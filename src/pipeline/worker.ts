@@ -12,6 +12,7 @@ import { pipelineStore } from './store.ts';
 import { spamFeedbackStore } from './spam/feedback-store.ts';
 import { PROCESS_SUBMISSION, PROCESS_SUBMISSIONS, type ProcessSubmissionPayload, type ProcessSubmissionsPayload } from './tasks.ts';
 import { translatorFromConfig } from './translation/index.ts';
+import { countedCredits, countedModel, countedTranslator, noMetrics, type Metrics } from '../metrics/index.ts';
 
 export interface PipelineWorkerOptions {
   config: Config;
@@ -22,23 +23,25 @@ export interface PipelineWorkerOptions {
   knowledge: KnowledgeService;
   onBatchFinished?: ProcessorDeps['onBatchFinished'];
   onCommitted?: ProcessorDeps['onCommitted'];
+  metrics?: Metrics;
 }
 
-export function startPipelineWorker({ config, database, queue, log, knowledge, onBatchFinished, onCommitted }: PipelineWorkerOptions): Promise<RunningWorker> {
-  const model = config.ai ? openAiChatModel(config.ai) : null;
+export function startPipelineWorker({ config, database, queue, log, knowledge, onBatchFinished, onCommitted, metrics = noMetrics }: PipelineWorkerOptions): Promise<RunningWorker> {
+  const model = countedModel(config.ai ? openAiChatModel(config.ai) : null, metrics);
   const store = pipelineStore(database.db, database.engine);
   const process = submissionProcessor({
     store,
-    credits: creditCharger(creditStore(database.db), config),
+    credits: countedCredits(creditCharger(creditStore(database.db), config), metrics),
     queue,
     model,
-    translator: translatorFromConfig(config.translation, model),
+    translator: countedTranslator(translatorFromConfig(config.translation, model), metrics),
     knowledge,
     pipeline: config.pipeline,
     log,
     feedback: spamFeedbackStore(database.db),
     onBatchFinished,
     onCommitted,
+    metrics,
   });
 
   return queue.startWorker(

@@ -11,6 +11,7 @@ import { sendToDestination, type AttemptResult, type SenderDeps } from './sender
 import type { AttemptOutcome, DeliveryStore, DeliveryWork } from './store.ts';
 import { DELIVER, type DeliverPayload } from './tasks.ts';
 import { destinationLink } from '../../dashboard/links.ts';
+import { noMetrics, type Metrics } from '../../metrics/index.ts';
 
 export interface DelivererDeps {
   store: DeliveryStore;
@@ -25,6 +26,8 @@ export interface DelivererDeps {
   /** After an attempt's outcome committed: the live dashboard is told (never awaited). */
   onRecorded?: (work: DeliveryWork, status: AttemptOutcome['status']) => void;
   clock?: () => Date;
+  /** Attempts by destination kind and outcome, automatic disables (src/metrics). */
+  metrics?: Metrics;
 }
 
 /** Sends at once to one destination at most, across every worker process sharing the slots; a dead receiver cannot take every slot. */
@@ -36,6 +39,7 @@ const SLOT_MARGIN_MS = 30_000;
 export function deliverer(deps: DelivererDeps) {
   const { store, log, delivery: policy } = deps;
   const clock = deps.clock ?? (() => new Date());
+  const metrics = deps.metrics ?? noMetrics;
 
   function decide(work: DeliveryWork, result: AttemptResult, attempt: number, at: Date): AttemptOutcome {
     const record = {
@@ -108,6 +112,8 @@ export function deliverer(deps: DelivererDeps) {
       : [];
     await store.recordAttempt(work, outcome, (tx) => deps.queue.enqueueInTransaction(tx, retry));
     deps.onRecorded?.(work, outcome.status);
+    metrics.delivery(destination.type, outcome.status === 'pending' ? 'retrying' : outcome.status);
+    if (outcome.disable) metrics.destinationDisabled(destination.type);
 
     const context = { deliveryId: work.delivery.id, destinationId: destination.id, submissionId: work.delivery.submissionId, attempt, error: result.error };
     if (outcome.status === 'failed') log.error(context, 'delivery failed for good');
