@@ -44,6 +44,8 @@ export interface Config {
     linkTtlSeconds: number;
     /** Lifetime of the signed download links in notification emails. */
     emailLinkTtlSeconds: number;
+    /** Where the bytes live: the data directory (default), or an S3-compatible bucket shared by several processes. */
+    storage: { kind: 'disk' } | S3StorageConfig;
   };
   trustProxy: boolean;
   /**
@@ -136,6 +138,17 @@ export interface Config {
     replyCredits: number;
   };
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+}
+
+export interface S3StorageConfig {
+  kind: 's3';
+  /** null: AWS itself (the SDK's endpoint for the region). */
+  endpoint: string | null;
+  bucket: string;
+  region: string;
+  /** null: the SDK's default credential chain (environment, instance role). */
+  credentials: { accessKeyId: string; secretAccessKey: string } | null;
+  forcePathStyle: boolean;
 }
 
 export class ConfigError extends Error {
@@ -315,6 +328,29 @@ function redisConfig(env: Env): Config['redis'] {
   };
 }
 
+function storageConfig(env: Env): Config['files']['storage'] {
+  const kind = read(env, 'INTAKE_STORAGE')?.toLowerCase() ?? 'disk';
+  if (kind !== 'disk' && kind !== 's3') throw new ConfigError('INTAKE_STORAGE', `must be disk or s3, got "${kind}"`);
+  if (kind === 'disk') return { kind };
+  const bucket = read(env, 'INTAKE_STORAGE_S3_BUCKET');
+  if (!bucket) throw new ConfigError('INTAKE_STORAGE_S3_BUCKET', 'is required when INTAKE_STORAGE is s3');
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) throw new ConfigError('INTAKE_STORAGE_S3_BUCKET', `not a bucket name (3 to 63 lowercase letters, digits, "." or "-"): "${bucket}"`);
+  const accessKeyId = read(env, 'INTAKE_STORAGE_S3_ACCESS_KEY_ID');
+  const secretAccessKey = read(env, 'INTAKE_STORAGE_S3_SECRET_ACCESS_KEY');
+  if ((accessKeyId === undefined) !== (secretAccessKey === undefined)) {
+    throw new ConfigError(accessKeyId ? 'INTAKE_STORAGE_S3_SECRET_ACCESS_KEY' : 'INTAKE_STORAGE_S3_ACCESS_KEY_ID', 'the access key id and the secret access key go together (or neither, for the default AWS credential chain)');
+  }
+  const endpoint = url(env, 'INTAKE_STORAGE_S3_ENDPOINT', ['http:', 'https:']);
+  return {
+    kind,
+    endpoint: endpoint ? withoutTrailingSlashes(endpoint) : null,
+    bucket,
+    region: read(env, 'INTAKE_STORAGE_S3_REGION') ?? 'us-east-1',
+    credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : null,
+    forcePathStyle: boolean(env, 'INTAKE_STORAGE_S3_FORCE_PATH_STYLE', false),
+  };
+}
+
 function smtpConfig(env: Env): Config['delivery']['smtp'] {
   const smtpUrl = url(env, 'INTAKE_SMTP_URL', ['smtp:', 'smtps:']);
   if (!smtpUrl) return null;
@@ -343,6 +379,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxUploadBytes: integer(env, 'INTAKE_MAX_UPLOAD_BYTES', 25 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
       linkTtlSeconds: integer(env, 'INTAKE_FILE_LINK_TTL_S', 86_400, 60, 30 * 86_400),
       emailLinkTtlSeconds: integer(env, 'INTAKE_FILE_EMAIL_LINK_TTL_S', 7 * 86_400, 60, 30 * 86_400),
+      storage: storageConfig(env),
     },
     trustProxy: boolean(env, 'INTAKE_TRUST_PROXY', false),
     mcpAllowedOrigins: origins(env, 'INTAKE_MCP_ALLOWED_ORIGINS'),

@@ -27,6 +27,8 @@ export async function serve(config: Config): Promise<void> {
   await migrateToLatest(database);
   const { secrets, notices } = await openSecrets(config, database);
   const services = buildServices(config, database, secrets);
+  // A missing bucket or refused keys stop the start here, before anything is accepted.
+  await services.files.storage.ready();
   const app = await buildApp({ config, database, services, logger: loggerOptions(config, process.stdout.isTTY === true) });
   for (const notice of [...database.notices, ...notices]) app.log.warn(notice);
   let worker: Promise<RunningWorker | null> = Promise.resolve(null);
@@ -74,6 +76,7 @@ export async function work(config: Config): Promise<void> {
   for (const notice of [...database.notices, ...notices]) log.warn(notice);
   const { startWorkers } = await import('./workers.ts');
   const services = buildServices(config, database, secrets);
+  await services.files.storage.ready();
   services.limits.useLog(log);
   await services.limits.ready(2_000);
   const worker = await startWorkers(config, database, services, log);
