@@ -2,6 +2,7 @@
 // everything that varies between deployments arrives here and is passed down.
 import path from 'node:path';
 import ipaddr from 'ipaddr.js';
+import { parseClamavUrl } from './files/clamav.ts';
 import { parseSchedule } from './jobs/backoff.ts';
 import { parseKey } from './secrets/box.ts';
 
@@ -46,6 +47,8 @@ export interface Config {
     emailLinkTtlSeconds: number;
     /** Where the bytes live: the data directory (default), or an S3-compatible bucket shared by several processes. */
     storage: { kind: 'disk' } | S3StorageConfig;
+    /** clamd (tcp://host:port) that scans every file before its submission's notifications go out; null: no scanning. */
+    clamav: { host: string; port: number; timeoutMs: number } | null;
   };
   trustProxy: boolean;
   /**
@@ -351,6 +354,14 @@ function storageConfig(env: Env): Config['files']['storage'] {
   };
 }
 
+function clamavConfig(env: Env): Config['files']['clamav'] {
+  const raw = read(env, 'INTAKE_CLAMAV_URL');
+  if (raw === undefined) return null;
+  const target = parseClamavUrl(raw);
+  if (!target) throw new ConfigError('INTAKE_CLAMAV_URL', `expected tcp://host:port (clamd's TCPSocket), got "${raw}"`);
+  return { ...target, timeoutMs: integer(env, 'INTAKE_CLAMAV_TIMEOUT_MS', 30_000, 100, 600_000) };
+}
+
 function smtpConfig(env: Env): Config['delivery']['smtp'] {
   const smtpUrl = url(env, 'INTAKE_SMTP_URL', ['smtp:', 'smtps:']);
   if (!smtpUrl) return null;
@@ -380,6 +391,7 @@ export function loadConfig(env: Env = process.env): Config {
       linkTtlSeconds: integer(env, 'INTAKE_FILE_LINK_TTL_S', 86_400, 60, 30 * 86_400),
       emailLinkTtlSeconds: integer(env, 'INTAKE_FILE_EMAIL_LINK_TTL_S', 7 * 86_400, 60, 30 * 86_400),
       storage: storageConfig(env),
+      clamav: clamavConfig(env),
     },
     trustProxy: boolean(env, 'INTAKE_TRUST_PROXY', false),
     mcpAllowedOrigins: origins(env, 'INTAKE_MCP_ALLOWED_ORIGINS'),

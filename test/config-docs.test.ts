@@ -20,6 +20,7 @@ const EVERYTHING_ON = {
   INTAKE_MAIL_FROM: 'intake@example.com',
   INTAKE_STORAGE: 's3',
   INTAKE_STORAGE_S3_BUCKET: 'intake-files',
+  INTAKE_CLAMAV_URL: 'tcp://127.0.0.1:3310',
 };
 
 /** The names loadConfig looks up in an environment. */
