@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { accountService, InputError } from './accounts/service.ts';
 import { accountStore } from './accounts/store.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
+import { StorageError } from './files/storage.ts';
 import { openDatabase } from './db/database.ts';
 import { SecretKeyError } from './secrets/box.ts';
 import { migrateToLatest } from './db/migrate.ts';
@@ -225,6 +226,7 @@ main(process.argv.slice(2)).catch((error: unknown) => {
   else if (error instanceof InputError) process.stderr.write(`${error.message}\n`);
   else if (error instanceof SecretKeyError) process.stderr.write(`Secret key error: ${error.message}\n`);
   else if ((error as Error)?.name === 'PortInUseError') process.stderr.write(`${(error as Error).message}\n`);
+  else if (error instanceof StorageError) process.stderr.write(`Storage error: ${error.message}\n`);
   else process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(error instanceof UsageError ? 2 : 1);
 });

@@ -2,6 +2,7 @@
 // everything that varies between deployments arrives here and is passed down.
 import path from 'node:path';
 import ipaddr from 'ipaddr.js';
+import { parseClamavUrl } from './files/clamav.ts';
 import { parseSchedule } from './jobs/backoff.ts';
 import { parseKey } from './secrets/box.ts';
 
@@ -44,6 +45,10 @@ export interface Config {
     linkTtlSeconds: number;
     /** Lifetime of the signed download links in notification emails. */
     emailLinkTtlSeconds: number;
+    /** Where the bytes live: the data directory (default), or an S3-compatible bucket shared by several processes. */
+    storage: { kind: 'disk' } | S3StorageConfig;
+    /** clamd (tcp://host:port) that scans every file before its submission's notifications go out; null: no scanning. */
+    clamav: { host: string; port: number; timeoutMs: number } | null;
   };
   trustProxy: boolean;
   /**
@@ -143,6 +148,17 @@ export interface Config {
     /** GET /metrics on 127.0.0.1 at this port, without a token; null: no such server. */
     port: number | null;
   };
+}
+
+export interface S3StorageConfig {
+  kind: 's3';
+  /** null: AWS itself (the SDK's endpoint for the region). */
+  endpoint: string | null;
+  bucket: string;
+  region: string;
+  /** null: the SDK's default credential chain (environment, instance role). */
+  credentials: { accessKeyId: string; secretAccessKey: string } | null;
+  forcePathStyle: boolean;
 }
 
 export class ConfigError extends Error {
@@ -332,6 +348,37 @@ function metricsConfig(env: Env): Config['metrics'] {
   return { token, port };
 }
 
+function storageConfig(env: Env): Config['files']['storage'] {
+  const kind = read(env, 'INTAKE_STORAGE')?.toLowerCase() ?? 'disk';
+  if (kind !== 'disk' && kind !== 's3') throw new ConfigError('INTAKE_STORAGE', `must be disk or s3, got "${kind}"`);
+  if (kind === 'disk') return { kind };
+  const bucket = read(env, 'INTAKE_STORAGE_S3_BUCKET');
+  if (!bucket) throw new ConfigError('INTAKE_STORAGE_S3_BUCKET', 'is required when INTAKE_STORAGE is s3');
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) throw new ConfigError('INTAKE_STORAGE_S3_BUCKET', `not a bucket name (3 to 63 lowercase letters, digits, "." or "-"): "${bucket}"`);
+  const accessKeyId = read(env, 'INTAKE_STORAGE_S3_ACCESS_KEY_ID');
+  const secretAccessKey = read(env, 'INTAKE_STORAGE_S3_SECRET_ACCESS_KEY');
+  if ((accessKeyId === undefined) !== (secretAccessKey === undefined)) {
+    throw new ConfigError(accessKeyId ? 'INTAKE_STORAGE_S3_SECRET_ACCESS_KEY' : 'INTAKE_STORAGE_S3_ACCESS_KEY_ID', 'the access key id and the secret access key go together (or neither, for the default AWS credential chain)');
+  }
+  const endpoint = url(env, 'INTAKE_STORAGE_S3_ENDPOINT', ['http:', 'https:']);
+  return {
+    kind,
+    endpoint: endpoint ? withoutTrailingSlashes(endpoint) : null,
+    bucket,
+    region: read(env, 'INTAKE_STORAGE_S3_REGION') ?? 'us-east-1',
+    credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : null,
+    forcePathStyle: boolean(env, 'INTAKE_STORAGE_S3_FORCE_PATH_STYLE', false),
+  };
+}
+
+function clamavConfig(env: Env): Config['files']['clamav'] {
+  const raw = read(env, 'INTAKE_CLAMAV_URL');
+  if (raw === undefined) return null;
+  const target = parseClamavUrl(raw);
+  if (!target) throw new ConfigError('INTAKE_CLAMAV_URL', `expected tcp://host:port (clamd's TCPSocket), got "${raw}"`);
+  return { ...target, timeoutMs: integer(env, 'INTAKE_CLAMAV_TIMEOUT_MS', 30_000, 100, 600_000) };
+}
+
 function smtpConfig(env: Env): Config['delivery']['smtp'] {
   const smtpUrl = url(env, 'INTAKE_SMTP_URL', ['smtp:', 'smtps:']);
   if (!smtpUrl) return null;
@@ -365,6 +412,8 @@ export function loadConfig(env: Env = process.env): Config {
       maxUploadBytes: integer(env, 'INTAKE_MAX_UPLOAD_BYTES', 25 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
       linkTtlSeconds: integer(env, 'INTAKE_FILE_LINK_TTL_S', 86_400, 60, 30 * 86_400),
       emailLinkTtlSeconds: integer(env, 'INTAKE_FILE_EMAIL_LINK_TTL_S', 7 * 86_400, 60, 30 * 86_400),
+      storage: storageConfig(env),
+      clamav: clamavConfig(env),
     },
     trustProxy: boolean(env, 'INTAKE_TRUST_PROXY', false),
     mcpAllowedOrigins: origins(env, 'INTAKE_MCP_ALLOWED_ORIGINS'),

@@ -57,6 +57,7 @@ import type { SecretBox } from './secrets/box.ts';
 import { openSecretKey } from './secrets/key.ts';
 import { secretCheckStore } from './secrets/store.ts';
 import { diskStorage } from './files/disk.ts';
+import { s3Storage } from './files/s3.ts';
 import { fileService } from './files/service.ts';
 import { fileStore } from './files/store.ts';
 import { LINK_PURPOSE } from './files/links.ts';
@@ -100,6 +101,12 @@ export async function openSecrets(config: Config, database: Database): Promise<{
   return { secrets: box, notices };
 }
 
+/** The configured file storage; `ready()` checks it (server.ts, at start). */
+function storageFor(config: Config) {
+  const { storage } = config.files;
+  return storage.kind === 's3' ? s3Storage(storage, config.dataDir) : diskStorage(config.dataDir);
+}
+
 /** `secrets` seals and opens the stored secrets: openSecrets gives it. */
 export function buildServices(config: Config, database: Database, secrets: SecretBox, options: ServiceOptions = {}) {
   const metrics = options.metrics ?? metricsFor(config);
@@ -127,7 +134,7 @@ export function buildServices(config: Config, database: Database, secrets: Secre
   const submissionRows = submissionStore(database.db, batchStatementsFor(database.sqliteConnection), database.engine);
   const writeBatch = submissionWriter(database, submissionRows, queue, config.pipeline.maxAttempts, writerThreadMode(config));
   const captcha = captchaService({ store: captchaStore(database.db, secrets), config: config.captcha });
-  const files = fileService({ storage: diskStorage(config.dataDir), store: fileStore(database.db), maxUploadBytes: config.files.maxUploadBytes, linkKey: secrets.derive(LINK_PURPOSE) });
+  const files = fileService({ storage: storageFor(config), store: fileStore(database.db), maxUploadBytes: config.files.maxUploadBytes, linkKey: secrets.derive(LINK_PURPOSE) });
   const submissions = submissionService({
     captcha,
     store: submissionRows,

@@ -107,4 +107,24 @@ describe('configuration', () => {
       );
     }
   });
+  it('file storage: disk by default; s3 needs a bucket, and keys go in pairs', () => {
+    assert.deepEqual(loadConfig({}).files.storage, { kind: 'disk' });
+    const s3 = { INTAKE_STORAGE: 's3', INTAKE_STORAGE_S3_BUCKET: 'forms-files' };
+    assert.deepEqual(loadConfig({ ...s3, INTAKE_STORAGE_S3_ENDPOINT: 'http://minio:9000/', INTAKE_STORAGE_S3_ACCESS_KEY_ID: 'id', INTAKE_STORAGE_S3_SECRET_ACCESS_KEY: 'secret', INTAKE_STORAGE_S3_FORCE_PATH_STYLE: 'true' }).files.storage, {
+      kind: 's3', endpoint: 'http://minio:9000', bucket: 'forms-files', region: 'us-east-1', credentials: { accessKeyId: 'id', secretAccessKey: 'secret' }, forcePathStyle: true,
+    });
+    const bad: Array<[Record<string, string>, string]> = [
+      [{ INTAKE_STORAGE: 'ftp' }, 'INTAKE_STORAGE'],
+      [{ INTAKE_STORAGE: 's3' }, 'INTAKE_STORAGE_S3_BUCKET'],
+      [{ ...s3, INTAKE_STORAGE_S3_BUCKET: 'Bad_Bucket' }, 'INTAKE_STORAGE_S3_BUCKET'],
+      [{ ...s3, INTAKE_STORAGE_S3_ACCESS_KEY_ID: 'id' }, 'INTAKE_STORAGE_S3_SECRET_ACCESS_KEY'],
+      [{ ...s3, INTAKE_STORAGE_S3_SECRET_ACCESS_KEY: 'secret' }, 'INTAKE_STORAGE_S3_ACCESS_KEY_ID'],
+      [{ ...s3, INTAKE_STORAGE_S3_ENDPOINT: 'minio:9000' }, 'INTAKE_STORAGE_S3_ENDPOINT'],
+    ];
+    for (const [env, variable] of bad) {
+      assert.throws(() => loadConfig(env), (error: unknown) => error instanceof ConfigError && error.variable === variable, JSON.stringify(env));
+    }
+    // The secret never appears in a message.
+    assert.throws(() => loadConfig({ ...s3, INTAKE_STORAGE_S3_SECRET_ACCESS_KEY: 'hunter2' }), (error: Error) => !error.message.includes('hunter2'));
+  });
 });

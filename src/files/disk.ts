@@ -23,6 +23,8 @@ export function diskStorage(dataDir: string): FileStorage & { dir: string; notic
   return {
     dir,
     notices,
+    // The directory was made (or its modes checked) above: nothing more to check.
+    async ready() {},
     async put(key, body) {
       const target = fileOf(key);
       const partial = target + PARTIAL;

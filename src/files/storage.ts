@@ -18,6 +18,8 @@ export interface StoredEntry {
 }
 
 export interface FileStorage {
+  /** Checked once at start: throws a StorageError (one line for the operator) when the storage cannot be used as configured. */
+  ready(): Promise<void>;
   /** Stores the stream under `key` in full, durably, or not at all (a failed put leaves no object behind). */
   put(key: string, body: Readable): Promise<StoredBytes>;
   /** The bytes, or null when there are none under `key`. */
@@ -26,6 +28,14 @@ export interface FileStorage {
   delete(key: string): Promise<void>;
   /** Every object and partial write, for the sweeper. */
   list(): AsyncIterable<StoredEntry>;
+}
+
+/** A storage that cannot be used as configured (a missing bucket, refused keys): the server refuses to start with this one line. */
+export class StorageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StorageError';
+  }
 }
 
 /** A pass-through that counts and hashes; `result()` is valid once the stream has ended. */
