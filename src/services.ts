@@ -107,7 +107,9 @@ export function buildServices(config: Config, database: Database, secrets: Secre
   const baseUrl = publicBaseUrl(config);
   const policy = outboundPolicy(config.delivery);
   const mailer = config.delivery.smtp ? createMailer(config.delivery.smtp) : null;
-  const sender: SenderDeps = { policy, timeoutMs: config.delivery.timeoutMs, mailer, outbound: options.outbound };
+  const files = fileService({ storage: diskStorage(config.dataDir), store: fileStore(database.db), maxUploadBytes: config.files.maxUploadBytes, linkKey: secrets.derive(LINK_PURPOSE) });
+  const fileLinks = { sign: (fileId: string, ttl: number) => files.signedUrl(baseUrl, fileId, ttl), ttlSeconds: config.files.linkTtlSeconds, emailTtlSeconds: config.files.emailLinkTtlSeconds };
+  const sender: SenderDeps = { policy, timeoutMs: config.delivery.timeoutMs, mailer, outbound: options.outbound, fileLinks };
   const destinationRows = destinationStore(database.db, secrets);
   const deliveryRows = deliveryStore(database.db, secrets);
   const accountRows = accountStore(database.db);
@@ -125,7 +127,6 @@ export function buildServices(config: Config, database: Database, secrets: Secre
   const submissionRows = submissionStore(database.db, batchStatementsFor(database.sqliteConnection), database.engine);
   const writeBatch = submissionWriter(database, submissionRows, queue, config.pipeline.maxAttempts, writerThreadMode(config));
   const captcha = captchaService({ store: captchaStore(database.db, secrets), config: config.captcha });
-  const files = fileService({ storage: diskStorage(config.dataDir), store: fileStore(database.db), maxUploadBytes: config.files.maxUploadBytes, linkKey: secrets.derive(LINK_PURPOSE) });
   const submissions = submissionService({
     captcha,
     store: submissionRows,
