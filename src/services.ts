@@ -116,7 +116,9 @@ export function buildServices(config: Config, database: Database, secrets: Secre
   const baseUrl = publicBaseUrl(config);
   const policy = outboundPolicy(config.delivery);
   const mailer = countedMailer(config.delivery.smtp ? createMailer(config.delivery.smtp) : null, metrics);
-  const sender: SenderDeps = { policy, timeoutMs: config.delivery.timeoutMs, mailer, outbound: options.outbound };
+  const files = fileService({ storage: storageFor(config), store: fileStore(database.db), maxUploadBytes: config.files.maxUploadBytes, linkKey: secrets.derive(LINK_PURPOSE) });
+  const fileLinks = { sign: (fileId: string, ttl: number) => files.signedUrl(baseUrl, fileId, ttl), ttlSeconds: config.files.linkTtlSeconds, emailTtlSeconds: config.files.emailLinkTtlSeconds };
+  const sender: SenderDeps = { policy, timeoutMs: config.delivery.timeoutMs, mailer, outbound: options.outbound, fileLinks };
   const destinationRows = destinationStore(database.db, secrets);
   const deliveryRows = deliveryStore(database.db, secrets);
   const accountRows = accountStore(database.db);
@@ -134,7 +136,6 @@ export function buildServices(config: Config, database: Database, secrets: Secre
   const submissionRows = submissionStore(database.db, batchStatementsFor(database.sqliteConnection), database.engine);
   const writeBatch = submissionWriter(database, submissionRows, queue, config.pipeline.maxAttempts, writerThreadMode(config));
   const captcha = captchaService({ store: captchaStore(database.db, secrets), config: config.captcha });
-  const files = fileService({ storage: storageFor(config), store: fileStore(database.db), maxUploadBytes: config.files.maxUploadBytes, linkKey: secrets.derive(LINK_PURPOSE) });
   const submissions = submissionService({
     captcha,
     store: submissionRows,
@@ -161,8 +162,8 @@ export function buildServices(config: Config, database: Database, secrets: Secre
     onBatchFinished: enqueueDeliveries({ destinations: destinationRows, deliveries: deliveryRows, queue, baseUrl }),
   };
   const audit = auditService(auditStore(database.db));
-  const exports = exportService({ store: exportStore(database.db, database.engine), forms });
-  const subjects = dataSubjectService({ store: dataSubjectStore(database.db, database.engine) });
+  const exports = exportService({ store: exportStore(database.db, database.engine), forms, fileLinks });
+  const subjects = dataSubjectService({ store: dataSubjectStore(database.db, database.engine), files: { ofSubmissions: files.ofSubmissions, links: fileLinks } });
   const retention = retentionService({ store: retentionStore(database.db), audit });
   const analysis = analysisService({ store: analysisStore(database.db), stats: statsStore(database.db), forms, submissions, ai: aiServices(config, database) });
   const replySending = replySender({ store: replyStore(database.db), mailer, mailFrom: config.delivery.smtp?.from ?? null, claimTimeoutMs: REPLY_CLAIM_TIMEOUT_MS });

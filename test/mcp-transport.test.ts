@@ -114,7 +114,7 @@ describe('MCP transport and authentication', () => {
       method: 'POST', url: `/api/forms/${form.id}/destinations`, headers: bearer(other), payload: { type: 'email', recipients: ['team@example.com'] },
     });
     const ids: Record<string, string> = {
-      form_id: form.id, destination_id: destination.json().id, delivery_id: submissionId, submission_id: submissionId, knowledge_base_id: knowledgeBaseId,
+      form_id: form.id, destination_id: destination.json().id, delivery_id: submissionId, submission_id: submissionId, file_id: submissionId, knowledge_base_id: knowledgeBaseId,
     };
     const client = await t.connect(await t.createKey());
     assert.deepEqual((await callOk(client, 'list_forms')).forms, []);

@@ -56,7 +56,7 @@ export const dataSubjectRoutes: FastifyPluginAsyncTypebox<{ config: Config; acco
   app.post('/api/data-subjects/export', {
     schema: {
       tags, security, summary: 'Everything held about a person, as one JSON document',
-      description: 'Every matching submission in full, and what Intake derived from it: analyses (verdicts, translations), the deliveries sent about it, with their attempts, and which model summaries read it.',
+      description: 'Every matching submission in full, its files as signed download links, and what Intake derived from it: analyses (verdicts, translations), the deliveries sent about it, with their attempts, and which model summaries read it.',
       body: Body,
       response: {
         200: Type.Object({
@@ -68,6 +68,10 @@ export const dataSubjectRoutes: FastifyPluginAsyncTypebox<{ config: Config; acco
               description: 'Model summaries that read these submissions, without their text (it describes other people too); erasure deletes them',
             }),
           }),
+          files: Type.Array(Type.Object({
+            submission_id: Type.String(), form_id: Type.String(), field: Type.String(), id: Type.String(), filename: Type.String(),
+            content_type: Type.String(), size: Type.Integer(), sha256: Type.String(), url: Type.String({ format: 'uri' }), expires_at: Type.String({ format: 'date-time' }),
+          }), { description: "The person's uploaded files: a signed download link each (INTAKE_FILE_LINK_TTL_S), not the bytes" }),
         }),
         ...Errors,
       },

@@ -3,6 +3,8 @@
 import { fail } from '../http/errors.ts';
 import type { Submission } from '../submissions/store.ts';
 import { normaliseEmail } from './subject-emails.ts';
+import type { FileLinkDeps } from '../files/link-lists.ts';
+import type { FileRecord } from '../files/store.ts';
 import type { DataSubjectStore, DerivedData, ErasedForm, SubjectMatch } from './store.ts';
 
 export interface SubjectExport {
@@ -11,6 +13,27 @@ export interface SubjectExport {
   complete: boolean;
   submissions: Array<{ form_id: string; form_name: string; submission: Submission }>;
   derived: DerivedData;
+  /** The person's uploaded files as signed links (INTAKE_FILE_LINK_TTL_S), not the bytes. */
+  files: SubjectFile[];
+}
+
+export interface SubjectFile {
+  submission_id: string;
+  form_id: string;
+  field: string;
+  id: string;
+  filename: string;
+  content_type: string;
+  size: number;
+  sha256: string;
+  url: string;
+  expires_at: string;
+}
+
+/** Where a data subject's files are found and signed; without it, an export lists none. */
+export interface SubjectFileDeps {
+  ofSubmissions(ids: string[]): Promise<Map<string, FileRecord[]>>;
+  links: FileLinkDeps;
 }
 
 export interface Erasure {
@@ -28,9 +51,21 @@ function addressOf(email: unknown): string {
 /** The audit log's words for an erasure: how many, never whose. */
 export const erasureDetail = (e: Erasure) => `erased ${e.erased} submission${e.erased === 1 ? '' : 's'} in ${e.forms.length} form${e.forms.length === 1 ? '' : 's'}`;
 
-export function dataSubjectService(deps: { store: DataSubjectStore; clock?: () => Date }) {
+export function dataSubjectService(deps: { store: DataSubjectStore; files?: SubjectFileDeps; clock?: () => Date }) {
   const { store } = deps;
   const clock = deps.clock ?? (() => new Date());
+  async function filesOf(ids: string[]): Promise<SubjectFile[]> {
+    if (!deps.files) return [];
+    const { links } = deps.files;
+    return [...(await deps.files.ofSubmissions(ids)).values()].flat().map((file) => {
+      const { url, expiresAt } = links.sign(file.id, links.ttlSeconds);
+      return {
+        submission_id: file.submissionId, form_id: file.formId, field: file.field, id: file.id, filename: file.filename,
+        content_type: file.content_type, size: file.size, sha256: file.sha256, url, expires_at: expiresAt,
+      };
+    });
+  }
+
   return {
     async search(accountId: string, email: unknown): Promise<{ email: string; submissions: SubjectMatch[]; complete: boolean }> {
       const address = addressOf(email);
@@ -51,6 +86,7 @@ export function dataSubjectService(deps: { store: DataSubjectStore; clock?: () =
           return submission ? [{ form_id: m.form_id, form_name: m.form_name, submission }] : [];
         }),
         derived: await store.derived(ids),
+        files: await filesOf(ids),
       };
     },
 

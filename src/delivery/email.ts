@@ -6,6 +6,7 @@ import escapeHtml from 'escape-html';
 import type { FieldDefinition } from '../forms/field-schema.ts';
 import type { SubmissionEvent } from './event.ts';
 import { providerFailed, providerSucceeded } from '../health/providers.ts';
+import { fileLabel } from './file-links.ts';
 import { contextLine, submissionContent, titleMarks, translationHeading, type ContentEntry } from './formats/content.ts';
 
 export interface OutgoingMail {
@@ -203,6 +204,12 @@ export function notificationEmail(event: SubmissionEvent, fields: FieldDefinitio
   const html = [`<h2>${escapeHtml(firstLine)}</h2>`];
   if (spamLine) html.push(`<p style="color:#b3261e"><strong>${escapeHtml(spamLine)}</strong></p>`);
   html.push(htmlEntries(content.entries));
+  // Links, never attachments: mail servers refuse or bury messages with attachments.
+  const files = event.data.files ?? [];
+  if (files.length > 0) {
+    const items = files.map((file) => `<li><a href="${escapeHtml(file.url)}">${escapeHtml(fileLabel(file))}</a></li>`);
+    html.push(`<h3>Files</h3><ul>${items.join('')}</ul><p style="color:#5f6368">Download links work until ${escapeHtml(files[0]!.expires_at)}.</p>`);
+  }
   if (content.translated) {
     const title = translationHeading(content.language);
     text.push(`${title}:\n${textEntries(content.translated)}`);

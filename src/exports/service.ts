@@ -8,7 +8,8 @@ import type { FormRecord } from '../forms/store.ts';
 import type { FormService } from '../forms/service.ts';
 import type { SpamFilter } from '../submissions/store.ts';
 import type { SubmissionsTable } from '../db/tables.ts';
-import { exportColumns } from './columns.ts';
+import { exportColumns, fileFields } from './columns.ts';
+import { dataWithLinks, type FileLinkDeps } from '../files/link-lists.ts';
 import { encoderFor, type ExportFormat } from './encoders.ts';
 import { countRows, walkRows, type ExportQuery, type ExportRow, type ExportStore } from './store.ts';
 
@@ -67,7 +68,7 @@ export function exportFilename(slug: string, extension: string, now: Date): stri
   return `${slug}-submissions-${now.toISOString().slice(0, 10)}.${extension}`;
 }
 
-export function exportService(deps: { store: ExportStore; forms: FormService; clock?: () => Date }) {
+export function exportService(deps: { store: ExportStore; forms: FormService; fileLinks?: FileLinkDeps; clock?: () => Date }) {
   const { store, forms } = deps;
   const clock = deps.clock ?? (() => new Date());
 
@@ -98,14 +99,19 @@ export function exportService(deps: { store: ExportStore; forms: FormService; cl
       const form = await forms.get(accountId, formId);
       const query = checkExportQuery(request);
       const last = await store.lastSeq(form.id);
-      const columns = exportColumns(await store.versions(form.id), form.settings.localisation_enabled || (await store.hasTranslations(form.id, last)));
+      const versions = await store.versions(form.id);
+      const columns = exportColumns(versions, form.settings.localisation_enabled || (await store.hasTranslations(form.id, last)));
       const encoder = encoderFor(format, columns, options);
+      // Files as signed links (INTAKE_FILE_LINK_TTL_S), made as each chunk is written.
+      const files = fileFields(versions);
+      const links = deps.fileLinks;
+      const linked = (rows: ExportRow[]) => (links && files.length > 0 ? rows.map((row) => ({ ...row, data: dataWithLinks(row.data, files, links.sign, links.ttlSeconds) })) : rows);
       async function* text(): AsyncGenerator<string> {
         yield encoder.start();
         let first = true;
         if (last > 0) {
           for await (const chunk of walkRows(store, form.id, query, { first: await store.firstSeq(form.id), last }, EXPORT_CHUNK)) {
-            yield encoder.rows(chunk, first);
+            yield encoder.rows(linked(chunk), first);
             first = false;
             // One chunk per turn of the event loop: everything else that is ready (submissions above
             // all) runs between two chunks. Without it, a fast reader kept the export going from one

@@ -16,12 +16,18 @@ export interface RowContext {
   formEmpty: boolean;
 }
 
+/** A file field of the current schema holds at least one file (JSON clients cannot put values there). */
+function hasFiles(form: FormRecord, s: Submission): boolean {
+  return form.version.schema.fields.some((field) => field.type === 'file' && Array.isArray(s.data[field.name]) && (s.data[field.name] as unknown[]).length > 0);
+}
+
 function row(form: FormRecord, view: View, s: Submission, context: RowContext): Html {
   const sender = senderOf(s.data) ?? 'Anonymous';
   const subject = subjectOf(s.data);
   const snippet = snippetOf(s.data, subject);
   const facts = rowFacts(s);
   const flags = [
+    hasFiles(form, s) ? html`<span class="attachment" title="Has files" role="img" aria-label="Has files">📎</span>` : '',
     view.tab === 'all' && s.spam_flag ? html`<span class="badge spam">Spam</span>` : '',
     view.tab !== 'done' && s.done ? html`<span class="badge">Done</span>` : '',
     facts.map((fact) => html`<span class="badge status-${fact}">${fact}</span>`),

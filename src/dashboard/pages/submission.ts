@@ -7,6 +7,9 @@ import type { FormRecord } from '../../forms/store.ts';
 import type { Submission } from '../../submissions/store.ts';
 import type { Destination } from '../../delivery/destinations/store.ts';
 import type { LoggedDelivery } from '../../delivery/deliveries/service.ts';
+import type { FileRecord } from '../../files/store.ts';
+import { fileLabel } from '../../files/link-lists.ts';
+import { sendDownload } from '../../files/routes.ts';
 import { flag, text } from '../form-input.ts';
 import { html, safeHref, showValue, when, type Html } from '../html.ts';
 import { notice, postForm, sendPage } from '../layout.ts';
@@ -19,7 +22,7 @@ import { REPLY_DONE, replyPanel, replyRoutes } from './reply.ts';
 import { inboxUrl, selectionOf, submissionUrl, TABS, viewOf, viewParams, type View } from './inbox-view.ts';
 import { languageName, messageOf, relativeTime, senderEmail, senderOf, statedSubjectOf, subjectOf } from './submission-summary.ts';
 
-type SubmissionRequest = FastifyRequest<{ Params: { id: string; sid: string }; Querystring: { view?: string; done?: string; tab?: string; q?: string; status?: string } }>;
+type SubmissionRequest = FastifyRequest<{ Params: { id: string; sid: string; fid?: string }; Querystring: { view?: string; done?: string; tab?: string; q?: string; status?: string } }>;
 
 const DONE: Record<string, string> = {
   spam: 'Marked as spam.',
@@ -101,6 +104,17 @@ function destinationName(form: FormRecord, d: Destination | undefined): Html {
   return html`<a href="/forms/${form.id}/notifications/${d.id}">${d.name}</a> <span class="muted small">${d.type}</span> ·`;
 }
 
+/** The uploaded files, each downloaded through the session (never shown inline: an upload cannot run as the dashboard). */
+function filesPanel(form: FormRecord, s: Submission, files: FileRecord[]): Html {
+  if (files.length === 0) return html``;
+  const base = `/forms/${form.id}/submissions/${s.id}/files`;
+  return html`<section class="panel" aria-labelledby="files-title">
+  <h2 id="files-title">Files</h2>
+  <ul class="plain" id="submission-files">${files.map((file) => html`<li><strong>${fileLabel(file)}</strong> <span class="muted">${file.field} · ${file.content_type}</span>
+    <a class="button secondary small" href="${base}/${file.id}" download>Download</a></li>`)}</ul>
+</section>`;
+}
+
 interface Around {
   newer: string | null;
   older: string | null;
@@ -131,7 +145,7 @@ function actionBar(session: Session, form: FormRecord, s: Submission, view: View
 }
 
 function submissionPage(
-  session: Session, form: FormRecord, s: Submission, deliveries: LoggedDelivery[], destinations: Map<string, Destination>, query: SubmissionRequest['query'], around: Around,
+  session: Session, form: FormRecord, s: Submission, deliveries: LoggedDelivery[], destinations: Map<string, Destination>, files: FileRecord[], query: SubmissionRequest['query'], around: Around,
 ): Html {
   const view = viewOf(query);
   const base = `/forms/${form.id}/submissions/${s.id}`;
@@ -165,6 +179,7 @@ ${done && DONE[done] ? notice('ok', DONE[done] as string) : ''}
       <div class="row-between"><h2 id="data-title">${message ? 'Other fields' : 'All fields'}${translated ? ', translated' : ''}</h2>${toggle}</div>
       <div id="submission-data">${dataList(message ? withoutKey(shown, message.key) : shown)}</div>
     </section>
+    ${filesPanel(form, s, files)}
     ${replyPanel(session, form, s)}
     ${deliveriesPanel(form, deliveries, destinations)}
   </div>
@@ -188,7 +203,7 @@ ${done && DONE[done] ? notice('ok', DONE[done] as string) : ''}
 }
 
 export async function submissionPages(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
-  const { forms, submissions, deliveries, destinations, triage, audit } = deps.services;
+  const { forms, submissions, deliveries, destinations, triage, audit, files } = deps.services;
   const record = (session: Session, operation: string, id: string) =>
     audit.recordKeyless({ accountId: session.account.id, surface: 'dashboard', actor: session.account.id, operation, targetId: id });
   const back = (request: SubmissionRequest, done: string | null) =>
@@ -203,7 +218,15 @@ export async function submissionPages(app: FastifyInstance, deps: DashboardDeps)
     const sent = await deliveries.forSubmission(submission.id);
     const named = new Map((sent.length ? await destinations.list(session.account.id, form.id) : []).map((d) => [d.id, d]));
     const around = await triage.neighbours(session.account.id, form.id, submission.id, selectionOf(viewOf(request.query)));
-    return sendPage(reply, submissionPage(session, form, submission, sent, named, request.query, around));
+    const uploaded = (await files.ofSubmissions([submission.id])).get(submission.id) ?? [];
+    return sendPage(reply, submissionPage(session, form, submission, sent, named, uploaded, request.query, around));
+  });
+
+  // The owner's download, by session: the same checks (another account's file, or another
+  // submission's, is 404) and the same attachment headers as the API's route.
+  app.get('/forms/:id/submissions/:sid/files/:fid', async (request: SubmissionRequest, reply) => {
+    const session = sessionOf(request);
+    return sendDownload(reply, await files.openOwned(session.account.id, request.params.id, request.params.sid, request.params.fid ?? ''));
   });
 
   app.post('/forms/:id/submissions/:sid/spam', async (request: SubmissionRequest, reply) => {

@@ -11,6 +11,7 @@ import { OutboundError, send, type OutboundPolicy, type SendOptions } from '../o
 import { signatureHeaders } from '../signing.ts';
 import { retryAfterSeconds } from '../../pipeline/provider-http.ts';
 import type { DeliveryPayload } from './store.ts';
+import { eventWithFiles, type FileLinkDeps } from '../file-links.ts';
 
 export interface AttemptResult {
   ok: boolean;
@@ -32,6 +33,8 @@ export interface SenderDeps {
   mailer: Mailer | null;
   /** Test seams of the outbound client: a resolver, a certificate authority. */
   outbound?: SendOptions;
+  /** Signs the links to a submission's files; without it, messages name no files. */
+  fileLinks?: FileLinkDeps;
 }
 
 export const SMTP_NOT_CONFIGURED = 'email is not configured on this server: set INTAKE_SMTP_URL and INTAKE_MAIL_FROM';
@@ -110,6 +113,8 @@ async function sendEmail(destination: Destination, payload: DeliveryPayload, dep
   }
 }
 
-export function sendToDestination(destination: Destination, payload: DeliveryPayload, at: Date, deps: SenderDeps): Promise<AttemptResult> {
+export function sendToDestination(destination: Destination, stored: DeliveryPayload, at: Date, deps: SenderDeps): Promise<AttemptResult> {
+  // Fresh links at every attempt: the stored payload holds none, so none can have expired.
+  const payload = { ...stored, event: eventWithFiles(stored.event, stored.fields, deps.fileLinks, destination.type === 'email') };
   return destination.type === 'email' ? sendEmail(destination, payload, deps) : sendHttp(destination, payload, at, deps);
 }

@@ -2,6 +2,7 @@
 // that keep it within a platform's limits. Submitted data, field names and spam reasons are all
 // untrusted: each platform escapes them with its own TextEncoding before they reach a payload.
 import type { SubmissionEvent } from '../event.ts';
+import { fileLabel, type FileLink } from '../file-links.ts';
 
 export const TRUNCATION_MARKER = '… (truncated)';
 
@@ -53,7 +54,7 @@ export function submissionContent(event: SubmissionEvent, link: string): Submiss
     formName: cleanText(form.name),
     submissionId: submission.id,
     createdAt: submission.created_at,
-    entries: toEntries(submission.data),
+    entries: toEntries(submission.data, event.data.files),
     spam: submission.spam_flag ? { reason: submission.spam_reason === null ? null : cleanText(submission.spam_reason) } : null,
     language,
     translated: submission.translated_data && Object.keys(submission.translated_data).length > 0 ? toEntries(submission.translated_data) : null,
@@ -68,8 +69,13 @@ export function titleMarks(content: SubmissionContent): string {
   return `${content.test ? '[Test] ' : ''}${content.spam ? '[Spam] ' : ''}`;
 }
 
-function toEntries(data: Record<string, unknown>): ContentEntry[] {
-  return Object.entries(data).map(([name, value]) => ({ name: cleanText(name).trim() === '' ? '(unnamed)' : cleanText(name), value: valueText(value) }));
+function toEntries(data: Record<string, unknown>, files: FileLink[] = []): ContentEntry[] {
+  return Object.entries(data).map(([name, value]) => {
+    // A file field reads as its files' names and signed links, one a line, not as JSON.
+    const ofField = files.filter((file) => file.field === name);
+    const text = ofField.length > 0 ? ofField.map((file) => `${fileLabel(file)}: ${file.url}`).join('\n') : valueText(value);
+    return { name: cleanText(name).trim() === '' ? '(unnamed)' : cleanText(name), value: ofField.length > 0 ? cleanText(text) : text };
+  });
 }
 
 /** A submitted value as text: strings as they are, everything else as compact JSON. */

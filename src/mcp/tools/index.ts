@@ -13,9 +13,10 @@ import { knowledgeBaseTools } from './knowledge-bases.ts';
 import { notificationTools } from './notifications.ts';
 import { replyTools } from './replies.ts';
 import { submissionTools } from './submissions.ts';
+import { fileTools } from './files.ts';
 import { submitTools } from './submit.ts';
 
 export const ALL_TOOLS: Tool[] = [
-  ...formTools, ...submissionTools, ...bulkTools, ...exportTools, ...submitTools, ...analysisTools, ...accountTools, ...knowledgeBaseTools, ...replyTools,
+  ...formTools, ...submissionTools, ...fileTools, ...bulkTools, ...exportTools, ...submitTools, ...analysisTools, ...accountTools, ...knowledgeBaseTools, ...replyTools,
   ...destinationTools, ...notificationTools, ...dataSubjectTools, ...auditTools,
 ];

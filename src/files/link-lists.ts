@@ -1,0 +1,62 @@
+// A submission's files as signed, expiring links (src/files/links.ts), for everywhere files go
+// outside the dashboard: deliveries, exports, a data subject's export. Names and links, never bytes.
+import type { FieldDefinition } from '../forms/field-schema.ts';
+import type { FileObject } from './rules.ts';
+
+export interface FileLink extends FileObject {
+  field: string;
+  url: string;
+  expires_at: string;
+}
+
+/** Signs a link to one file for `ttlSeconds`. */
+export type FileLinkSigner = (fileId: string, ttlSeconds: number) => { url: string; expiresAt: string };
+
+export interface FileLinkDeps {
+  sign: FileLinkSigner;
+  /** INTAKE_FILE_LINK_TTL_S: webhooks and chat messages. */
+  ttlSeconds: number;
+  /** INTAKE_FILE_EMAIL_LINK_TTL_S: emails are read later than a chat message. */
+  emailTtlSeconds: number;
+}
+
+function isFileObject(value: unknown): value is FileObject {
+  return typeof value === 'object' && value !== null && typeof (value as FileObject).id === 'string' && typeof (value as FileObject).filename === 'string';
+}
+
+/** The files of a submission's file fields, each with a fresh link; [] for a form without any. */
+export function fileLinks(data: Record<string, unknown>, fields: readonly FieldDefinition[], sign: FileLinkSigner, ttlSeconds: number): FileLink[] {
+  const links: FileLink[] = [];
+  for (const field of fields) {
+    if (field.type !== 'file') continue;
+    const value = Object.hasOwn(data, field.name) ? data[field.name] : undefined;
+    for (const file of Array.isArray(value) ? value.filter(isFileObject) : []) {
+      const { url, expiresAt } = sign(file.id, ttlSeconds);
+      links.push({ id: file.id, field: field.name, filename: file.filename, content_type: file.content_type, size: file.size, sha256: file.sha256, url, expires_at: expiresAt });
+    }
+  }
+  return links;
+}
+
+/** "cv.pdf (12.3 KB)": how a file is named in messages. */
+export function fileLabel(file: { filename: string; size: number }): string {
+  const size = file.size < 1024 ? `${file.size} B` : file.size < 1024 * 1024 ? `${(file.size / 1024).toFixed(1)} KB` : `${(file.size / 1024 / 1024).toFixed(1)} MB`;
+  return `${file.filename} (${size})`;
+}
+
+/** `data` with each file field's list of file objects given their signed `url` and `expires_at`. */
+export function dataWithLinks(data: Record<string, unknown>, fields: readonly FieldDefinition[], sign: FileLinkSigner, ttlSeconds: number): Record<string, unknown> {
+  const links = fileLinks(data, fields, sign, ttlSeconds);
+  if (links.length === 0) return data;
+  const linked = { ...data };
+  for (const field of new Set(links.map((link) => link.field))) {
+    linked[field] = links.filter((link) => link.field === field).map(({ field: _field, ...file }) => file);
+  }
+  return linked;
+}
+
+/** A file field's value as one line a file, "name url": for a spreadsheet cell. Other values as they are. */
+export function fileLines(value: unknown): unknown {
+  if (!Array.isArray(value) || !value.every((file) => typeof file === 'object' && file !== null && typeof file.filename === 'string')) return value;
+  return value.map((file: { filename: string; url?: string }) => (file.url ? `${file.filename} ${file.url}` : file.filename)).join('\n');
+}
