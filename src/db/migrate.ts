@@ -90,6 +90,11 @@ async function withMigrationConnection<T>(database: Database, run: (db: Kysely<a
   if (!database.pgPool) return run(database.db as Kysely<any>, null);
   const { default: { Pool } } = await import('pg');
   const pool = new Pool({ ...database.pgPool.options, max: 1, statement_timeout: 0 });
+  // As the app's pool (database.ts): an idle connection's error (the server restarting) shows again on
+  // the next query, which fails the migration; without listeners it would crash the process, and
+  // graphile-worker warns on stderr.
+  pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
   try {
     return await run(db, pool);
