@@ -92,6 +92,26 @@ describe(`dashboard rough edges in Chromium (${ENGINE})`, { skip: chromiumMissin
     await page.setViewportSize({ width: 1280, height: 860 });
   });
 
+  it('suggests the slug from the name until the slug is edited by hand', async () => {
+    await page.goto(`${base}/forms/new`);
+    const name = page.locator('#f-name');
+    const slug = page.locator('#f-slug');
+    await name.pressSequentially('Café Contact — Été 2026!');
+    assert.equal(await slug.inputValue(), 'cafe-contact-ete-2026');
+    await name.fill('');
+    assert.equal(await slug.inputValue(), '', 'follows the name back to empty');
+    await name.fill('Newsletter sign-up');
+    assert.equal(await slug.inputValue(), 'newsletter-sign-up');
+    await slug.fill('news');
+    await name.fill('Newsletter');
+    assert.equal(await slug.inputValue(), 'news', 'a slug typed by hand stays');
+    // An existing form keeps its slug (a new slug mints a new endpoint) when renamed.
+    await page.goto(`${base}/forms/${formId}/edit`);
+    const kept = await slug.inputValue();
+    await name.fill('Renamed form');
+    assert.equal(await slug.inputValue(), kept);
+  });
+
   it('lets the keyboard reach a code block that scrolls', async () => {
     await page.goto(`${base}/forms/${formId}`);
     const block = page.locator('pre').first();

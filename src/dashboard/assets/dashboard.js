@@ -159,7 +159,26 @@ function dependentSettings() {
   }
 }
 
+// A new form's slug follows its name (lowercase ASCII words joined by hyphens) until the owner types
+// a slug of their own; emptying it by hand hands it back to the name. The server still validates it.
+const FOLD = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', đ: 'd', ð: 'd', ł: 'l', þ: 'th', ı: 'i' };
+
+function slugOf(name) {
+  return name.toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/[ßæœøđðłþı]/g, (c) => FOLD[c])
+    .replace(/[^a-z0-9]+/g, '-').slice(0, 64).replace(/^-+|-+$/g, '');
+}
+
+function slugSuggestion() {
+  const slug = document.querySelector('input[data-slug-from]');
+  const name = slug && document.querySelector(slug.getAttribute('data-slug-from'));
+  if (!slug || !name) return;
+  let byHand = slug.value !== '' && slug.value !== slugOf(name.value);
+  slug.addEventListener('input', () => { byHand = slug.value !== ''; });
+  name.addEventListener('input', () => { if (!byHand) slug.value = slugOf(name.value); });
+}
+
 copyButtons();
+slugSuggestion();
 destinationTypes();
 dependentSettings();
 confirmations();
