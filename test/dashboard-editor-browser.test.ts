@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { chromiumMissing, launchBrowser, logInPage, type Browser } from './browser.ts';
+import { chromiumMissing, launchBrowser, logInPage, screenshot, type Browser } from './browser.ts';
 import { createForm, ENGINE, startTestApp, type TestApp } from './helpers.ts';
 
 const EMAIL = 'edges@example.com';
@@ -64,6 +64,52 @@ describe(`dashboard rough edges in Chromium (${ENGINE})`, { skip: chromiumMissin
     await builder.locator('fieldset.bcard').first().getByRole('button', { name: 'Move down' }).click();
     assert.deepEqual(await names(), ['message', 'email']);
     assert.equal(await builder.locator('fieldset.bcard').last().getByRole('button', { name: 'Move down' }).isDisabled(), true);
+  });
+
+  it('shows the whole text of every rule in the field builder, at phone and desktop width', async () => {
+    for (const width of [375, 1280]) {
+      await page.setViewportSize({ width, height: 860 });
+      await page.goto(`${base}/forms/new`);
+      const builder = page.locator('#builder');
+      await builder.locator('fieldset.bcard').first().getByRole('button', { name: 'Add rule' }).click();
+      const selects = builder.locator('.rule select');
+      assert.ok((await selects.count()) > 0);
+      // A copy of each select, free to take its natural width, is as wide as its longest option.
+      const short = await page.evaluate(`[...document.querySelectorAll('#builder .rule select')].flatMap((select) => {
+        const natural = select.cloneNode(true);
+        natural.style.cssText = 'position:absolute;visibility:hidden;width:auto;min-width:0;max-width:none';
+        select.parentElement.append(natural);
+        const needed = natural.getBoundingClientRect().width;
+        natural.remove();
+        const has = select.getBoundingClientRect().width;
+        return has + 0.5 < needed ? [select.selectedOptions[0].text + ': ' + has + ' < ' + needed] : [];
+      })`);
+      assert.deepEqual(short, [], `rule menus cut off at ${width} px`);
+      const overflow = await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+      assert.equal(overflow, 0, `no sideways scrolling at ${width} px`);
+      await screenshot(page, `builder-rules-${width}`);
+    }
+    await page.setViewportSize({ width: 1280, height: 860 });
+  });
+
+  it('suggests the slug from the name until the slug is edited by hand', async () => {
+    await page.goto(`${base}/forms/new`);
+    const name = page.locator('#f-name');
+    const slug = page.locator('#f-slug');
+    await name.pressSequentially('Café Contact — Été 2026!');
+    assert.equal(await slug.inputValue(), 'cafe-contact-ete-2026');
+    await name.fill('');
+    assert.equal(await slug.inputValue(), '', 'follows the name back to empty');
+    await name.fill('Newsletter sign-up');
+    assert.equal(await slug.inputValue(), 'newsletter-sign-up');
+    await slug.fill('news');
+    await name.fill('Newsletter');
+    assert.equal(await slug.inputValue(), 'news', 'a slug typed by hand stays');
+    // An existing form keeps its slug (a new slug mints a new endpoint) when renamed.
+    await page.goto(`${base}/forms/${formId}/edit`);
+    const kept = await slug.inputValue();
+    await name.fill('Renamed form');
+    assert.equal(await slug.inputValue(), kept);
   });
 
   it('lets the keyboard reach a code block that scrolls', async () => {

@@ -86,6 +86,18 @@ describe(`live inbox in Chromium (${ENGINE === 'postgres' ? 'two API processes o
     console.log(`# new row shown ${tookMs} ms after the submit answered`);
   });
 
+  it('keeps the bulk bar\'s "Select all" count in step with the tab\'s count', async () => {
+    await page.goto(`${pageBase}/forms/${form.id}/inbox`);
+    await page.locator('[data-live-mode="stream"]').waitFor({ timeout: 5_000 });
+    const tabCount = async () => Number(await page.locator('#inbox-tabs a[aria-current="page"] .count').textContent());
+    const before = await tabCount();
+    assert.equal(await page.locator('label[for="all-matching"]').textContent(), `Select all ${before} in Inbox`);
+    const added = await submit('One more for the count');
+    await page.locator(`[data-id="${added}"]`).waitFor({ timeout: 2_000 });
+    assert.equal(await tabCount(), before + 1);
+    assert.equal(await page.locator('label[for="all-matching"]').textContent(), `Select all ${before + 1} in Inbox`);
+  });
+
   it('keeps the scroll position when rows arrive above', async () => {
     for (let i = 0; i < 8; i++) await submit(`Filler ${i}`);
     await page.goto(`${pageBase}/forms/${form.id}/inbox`);

@@ -1,8 +1,8 @@
 // The README's five-minute tour, followed in Chromium as a newcomer would, on a real `intake serve`
 // process with its embedded workers: the set-up link it printed, the owner account, a form created in
 // the dashboard, its HTML snippet pasted into a static page served from another origin (a second local
-// port), a submission sent from that page, and the submission in the inbox. Nothing is set up behind
-// the browser's back.
+// port), a submission sent from that page, the submission in the inbox, and a key made with the CLI as
+// the README says that sees the form. Nothing is set up behind the browser's back.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -10,6 +10,7 @@ import { chromiumMissing, launchBrowser, screenshot, type Browser } from './brow
 import { startFakeProvider, type FakeProvider } from './fake-provider.ts';
 import { createTestStore, type TestStore } from './helpers.ts';
 import { startServer, stop } from './processes.ts';
+import { runCli } from './cli.ts';
 
 const PRINTED_LINK = /^Open (http:\/\/localhost:\d+\/setup\?token=\S+) to create the owner account\.$/m;
 
@@ -82,5 +83,18 @@ describe('the README tour in Chromium, on a fresh server', { skip: chromiumMissi
     await page.goto(`${formUrl}/inbox`);
     await page.locator('#inbox-rows').getByText('visitor@example.com').waitFor({ timeout: 15_000 });
     await screenshot(page, 'newcomer-inbox');
+  });
+
+  it('5. creates a key the way the README says, and the key sees the form made in the dashboard', async () => {
+    // `KEY=$(npm run -s intake -- keys create --email you@example.com --name laptop)`: the key alone on stdout.
+    const created = await runCli(['keys', 'create', '--email', 'newcomer@example.com', '--name', 'laptop'], store.env);
+    assert.equal(created.code, 0, created.stderr);
+    const key = created.stdout.trim();
+    assert.match(key, /^ik_\S+$/, created.stdout);
+    assert.match(created.stderr, /newcomer@example\.com/, 'says which account the key belongs to');
+    const response = await fetch(`${server.base}/api/forms`, { headers: { authorization: `Bearer ${key}` } });
+    assert.equal(response.status, 200);
+    const listed = (await response.json()) as { forms: Array<{ name: string; slug: string }> };
+    assert.deepEqual(listed.forms.map((f) => [f.name, f.slug]), [['Contact', 'contact']]);
   });
 });

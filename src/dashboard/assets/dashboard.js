@@ -32,7 +32,7 @@ function confirmations() {
 
 // A list that changes on its own (an inbox's first page, the forms list) stays current: a server-sent
 // event stream (/live, one per page) says when there are new submissions, verdicts or delivery
-// results, and the page then asks for itself and swaps in the rows (and an inbox's tab counts). Without a stream (no EventSource, refused, a proxy
+// results, and the page then asks for itself and swaps in the rows (and the parts marked data-live-part: an inbox's counts). Without a stream (no EventSource, refused, a proxy
 // that cuts it) it asks every few seconds instead. DOMParser runs no scripts; the server escaped
 // every value anyway. Focus and scroll position survive a swap: rows are keyed by data-id.
 const POLL_MS = 2500;
@@ -89,9 +89,11 @@ function liveList() {
           const noun = rows.getAttribute('data-announce');
           if (noun && added > 0 && known.size > 0 && status) status.textContent = `${added} new ${noun}${added === 1 ? '' : 's'}`;
         }
-        const tabs = document.getElementById('inbox-tabs');
-        const freshTabs = fresh.getElementById('inbox-tabs');
-        if (tabs && freshTabs && tabs.innerHTML !== freshTabs.innerHTML) tabs.replaceChildren(...freshTabs.childNodes);
+        // The parts that count the rows (an inbox's tabs, its "Select all N") are swapped with them.
+        for (const part of document.querySelectorAll('[data-live-part]')) {
+          const next = fresh.getElementById(part.id);
+          if (next && part.innerHTML !== next.innerHTML) part.replaceChildren(...next.childNodes);
+        }
       } catch {
         // Offline for a moment: the next event or tick tries again.
       }
@@ -159,7 +161,26 @@ function dependentSettings() {
   }
 }
 
+// A new form's slug follows its name (lowercase ASCII words joined by hyphens) until the owner types
+// a slug of their own; emptying it by hand hands it back to the name. The server still validates it.
+const FOLD = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', đ: 'd', ð: 'd', ł: 'l', þ: 'th', ı: 'i' };
+
+function slugOf(name) {
+  return name.toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/[ßæœøđðłþı]/g, (c) => FOLD[c])
+    .replace(/[^a-z0-9]+/g, '-').slice(0, 64).replace(/^-+|-+$/g, '');
+}
+
+function slugSuggestion() {
+  const slug = document.querySelector('input[data-slug-from]');
+  const name = slug && document.querySelector(slug.getAttribute('data-slug-from'));
+  if (!slug || !name) return;
+  let byHand = slug.value !== '' && slug.value !== slugOf(name.value);
+  slug.addEventListener('input', () => { byHand = slug.value !== ''; });
+  name.addEventListener('input', () => { if (!byHand) slug.value = slugOf(name.value); });
+}
+
 copyButtons();
+slugSuggestion();
 destinationTypes();
 dependentSettings();
 confirmations();

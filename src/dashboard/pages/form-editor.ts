@@ -177,6 +177,8 @@ export function editorForm(o: {
   values: EditorValues;
   errors: Errors;
   knowledgeBases: KnowledgeBaseOption[];
+  /** A new form: dashboard.js fills the slug from the name until the slug is typed by hand. */
+  suggestSlug?: boolean;
 }): Html {
   const v = o.values;
   const schemaError = o.errors.fields_schema;
@@ -186,7 +188,7 @@ export function editorForm(o: {
     <legend>Form</legend>
     <div class="row">
       ${input({ name: 'name', label: 'Name', value: v.name, errors: o.errors, required: true })}
-      ${input({ name: 'slug', label: 'Slug', value: v.slug, errors: o.errors, required: true, hint: 'Lowercase letters, digits and hyphens; part of the endpoint URL.' })}
+      ${input({ name: 'slug', label: 'Slug', value: v.slug, errors: o.errors, required: true, hint: 'Lowercase letters, digits and hyphens; part of the endpoint URL.', attributes: o.suggestSlug ? html`data-slug-from="#f-name"` : undefined })}
     </div>
     ${select({ name: 'visibility', label: 'Visibility', value: v.visibility || 'public', options: [['public', 'Public: anyone may submit'], ['private', 'Private: submitters need a token']], errors: o.errors })}
   </fieldset>

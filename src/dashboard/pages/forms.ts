@@ -59,7 +59,7 @@ function editorPage(deps: DashboardDeps, session: Session, form: FormRecord | nu
     section: 'forms',
     body: html`${form ? formTabs(form, 'edit') : html`<div class="page-head"><p class="crumbs"><a href="/forms">Forms</a> /</p><h1>New form</h1></div>`}
 ${Object.keys(errors).length ? notice('error', 'Some fields need your attention.') : ''}
-${editorForm({ session, action: form ? `/forms/${form.id}/edit` : '/forms/new', submit: form ? 'Save changes' : 'Create form', values, errors, knowledgeBases: kbs })}`,
+${editorForm({ session, action: form ? `/forms/${form.id}/edit` : '/forms/new', submit: form ? 'Save changes' : 'Create form', values, errors, knowledgeBases: kbs, suggestSlug: !form })}`,
   });
 }
 

@@ -94,7 +94,7 @@ function bulkBar(session: Session, form: FormRecord, l: Listing): Html {
   <input type="hidden" name="tab" value="${view.tab}"><input type="hidden" name="q" value="${view.text}"><input type="hidden" name="status" value="${view.status ?? ''}">
   <div class="select-all">
     <span class="check"><input type="checkbox" id="select-page" data-select-page hidden><label for="select-page" hidden>Select this page</label></span>
-    <span class="check"><input type="checkbox" id="all-matching" name="all" value="true"><label for="all-matching">${allLabel}</label></span>
+    <span class="check"><input type="checkbox" id="all-matching" name="all" value="true"><label for="all-matching" id="all-matching-label" data-live-part>${allLabel}</label></span>
     <span class="muted small" id="selected-count" aria-live="polite"></span>
   </div>
   <div class="bulk-actions" role="group" aria-label="With the selected">
@@ -149,7 +149,7 @@ function inboxPage(session: Session, form: FormRecord, l: Listing, query: Record
 <link rel="stylesheet" href="${assetUrl('inbox.css')}">
 ${bulkNotice(query)}
 <div class="toolbar">
-  <nav class="segmented" aria-label="Mailbox"><ul id="inbox-tabs">${TABS.map(
+  <nav class="segmented" aria-label="Mailbox"><ul id="inbox-tabs" data-live-part>${TABS.map(
     ([key, label]) => html`<li><a href="${inboxUrl(form, { tab: key, text: '', status: null })}"${key === view.tab ? html` aria-current="page"` : ''}>${label} <span class="count">${l.counts[key]}</span></a></li>`,
   )}</ul></nav>
   <form method="get" action="/forms/${form.id}/inbox" class="search" role="search">
