@@ -34,6 +34,22 @@ for (const [group, member] of groups) {
 }
 table(['set', 'strategy', 'spam', 'ham', 'TP', 'FP', 'TN', 'FN', 'precision', 'recall', 'F1', 'FP rate', 'target (issue 27)'], rows);
 
+console.log('\nPer sensitivity (the form\'s spam_sensitivity; balanced is the table above): recall, and false positives of the legitimate messages');
+const sensitivityRows: string[][] = [];
+for (const sensitivity of ['low', 'balanced', 'high'] as const) {
+  const moved = sensitivity === 'balanced' ? verdicts : await verdictsOf(messages.map((message) => ({ ...message, input: { ...message.input, sensitivity } })));
+  for (const [group, member] of groups) {
+    const indexes = messages.flatMap((message, index) => (member(message) ? [index] : []));
+    const truth = indexes.map((index) => messages[index]!.spam);
+    for (const strategy of ['standard', 'intelligent'] as Strategy[]) {
+      const result = figures(indexes.map((index) => moved[strategy][index]!.spam), truth);
+      const spam = truth.filter(Boolean).length;
+      sensitivityRows.push([group, strategy, sensitivity, spam ? `${percent(result.recall)} (${result.truePositives}/${spam})` : '–', `${result.falsePositives}/${truth.length - spam}`]);
+    }
+  }
+}
+table(['set', 'strategy', 'sensitivity', 'recall', 'FP'], sensitivityRows);
+
 console.log('\nReliability of `intelligent` spam_confidence, all held-out sets (confidence bin: messages, mean confidence, share that is spam)');
 table(['bin', 'messages', 'mean confidence', 'spam share'], reliability(messages, verdicts.intelligent).filter((bin) => bin.count > 0)
   .map((bin) => [`${bin.from.toFixed(1)}–${bin.to.toFixed(1)}`, String(bin.count), percent(bin.meanConfidence), percent(bin.spamShare)]));

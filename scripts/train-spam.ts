@@ -31,6 +31,13 @@ const OPTIONS: TrainingOptions = { buckets: 2 ** HASH_BITS, epochs: 40, l2: 3e-6
 const FALSE_POSITIVE_COST = 10;
 const CAPS: FalsePositiveBudget = { perGroup: { email: 1, comments: 0.01, banking: 0.01, clinc: 0.01, questions: 0.01, enquiries: 0.01, webforms: 0.01, introductions: 0.05 }, otherwise: 0.01 };
 const CHOICE: CostChoice = { falsePositiveCost: FALSE_POSITIVE_COST, caps: CAPS };
+/**
+ * The other sensitivities a form may choose (`spam_sensitivity`): the same choice with another cost of a false
+ * positive, the heuristics' weights kept. The targets' caps bind at `balanced`, so `high`, which the owner chooses
+ * knowing it flags more, may go to twice each cap; `low` keeps them.
+ */
+const SENSITIVITY_COSTS = { high: 3, low: 30 } as const;
+const SENSITIVITY_CAP_FACTOR = { high: 2, low: 1 } as const;
 const STANDARD_THRESHOLDS = Array.from({ length: 25 }, (_, index) => Math.round((0.4 + index * 0.05) * 100) / 100);
 const PHRASE_WEIGHTS = [0, 0.5, 1, 2, 3];
 const FORM_SIGNAL_WEIGHTS = [0, 1, 2, 4];
@@ -82,6 +89,16 @@ console.log(`  validation recall per set: ${SET_NAMES.flatMap((set) => {
   const spams = scored.flatMap((example, index) => (example.group === set && example.spam ? [index] : []));
   return spams.length ? [`${set} ${percent(spams.filter((index) => scored[index]!.overridden || combined[index]! >= decision.thresholdLogit).length / spams.length)}`] : [];
 }).join(', ')}`);
+const sensitivities = Object.fromEntries(Object.entries(SENSITIVITY_COSTS).map(([name, falsePositiveCost]) => {
+  const factor = SENSITIVITY_CAP_FACTOR[name as keyof typeof SENSITIVITY_CAP_FACTOR];
+  const caps: FalsePositiveBudget = { perGroup: Object.fromEntries(Object.entries(CAPS.perGroup).map(([group, cap]) => [group, cap * factor])), otherwise: CAPS.otherwise * factor };
+  const choice: CostChoice = { falsePositiveCost, caps };
+  const at = chooseScoreThresholdByCost(validation.map((message, index) => ({ score: scoreOf(validationHits[index]!), spam: message.spam, group: message.set })), STANDARD_THRESHOLDS, choice);
+  const rescored = scored.map((example, index) => ({ ...example, overridden: scoreOf(overridingSignals(validationHits[index]!, classifierText(validation[index]!.input).length)) >= at.threshold }));
+  const swept = chooseDecisionByCost(rescored, { phraseWeights: [decision.phraseWeight], formWeights: [decision.formWeight] }, choice);
+  console.log(`${name} (a false positive costs ${falsePositiveCost}): standard ${at.threshold} (recall ${percent(at.recall)}, FP ${percent(at.falsePositiveRate)}); intelligent ${swept.thresholdLogit.toFixed(3)} (recall ${percent(swept.recall)}, FP ${percent(swept.falsePositiveRate)})`);
+  return [name, { standardThreshold: at.threshold, thresholdLogit: round(swept.thresholdLogit) }];
+})) as Record<keyof typeof SENSITIVITY_COSTS, { standardThreshold: number; thresholdLogit: number }>;
 const calibration = fitCalibration(combined, scored.map((example) => example.spam));
 const curve = reliabilityCurve(combined.map((score) => 1 / (1 + Math.exp(-(calibration.slope * score + calibration.intercept)))), scored.map((example) => example.spam));
 console.log(`calibration: slope ${calibration.slope.toFixed(4)}, intercept ${calibration.intercept.toFixed(4)}; validation reliability ${curve.filter((bin) => bin.count > 0).map((bin) => `${bin.from.toFixed(1)}-${bin.to.toFixed(1)}: ${percent(bin.spamShare)} of ${bin.count}`).join(', ')}`);
@@ -93,6 +110,7 @@ const file: SpamModelFile = {
     standardThreshold: standard.threshold,
     phraseWeight: decision.phraseWeight, formWeight: decision.formWeight, thresholdLogit: round(decision.thresholdLogit),
     calibration: { slope: round(calibration.slope), intercept: round(calibration.intercept) },
+    sensitivities,
   },
   weights: encodeWeights(weights, KEPT_WEIGHTS),
   background: encodeBackground(backgroundShares(), BACKGROUND_LISTED / 2),
@@ -111,7 +129,7 @@ const file: SpamModelFile = {
     model: 'logistic regression without intercept, hashed Latin-script word unigrams + bigrams + character 4-grams, link, contact and script-independent style features, SGD with L2',
     options: { ...OPTIONS, keptWeights: KEPT_WEIGHTS },
     validation: {
-      falsePositiveCost: FALSE_POSITIVE_COST, caps: CAPS,
+      falsePositiveCost: FALSE_POSITIVE_COST, sensitivityCosts: SENSITIVITY_COSTS, sensitivityCapFactor: SENSITIVITY_CAP_FACTOR, caps: CAPS,
       standard: { recall: round(standard.recall), falsePositiveRate: round(standard.falsePositiveRate) },
       intelligent: { meanRecall: round(decision.recall), falsePositiveRate: round(decision.falsePositiveRate) },
     },

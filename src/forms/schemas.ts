@@ -122,6 +122,11 @@ explainWith('fields_schema', (value) => {
 const settings = {
   spam_protection_enabled: Type.Boolean({ default: false }),
   spam_protection_strategy: Type.Enum(['standard', 'intelligent'], { default: 'standard' }),
+  spam_sensitivity: Type.Enum(['low', 'balanced', 'high'], {
+    default: 'balanced',
+    description: 'Where both strategies draw the line: `high` flags more spam at the price of more legitimate messages flagged, '
+      + '`low` fewer of both; `balanced` counts a legitimate message flagged as costly as ten spam missed (docs/spam.md)',
+  }),
   localisation_enabled: Type.Boolean({ default: false }),
   smart_reply_enabled: Type.Boolean({ default: false }),
   smart_replies_mode: Type.Enum(['draft', 'auto'], { default: 'draft' }),

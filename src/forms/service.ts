@@ -20,6 +20,7 @@ export interface FormInput extends Partial<FormSettings> {
 const DEFAULT_SETTINGS: FormSettings = {
   spam_protection_enabled: false,
   spam_protection_strategy: 'standard',
+  spam_sensitivity: 'balanced',
   localisation_enabled: false,
   smart_reply_enabled: false,
   smart_replies_mode: 'draft',

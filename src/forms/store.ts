@@ -10,6 +10,8 @@ import { isSealed, type SecretBox } from '../secrets/box.ts';
 export interface FormSettings {
   spam_protection_enabled: boolean;
   spam_protection_strategy: 'standard' | 'intelligent';
+  /** Where the spam thresholds sit: `high` flags more, `low` fewer (docs/spam.md). */
+  spam_sensitivity: 'low' | 'balanced' | 'high';
   localisation_enabled: boolean;
   smart_reply_enabled: boolean;
   smart_replies_mode: 'draft' | 'auto';
@@ -129,6 +131,7 @@ function toForm(row: FormRow, box: SecretBox): FormRecord {
     settings: {
       spam_protection_enabled: toBool(row.spam_protection_enabled),
       spam_protection_strategy: row.spam_protection_strategy,
+      spam_sensitivity: row.spam_sensitivity,
       localisation_enabled: toBool(row.localisation_enabled),
       smart_reply_enabled: toBool(row.smart_reply_enabled),
       smart_replies_mode: row.smart_replies_mode,

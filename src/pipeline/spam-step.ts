@@ -37,7 +37,7 @@ function postedSignals(work: Work): PostedSignals {
 
 async function spamInput(work: Work, deps: SpamStepDeps): Promise<SpamInput> {
   const { submission, form } = work;
-  const input: SpamInput = { formName: form.name, intent: form.intent, fields: work.fields, data: submission.data, repeatsFromSender: submission.repeats, posted: postedSignals(work) };
+  const input: SpamInput = { formName: form.name, intent: form.intent, fields: work.fields, data: submission.data, repeatsFromSender: submission.repeats, posted: postedSignals(work), sensitivity: form.sensitivity };
   // Only owners who corrected something pay for the lookup.
   if (deps.feedback && work.owner.corrections > 0) {
     input.ownerFeedback = await deps.feedback.countsFor(work.owner.id, feedbackFeatures(classifierText(input)));

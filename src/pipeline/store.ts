@@ -42,6 +42,7 @@ export interface Work {
     intent: string | null;
     spamProtection: boolean;
     strategy: 'standard' | 'intelligent';
+    sensitivity: 'low' | 'balanced' | 'high';
     localisation: boolean;
     smartReply: boolean;
     repliesMode: 'draft' | 'auto';
@@ -114,7 +115,7 @@ export function pipelineStore(db: Db, engine: Engine) {
         's.id', 's.seq', 's.data', 's.metadata', 's.fingerprint', 's.processing_status', 's.pipeline_steps', 's.spam_flag',
         's.original_language', 's.translated_data',
         'f.smart_reply_enabled', 'f.smart_replies_mode', 'f.knowledge_base_id',
-        'f.id as form_id', 'f.name as form_name', 'f.slug as form_slug', 'f.visibility', 'v.version', 'f.intent', 'f.spam_protection_enabled', 'f.spam_protection_strategy',
+        'f.id as form_id', 'f.name as form_name', 'f.slug as form_slug', 'f.visibility', 'v.version', 'f.intent', 'f.spam_protection_enabled', 'f.spam_protection_strategy', 'f.spam_sensitivity',
         'f.localisation_enabled', 'v.fields_schema', 'a.id as account_id', 'a.plan', 'a.language',
         'fb.spam as feedback_spam', 'fb.ham as feedback_ham', 'fm.through_seq as recorded_through',
       ])
@@ -216,6 +217,7 @@ export function pipelineStore(db: Db, engine: Engine) {
         intent: row.intent,
         spamProtection: toBool(row.spam_protection_enabled),
         strategy: row.spam_protection_strategy,
+        sensitivity: row.spam_sensitivity,
         localisation: toBool(row.localisation_enabled),
         smartReply: toBool(row.smart_reply_enabled),
         repliesMode: row.smart_replies_mode,

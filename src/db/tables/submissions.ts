@@ -13,6 +13,7 @@ export interface FormsTable {
   current_version_id: string;
   spam_protection_enabled: Bool;
   spam_protection_strategy: 'standard' | 'intelligent';
+  spam_sensitivity: 'low' | 'balanced' | 'high';
   localisation_enabled: Bool;
   smart_reply_enabled: Bool;
   smart_replies_mode: 'draft' | 'auto';

@@ -7,7 +7,7 @@
 
 import type { SignalHit, SpamInput, SpamVerdict } from './types.ts';
 import { classifierText } from './submission-text.ts';
-import { calibrated, logit, type SpamClassifier } from './classifier.ts';
+import { calibrated, logit, operatingPoint, type SpamClassifier } from './classifier.ts';
 import { capitalise, ownerAdjustmentOf, roundConfidence, scoreOf, standardVerdict } from './standard.ts';
 import { OWNER_FEEDBACK_SIGNAL } from './owner-feedback.ts';
 
@@ -50,19 +50,20 @@ export function overridingSignals(hits: readonly SignalHit[], textLength: number
 
 export function classifierVerdict(input: SpamInput, hits: readonly SignalHit[], classifier: SpamClassifier, modelProblem?: string): SpamVerdict {
   const { decision } = classifier;
+  const point = operatingPoint(decision, input.sensitivity);
   const text = classifierText(input);
   const textLogit = logit(classifier.probability(text));
   // The owner's corrections move the score directly, in log-odds, before the threshold.
   const score = textLogit + decision.phraseWeight * phraseScore(hits) + decision.formWeight * formSignalScore(hits) + ownerAdjustmentOf(input).logit;
-  const byFormSignals = standardVerdict(overridingSignals(hits, text.length));
+  const byFormSignals = standardVerdict(overridingSignals(hits, text.length), point.standardThreshold);
   const confidence = Math.max(calibrated(decision, score), byFormSignals.spam ? byFormSignals.confidence : 0);
 
   const signals = hits.map((hit) => hit.id);
-  if (textLogit >= decision.thresholdLogit) signals.unshift(CLASSIFIER_SIGNAL);
+  if (textLogit >= point.thresholdLogit) signals.unshift(CLASSIFIER_SIGNAL);
   const parts = [`text classifier: ${Math.round(calibrated(decision, textLogit) * 100)}% spam-like`, ...hits.map((hit) => hit.detail)];
   const fallback = modelProblem ? `Language model not used (${modelProblem}). ` : '';
   return {
-    spam: score >= decision.thresholdLogit || byFormSignals.spam,
+    spam: score >= point.thresholdLogit || byFormSignals.spam,
     confidence: roundConfidence(confidence),
     reason: fallback + capitalise(parts.join('; ')),
     signals,

@@ -3,7 +3,8 @@
 
 import { readFileSync } from 'node:fs';
 import { featureBuckets, featureValue, HASH_BITS } from './text.ts';
-import { decodeBackground, decodeWeights, MODEL_FORMAT, type SpamModelFile } from './model-file.ts';
+import { decodeBackground, decodeWeights, MODEL_FORMAT, type OperatingPoint, type SpamModelFile } from './model-file.ts';
+import type { SpamSensitivity } from './types.ts';
 
 export interface SpamClassifier {
   /** 0..1: how spam-like the text reads to the model. */
@@ -45,6 +46,12 @@ export function linearScore(weights: ArrayLike<number>, buckets: readonly number
   let sum = 0;
   for (const bucket of buckets) sum += weights[bucket]!;
   return sum * featureValue(buckets.length);
+}
+
+/** The thresholds of a sensitivity; `balanced` (and a model file without the others) gives the decision's own. */
+export function operatingPoint(decision: SpamModelFile['decision'], sensitivity: SpamSensitivity = 'balanced'): OperatingPoint {
+  const chosen = sensitivity === 'balanced' ? undefined : decision.sensitivities?.[sensitivity];
+  return chosen ?? { standardThreshold: decision.standardThreshold, thresholdLogit: decision.thresholdLogit };
 }
 
 /** What a combined score means as a probability of spam, by the model's calibration. */

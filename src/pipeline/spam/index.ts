@@ -3,7 +3,7 @@
 
 import type { ChatModel } from '../../ai/chat-model.ts';
 import type { IntelligentVerdict, SpamInput, SpamVerdict } from './types.ts';
-import { ownerAdjustmentOf, roundConfidence, standardSignals, standardVerdict } from './standard.ts';
+import { ownerAdjustmentOf, roundConfidence, spamScoreThreshold, standardSignals, standardVerdict } from './standard.ts';
 import { honeypotSignal } from './signals/honeypot.ts';
 import { defaultClassifier, logit, sigmoid, type SpamClassifier } from './classifier.ts';
 import type { OwnerAdjustment } from './owner-feedback.ts';
@@ -21,7 +21,7 @@ export function checkHoneypot(input: SpamInput): SpamVerdict | null {
 
 /** Strategy `standard`: explainable weighted heuristics; no network, no credits. Includes the honeypot. */
 export function checkStandard(input: SpamInput): SpamVerdict {
-  return standardVerdict(standardSignals(input));
+  return standardVerdict(standardSignals(input), spamScoreThreshold(input.sensitivity));
 }
 
 /**
@@ -37,7 +37,7 @@ export async function checkIntelligent(input: SpamInput, model: ChatModel | null
   if (model) {
     const answer = await askModel(model, input, hits);
     // The model reads submitted text, which may talk to it; signals it cannot argue with stand.
-    const floor = standardVerdict(formSignals(hits));
+    const floor = standardVerdict(formSignals(hits), spamScoreThreshold(input.sensitivity));
     if (answer.ok && floor.spam && !answer.verdict.spam) {
       return { ...floor, reason: `${floor.reason} (the language model said not spam; these signals overrule it)`, source: 'model' };
     }

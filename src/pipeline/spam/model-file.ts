@@ -19,12 +19,23 @@ export interface SpamModelFile {
     thresholdLogit: number;
     /** The score as a probability: sigmoid(slope × score + intercept), fitted on held-out scores (Platt scaling). */
     calibration: { slope: number; intercept: number };
+    /**
+     * The thresholds of the other sensitivities a form may choose (`spam_sensitivity`), chosen on the same
+     * validation parts with another cost of a false positive; the ones above are `balanced`'s. Weights stay.
+     */
+    sensitivities?: Partial<Record<'low' | 'high', OperatingPoint>>;
   };
   weights: EncodedWeights;
   /** In what share of legitimate training messages each content feature appears (the common ones only). */
   background: EncodedBackground;
   /** How the file was made: corpus, split, hyper-parameters, validation figures. For people; ignored by code. */
   training: Record<string, unknown>;
+}
+
+/** Where the two strategies call a submission spam. */
+export interface OperatingPoint {
+  standardThreshold: number;
+  thresholdLogit: number;
 }
 
 export interface EncodedWeights {

@@ -4,7 +4,7 @@
 // classifier in model.json). Weights are set so that no single weak sign (two links,
 // "guaranteed", a throwaway address) is enough, while bot-typical combinations are.
 
-import type { SignalHit, SpamInput, SpamVerdict } from './types.ts';
+import type { SignalHit, SpamInput, SpamSensitivity, SpamVerdict } from './types.ts';
 import { prepareText, type SubmissionText } from './submission-text.ts';
 import { honeypotSignal, unknownOriginSignal } from './signals/honeypot.ts';
 import { ipLinkSignal, linkBaitSignal, linkCountSignal, linkMarkupSignal, linkShortenerSignal, onlyLinksSignal } from './signals/links.ts';
@@ -19,7 +19,7 @@ import { mostlyPhoneSignal, premiumNumberSignal, prizeClaimSignal, stopReplySign
 import { domainAddresseeSignal, formBlastSignal, outreachSignal, praiseLinkSignal, seoAnchorSignal, strangerLinkSignal, supportNumberSignal } from './signals/web-form.ts';
 import { feedbackFeatures, ownerAdjustment, type OwnerAdjustment } from './owner-feedback.ts';
 import { classifierText } from './submission-text.ts';
-import { defaultClassifier } from './classifier.ts';
+import { defaultClassifier, operatingPoint } from './classifier.ts';
 
 /** How steeply confidence rises around the threshold: half a point below it gives ~8%, half a point above ~92%. */
 const CONFIDENCE_SLOPE = 5;
@@ -72,9 +72,9 @@ export function scoreOf(hits: readonly SignalHit[]): number {
   return hits.reduce((sum, hit) => sum + hit.weight, 0);
 }
 
-/** The score from which `standard` calls a submission spam, as chosen on validation data. */
-export function spamScoreThreshold(): number {
-  return defaultClassifier().decision.standardThreshold;
+/** The score from which `standard` calls a submission spam, as chosen on validation data for the sensitivity. */
+export function spamScoreThreshold(sensitivity?: SpamSensitivity): number {
+  return operatingPoint(defaultClassifier().decision, sensitivity).standardThreshold;
 }
 
 export function standardVerdict(hits: readonly SignalHit[], threshold = spamScoreThreshold()): SpamVerdict {

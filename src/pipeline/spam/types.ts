@@ -17,7 +17,13 @@ export interface SpamInput {
   posted?: PostedSignals;
   /** What the owner's corrections taught about this submission's features; absent or null when they made none. */
   ownerFeedback?: FeedbackCounts | null;
+  /** The form's `spam_sensitivity`: where the thresholds sit; absent: `balanced`. */
+  sensitivity?: SpamSensitivity;
 }
+
+/** `high` flags more (a false positive weighs less against missed spam), `low` fewer. */
+export type SpamSensitivity = 'low' | 'balanced' | 'high';
+export const SPAM_SENSITIVITIES: readonly SpamSensitivity[] = ['low', 'balanced', 'high'];
 
 export interface PostedSignals {
   honeypot?: boolean;
