@@ -88,7 +88,7 @@ describe('notificationEmail', () => {
   it('lists the fields as text and as escaped HTML, with the link', () => {
     const mail = notificationEmail(submissionEvent(), FIELDS, LINK);
     assert.match(mail.text, /^New submission to Contact\n\nname: Ada\nemail: ada@example\.com\nmessage: <script>alert\(1\)<\/script>\n  second line\n\n/);
-    assert.match(mail.text, new RegExp(`View the submission: ${LINK}\n$`));
+    assert.match(mail.text, new RegExp(`View submission: ${LINK}\n$`));
     assert.ok(mail.html.includes('&lt;script&gt;alert(1)&lt;/script&gt;\nsecond line'));
     assert.ok(!mail.html.includes('<script>'));
     assert.ok(mail.html.includes(`<a href="${LINK}">`));
