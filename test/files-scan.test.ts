@@ -1,6 +1,7 @@
 // Malware scanning in the pipeline (issue 34), through real HTTP with a clamd the test starts
 // (test/clamd.ts) and a real webhook receiver: an EICAR upload is quarantined (downloads refused, the
-// owner told), a clean file passes, and while clamd is stopped notifications wait until it is back.
+// owner told), a clean file passes, and while clamd is stopped notifications wait until it is back
+// (and /healthz says the scanner is down).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { clamdMissing, EICAR, SIGNATURE, startClamd, type Clamd } from './clamd.ts';
@@ -49,6 +50,11 @@ describe('malware scanning before notifications', { skip: clamdMissing }, () => 
   }
   const hooksFor = (id: string) => receiver.requests.filter((r) => (r as unknown as Hook).body.data?.submission?.id === id) as unknown as Hook[];
   const get = (url: string) => t.request({ method: 'GET', url, headers: bearer(key) });
+  /** /healthz's malware_scanner status once it is `status` (the answer is cached for a second). */
+  const scannerHealth = (status: string) => waitFor(`the health check saying ${status}`, async () => {
+    const health = (await t.request({ method: 'GET', url: '/healthz' })).json() as { malware_scanner: { status: string; effect?: string } };
+    return health.malware_scanner.status === status ? health.malware_scanner : undefined;
+  });
 
   it('quarantines an EICAR upload: downloads refused, no link offered, the owner told', async () => {
     const { id, fileId } = await upload(EICAR, 'eicar.txt');
@@ -79,9 +85,11 @@ describe('malware scanning before notifications', { skip: clamdMissing }, () => 
   });
 
   it('holds notifications while clamd is stopped, and sends them once it is back', async () => {
+    await scannerHealth('up');
     await clamd.stop();
     let id: string;
     try {
+      assert.match(String((await scannerHealth('down')).effect), /wait/);
       ({ id } = await upload(EICAR, 'later.txt'));
       // Several tries that found no scanner: the submission stays pending, nothing was sent.
       await waitFor('three waits for the scanner', () => (t.log.filter((l) => l.object.submissionId === id && l.message.includes('scanner unavailable')).length >= 3 ? true : undefined));
@@ -94,6 +102,7 @@ describe('malware scanning before notifications', { skip: clamdMissing }, () => 
     }
     const done = await settled(t, key, form.id, id);
     assert.equal(done.processing_reason, `file_quarantined: ${FOUND} in cv (later.txt)`);
+    await scannerHealth('up');
     await waitFor('the webhook', () => hooksFor(id)[0]);
   });
 });
