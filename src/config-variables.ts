@@ -41,7 +41,7 @@ export const CONFIG_VARIABLES: ConfigVariable[] = [
   { name: 'INTAKE_STORAGE_S3_ACCESS_KEY_ID', otherwise: 'the AWS credential chain', meaning: 'S3: the access key id (with the secret access key; both unset: the environment or instance role)' },
   { name: 'INTAKE_STORAGE_S3_SECRET_ACCESS_KEY', otherwise: 'the AWS credential chain', meaning: 'S3: the secret access key' },
   { name: 'INTAKE_STORAGE_S3_FORCE_PATH_STYLE', default: 'false', meaning: 'S3: `true` to address the bucket as `endpoint/bucket` rather than `bucket.endpoint` (MinIO and most self-hosted stores)' },
-  { name: 'INTAKE_CLAMAV_URL', otherwise: 'unset', meaning: 'clamd (`tcp://host:port`, its `TCPSocket`). **Not in use yet**: the client is built, but files are not scanned (the server warns at start when it is set; see [Files](files.md#malware-scanning))' },
+  { name: 'INTAKE_CLAMAV_URL', otherwise: 'unset', meaning: 'clamd (`tcp://host:port`, its `TCPSocket`): uploaded files are scanned before notifications go out, an infected one quarantined; while clamd does not answer, submissions wait (see [Files](files.md#malware-scanning))' },
   { name: 'INTAKE_CLAMAV_TIMEOUT_MS', default: '30000', meaning: 'longest wait for clamd\'s verdict on one file' },
   { name: 'INTAKE_TRUST_PROXY', default: 'false', meaning: 'take the client IP from `X-Forwarded-For` (only behind a proxy you run)' },
   { name: 'INTAKE_SUBMIT_RATE_LIMIT', default: '10', meaning: 'submissions (and, separately, discovery requests) per minute per IP' },

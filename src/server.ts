@@ -33,8 +33,6 @@ export async function serve(config: Config): Promise<void> {
   await services.files.storage.ready();
   const app = await buildApp({ config, database, services, logger: loggerOptions(config, process.stdout.isTTY === true) });
   for (const notice of [...database.notices, ...notices]) app.log.warn(notice);
-  // The clamd client exists (src/files/clamav.ts) but no pipeline step calls it yet: say so, rather than let an operator believe files are scanned.
-  if (config.files.clamav) app.log.warn('INTAKE_CLAMAV_URL is set, but malware scanning is not built yet: uploaded files are NOT scanned');
   let worker: Promise<RunningWorker | null> = Promise.resolve(null);
   // INTAKE_METRICS_PORT: this process's metrics on 127.0.0.1 (docs/metrics.md).
   const metricsServer = await startMetricsServer(config, services.metrics);

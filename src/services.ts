@@ -171,7 +171,7 @@ export function buildServices(config: Config, database: Database, secrets: Secre
     store: replyStore(database.db), sender: replySending, forms, submissions: submissionRows, pipeline: pipelineStore(database.db, database.engine), knowledge,
     credits: creditCharger(creditStore(database.db), config), config,
   });
-  const dependencies = dependencyChecks(database, limits);
+  const dependencies = dependencyChecks(database, limits, { clamav: config.files.clamav });
   if (metrics.enabled) {
     const pool = database.pgPool;
     metrics.watch({

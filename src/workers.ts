@@ -10,11 +10,15 @@ import { enqueueAutoReplies } from './replies/tasks.ts';
 import { startReplyWorker } from './replies/worker.ts';
 import { startRetentionWorker } from './retention/worker.ts';
 import { countEvents } from './live/events.ts';
+import { fileScanner } from './files/scan.ts';
+import { fileStore } from './files/store.ts';
 
 export async function startWorkers(config: Config, database: Database, services: Services, log: JobLog): Promise<RunningWorker> {
   const { queue, delivery } = services;
   const pipeline = await startPipelineWorker({
     config, database, queue, log, knowledge: services.knowledge, metrics: services.metrics,
+    // INTAKE_CLAMAV_URL: files are scanned before anything is finished or notified.
+    scanner: config.files.clamav ? fileScanner({ storage: services.files.storage, store: fileStore(database.db), clamav: config.files.clamav }) : null,
     // In the transaction of the final status: the auto reply's send and the notifications.
     onBatchFinished: async (tx, finished) => {
       await enqueueAutoReplies(queue, tx, finished.map(({ work }) => work));

@@ -101,6 +101,14 @@ describe('notificationEmail', () => {
     assert.ok(mail.html.includes('Flagged as spam: Links to &lt;b&gt;casino&lt;/b&gt;'));
   });
 
+  it('marks a quarantined file in the subject and names it, escaped', () => {
+    const mail = notificationEmail(submissionEvent({ processing_reason: 'file_quarantined: Eicar-Signature in cv (<b>x</b>.txt)' }), FIELDS, LINK);
+    assert.equal(mail.subject, '[Malware] New submission to Contact');
+    assert.ok(mail.text.includes('\n\nfile_quarantined: Eicar-Signature in cv (<b>x</b>.txt)\n\n'));
+    assert.ok(mail.html.includes('file_quarantined: Eicar-Signature in cv (&lt;b&gt;x&lt;/b&gt;.txt)'));
+    assert.equal(notificationEmail(submissionEvent({ processing_reason: 'translation_not_configured' }), FIELDS, LINK).subject, 'New submission to Contact');
+  });
+
   it('adds the detected language and the translation', () => {
     const mail = notificationEmail(submissionEvent({
       data: { message: 'Hallo <Welt>' }, original_language: 'de', translated_data: { message: 'Hello <world>' },

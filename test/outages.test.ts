@@ -238,7 +238,7 @@ describe('/healthz and /readyz', () => {
   it('says the database is up and Redis not configured, and is ready', async () => {
     const health = await t.request({ method: 'GET', url: '/healthz' });
     assert.equal(health.statusCode, 200);
-    assert.deepEqual(health.json(), { status: 'ok', database: { status: 'up' }, redis: { status: 'not_configured' } });
+    assert.deepEqual(health.json(), { status: 'ok', database: { status: 'up' }, redis: { status: 'not_configured' }, malware_scanner: { status: 'not_configured' } });
     const ready = await t.request({ method: 'GET', url: '/readyz' });
     assert.equal(ready.statusCode, 200);
     assert.deepEqual(ready.json(), { status: 'ready' });

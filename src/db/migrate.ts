@@ -33,6 +33,7 @@ import * as htmlForms from './migrations/0030_html_forms.ts';
 import * as captcha from './migrations/0031_captcha.ts';
 import * as replyConfidence from './migrations/0032_reply_confidence.ts';
 import * as submissionFiles from './migrations/0034_submission_files.ts';
+import * as fileScans from './migrations/0039_file_scans.ts';
 import * as spamSensitivity from './migrations/0040_spam_sensitivity.ts';
 
 type CodeMigration = { up(db: Kysely<any>, t: ColumnTypes): Promise<void> };
@@ -63,6 +64,7 @@ const MIGRATIONS: Record<string, CodeMigration> = {
   '0031_captcha': captcha,
   '0032_reply_confidence': replyConfidence,
   '0034_submission_files': submissionFiles,
+  '0039_file_scans': fileScans,
   '0040_spam_sensitivity': spamSensitivity,
 };
 

@@ -200,9 +200,10 @@ export function notificationEmail(event: SubmissionEvent, fields: FieldDefinitio
   const subject = headerText(`${titleMarks(content)}${asked ? `${asked} (${content.formName})` : heading}`);
   const spamLine = content.spam ? `Flagged as spam${content.spam.reason ? `: ${content.spam.reason}` : ''}` : null;
 
-  const text = [firstLine, spamLine, textEntries(content.entries)];
+  const text = [firstLine, spamLine, content.quarantine ?? null, textEntries(content.entries)];
   const html = [`<h2>${escapeHtml(firstLine)}</h2>`];
   if (spamLine) html.push(`<p style="color:#b3261e"><strong>${escapeHtml(spamLine)}</strong></p>`);
+  if (content.quarantine) html.push(`<p style="color:#b3261e"><strong>${escapeHtml(content.quarantine)}</strong></p>`);
   html.push(htmlEntries(content.entries));
   // Links, never attachments: mail servers refuse or bury messages with attachments.
   const files = event.data.files ?? [];

@@ -63,3 +63,21 @@ export async function scanStream(target: { host: string; port: number }, body: R
     body.destroy();
   }
 }
+
+/** clamd's PING: true when it answers PONG within the deadline (the health check; never used as a verdict). */
+export async function pingClamd(target: { host: string; port: number }, timeoutMs: number): Promise<boolean> {
+  const socket = net.connect(target.port, target.host);
+  socket.setTimeout(timeoutMs);
+  try {
+    return await new Promise<boolean>((resolve) => {
+      let text = '';
+      socket.on('connect', () => socket.end('zPING\0'));
+      socket.on('data', (chunk: Buffer) => { text += chunk.toString('utf8'); });
+      socket.on('end', () => resolve(text.replace(/\0/g, '').trim() === 'PONG'));
+      socket.on('timeout', () => resolve(false));
+      socket.on('error', () => resolve(false));
+    });
+  } finally {
+    socket.destroy();
+  }
+}

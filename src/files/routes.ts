@@ -24,7 +24,7 @@ export function sendDownload(reply: FastifyReply, { record, body }: Download): F
 }
 
 export const fileEntry = (file: FileRecord) =>
-  ({ id: file.id, field: file.field, filename: file.filename, content_type: file.content_type, size: file.size, sha256: file.sha256 });
+  ({ id: file.id, field: file.field, filename: file.filename, content_type: file.content_type, size: file.size, sha256: file.sha256, quarantine: file.quarantine });
 
 export const fileLinkRoutes: FastifyPluginAsyncTypebox<{ config: Config; files: FileService }> = async (app, { config, files }) => {
   useErrorFamily(app, 'public', config.maxBodyBytes);
@@ -32,7 +32,7 @@ export const fileLinkRoutes: FastifyPluginAsyncTypebox<{ config: Config; files: 
     schema: {
       tags: ['Files'],
       summary: 'Download a file through a signed link',
-      description: 'The links in webhooks, chat messages, emails and exports. 403 when the link was altered or has expired, 404 when the file was deleted.',
+      description: 'The links in webhooks, chat messages, emails and exports. 403 when the link was altered or has expired (or file_quarantined when the malware scanner found something in the file), 404 when the file was deleted.',
       params: Type.Object({ file_id: Type.String() }),
       querystring: Type.Object({ expires: Type.String({ maxLength: 16 }), sig: Type.String({ maxLength: 64 }) }),
       response: { 200: FILE_BODY, 400: PublicErrors[400], 403: PublicErrors[403], 404: PublicErrors[404] },

@@ -40,6 +40,7 @@ export function fileService(deps: { storage: FileStorage; store: FileStore; maxU
   /** The bytes of a file whose row exists; 404 when either is gone. */
   async function open(record: FileRecord | null): Promise<Download> {
     if (!record) throw fail.notFound('No such file: it was deleted, or never existed.');
+    if (record.quarantine !== null) throw fail.fileQuarantined(record.quarantine);
     const body = await storage.get(record.storageKey);
     if (!body) throw fail.notFound('No such file: its bytes are gone.');
     return { record, body };

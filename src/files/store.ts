@@ -13,6 +13,9 @@ export interface FileRecord extends FileObject {
   field: string;
   storageKey: string;
   createdAt: string;
+  /** The signature clamd found: the file is quarantined, never served (migration 0039). */
+  quarantine: string | null;
+  scanned: boolean;
 }
 
 /** In the transaction that stores the submissions: their files' rows commit with them or not at all. */
@@ -46,6 +49,8 @@ function toRecord(row: Record<string, unknown>): FileRecord {
     field: String(row.field),
     storageKey: String(row.storage_key),
     createdAt: toIso(row.created_at as string | Date),
+    quarantine: row.quarantine == null ? null : String(row.quarantine),
+    scanned: row.scanned_at != null,
   };
 }
 
@@ -60,6 +65,11 @@ export function fileStore(db: Db) {
       if (submissionIds.length === 0) return [];
       const rows = await db.selectFrom('submission_files').selectAll().where('submission_id', 'in', submissionIds).orderBy('created_at').orderBy('id').execute();
       return rows.map(toRecord);
+    },
+
+    /** clamd's verdict on one file: null when clean, else the signature it found. */
+    async recordScan(id: string, signature: string | null, scannedAt: string): Promise<void> {
+      await db.updateTable('submission_files').set({ scanned_at: scannedAt, quarantine: signature }).where('id', '=', id).execute();
     },
 
     /** Which of these storage keys a row still names. */

@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import type { Database } from '../db/database.ts';
 import { storageOutage } from '../db/outage.ts';
 import type { SharedLimits } from '../limits/index.ts';
+import { pingClamd } from '../files/clamav.ts';
 
 export interface DatabaseState {
   up: boolean;
@@ -17,6 +18,8 @@ export interface Dependencies {
   database: DatabaseState & { engine: Database['engine'] };
   /** null without REDIS_URL. */
   redis: { up: boolean; fallbackSince: string | null } | null;
+  /** null without INTAKE_CLAMAV_URL; down: submissions with files wait for it (docs/files.md#malware-scanning). */
+  malwareScanner: { up: boolean } | null;
 }
 
 export interface DependencyOptions {
@@ -24,6 +27,8 @@ export interface DependencyOptions {
   cacheMs?: number;
   /** Longest wait for the database's answer, in ms; past it the database counts as down. */
   deadlineMs?: number;
+  /** INTAKE_CLAMAV_URL's clamd, asked with PING. */
+  clamav?: { host: string; port: number } | null;
 }
 
 /** Some room for SQLite to write a batch and its journal; below it the disk counts as full. */
@@ -68,13 +73,23 @@ export function dependencyChecks(database: Database, limits: SharedLimits, optio
     }
   }
 
+  let scanner: { at: number; up: Promise<boolean> } | null = null;
+  /** Asked at most once per cacheMs, like the database. */
+  function scannerUp(target: { host: string; port: number }): Promise<boolean> {
+    if (!scanner || Date.now() - scanner.at >= cacheMs) scanner = { at: Date.now(), up: pingClamd(target, deadlineMs) };
+    return scanner.up;
+  }
+
   return {
     databaseState,
     async check(): Promise<Dependencies> {
       const fallback = limits.fallback();
+      const clamav = options.clamav ?? null;
+      const [state, scannerState] = await Promise.all([databaseState(), clamav ? scannerUp(clamav) : null]);
       return {
-        database: { engine: database.engine, ...(await databaseState()) },
+        database: { engine: database.engine, ...state },
         redis: fallback && { up: !fallback.inForce, fallbackSince: fallback.since },
+        malwareScanner: scannerState === null ? null : { up: scannerState },
       };
     },
   };

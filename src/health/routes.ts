@@ -9,12 +9,16 @@ export async function healthRoutes(app: FastifyInstance, options: { checks: Depe
   const { checks } = options;
 
   app.get('/healthz', { schema: { hide: true } }, async () => {
-    const { database, redis } = await checks.check();
+    const { database, redis, malwareScanner } = await checks.check();
     return {
       status: database.up && (redis?.up ?? true) ? 'ok' : 'degraded',
       database: { status: database.up ? 'up' : 'down', ...(database.reason && { reason: database.reason }) },
       redis: redis
         ? { status: redis.up ? 'up' : 'down', ...(redis.fallbackSince && { fallback: 'rate limits and in-flight caps in process memory', since: redis.fallbackSince }) }
+        : { status: 'not_configured' },
+      // Down: submissions with files are held, not lost; the process itself is fine (so no 'degraded').
+      malware_scanner: malwareScanner
+        ? { status: malwareScanner.up ? 'up' : 'down', ...(!malwareScanner.up && { effect: 'submissions with files wait: their notifications go out once it answers' }) }
         : { status: 'not_configured' },
     };
   });

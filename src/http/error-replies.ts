@@ -42,8 +42,8 @@ function publicBody(error: AppError) {
 function send(reply: FastifyReply, family: Family, error: AppError): FastifyReply {
   // A 503 says when to come back, in the header every HTTP client knows as well as in the body.
   if (error.status === 503 && typeof error.extra.retry_after === 'number') reply.header('retry-after', String(error.extra.retry_after));
-  // No family of the spec has a 403; every one answers a read key's write the same way.
-  if (error.code === 'insufficient_scope') return reply.code(403).send(publicBody(error));
+  // No family of the spec has a 403; every one answers a read key's write, and a quarantined file, the same way.
+  if (error.code === 'insufficient_scope' || error.code === 'file_quarantined') return reply.code(403).send(publicBody(error));
   if (family === 'forms') {
     if (error.code === 'unauthorized') return reply.code(401).type('text/plain; charset=utf-8').send('Unauthorized');
     if (error.status === 404) return reply.code(404).send({ errors: error.message });

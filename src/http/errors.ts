@@ -22,6 +22,7 @@ export type ErrorCode =
   | 'idempotency_key_reused'
   | 'captcha_failed'
   | 'forbidden'
+  | 'file_quarantined'
   | 'not_configured'
   | 'ai_credits_exhausted'
   | 'provider_unavailable'
@@ -97,6 +98,9 @@ export const fail = {
   /** The form's CAPTCHA was not solved: no token, a wrong, expired or used one, or one for another form or site. Nothing was stored. */
   captchaFailed: (reason: string) =>
     new AppError('captcha_failed', 403, `The CAPTCHA check failed: ${reason}. Solve it again and resend; nothing was stored.`),
+  /** clamd found malware in the file (docs/files.md#malware-scanning): it is never served. */
+  fileQuarantined: (signature: string) =>
+    new AppError('file_quarantined', 403, `This file is quarantined: the malware scanner found ${signature} in it. It cannot be downloaded.`),
   notConfigured: (message: string) => new AppError('not_configured', 422, message),
   aiCreditsExhausted: () =>
     new AppError('ai_credits_exhausted', 402, 'No AI credits are left on this plan: upgrade, or wait for the next monthly allowance.'),

@@ -23,6 +23,9 @@ import { replyStep, type ReplyStepOutcome } from './reply-step.ts';
 import { PROCESS_SUBMISSION, type ProcessSubmissionPayload, type ProcessSubmissionsPayload } from './tasks.ts';
 import { Slots } from './slots.ts';
 import { translationStep } from './translation-step.ts';
+import { scanStep } from './scan-step.ts';
+import { ScannerUnavailable } from '../files/clamav.ts';
+import type { FileScanner } from '../files/scan.ts';
 import type { Translator } from './translation/index.ts';
 import { noMetrics, type Metrics } from '../metrics/index.ts';
 
@@ -44,7 +47,12 @@ export interface ProcessorDeps {
   clock?: () => Date;
   /** Each step's time and outcome, verdicts and final statuses (src/metrics). */
   metrics?: Metrics;
+  /** Set with INTAKE_CLAMAV_URL: files are scanned first, and a submission waits while the scanner does not answer. */
+  scanner?: FileScanner | null;
 }
+
+/** The longest wait between two tries of a scanner that does not answer: notifications follow soon after it is back. */
+const MAX_SCAN_WAIT_MS = 5 * 60_000;
 
 /** A final status waiting for its turn in a shared transaction. */
 interface Finishing {
@@ -171,7 +179,21 @@ export function submissionProcessor(deps: ProcessorDeps) {
     }
   }
 
+  /**
+   * The scanner did not answer: the submission goes back to pending with a job for later, however
+   * long that lasts (no last attempt that would finish it, and notify, unscanned: fail closed).
+   */
+  async function waitForScanner(work: Work, error: ScannerUnavailable, attempt: number, scanWaits: number): Promise<void> {
+    const waits = scanWaits + 1;
+    const runAt = new Date(clock().getTime() + Math.min(retryDelay(waits, deps.pipeline.retrySchedule), MAX_SCAN_WAIT_MS));
+    log.info({ submissionId: work.submission.id, waits, runAt, reason: error.message }, 'malware scanner unavailable; waiting');
+    const payload: ProcessSubmissionPayload = { submissionId: work.submission.id, attempt, scanWaits: waits };
+    await store.retryLater(work.submission.id, `scan_waiting: ${error.message}`.slice(0, 500), (tx) =>
+      deps.queue.enqueueInTransaction(tx, [{ task: PROCESS_SUBMISSION, payload: { ...payload }, runAt }]));
+  }
+
   async function run(work: Work, result: StepResult, attempt: number): Promise<void> {
+    const quarantine = deps.scanner ? await timed('scan', attempt, () => scanStep(work, deps.scanner!)) : null;
     const spam = await timed('spam', attempt, () => spamStep(work, { ...deps, beginRemote }));
     Object.assign(result, spam.result);
     if (spam.result.spam_flag) {
@@ -192,16 +214,17 @@ export function submissionProcessor(deps: ProcessorDeps) {
     const exhausted = spam.creditsExhausted || translation.creditsExhausted || reply.creditsExhausted;
     const outcome: Outcome = exhausted
       ? { status: 'skipped', reason: 'ai_credits_exhausted' }
-      : { status: 'completed', reason: translation.reason };
+      : { status: 'completed', reason: [quarantine, translation.reason].filter((r) => r !== null).join('; ') || null };
     await finish(work, result, outcome);
   }
 
-  async function processLoaded(work: Work, attempt: number): Promise<void> {
+  async function processLoaded(work: Work, attempt: number, scanWaits = 0): Promise<void> {
     const result: StepResult = {};
     try {
       await run(work, result, attempt);
     } catch (error) {
       if (error instanceof Superseded) return;
+      if (error instanceof ScannerUnavailable) return waitForScanner(work, error, attempt, scanWaits);
       if (!(error instanceof StepFailure)) throw error;
       await retryOrFail(work, result, error, attempt);
     } finally {
@@ -216,7 +239,7 @@ export function submissionProcessor(deps: ProcessorDeps) {
     /** One submission's job; what it throws, the engine retries. */
     async processSubmission(payload: ProcessSubmissionPayload): Promise<void> {
       const work = await store.load(payload.submissionId);
-      if (unfinished(work)) await processLoaded(work, payload.attempt ?? 1);
+      if (unfinished(work)) await processLoaded(work, payload.attempt ?? 1, payload.scanWaits ?? 0);
     },
 
     /**

@@ -16,6 +16,8 @@ export interface ProcessSubmissionPayload {
   submissionId: string;
   /** 1 for the first run; a provider failure schedules the next with attempt + 1. */
   attempt?: number;
+  /** How many times the malware scanner did not answer for it so far (the wait grows with it). */
+  scanWaits?: number;
 }
 
 export interface ProcessSubmissionsPayload {

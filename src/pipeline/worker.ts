@@ -24,9 +24,10 @@ export interface PipelineWorkerOptions {
   onBatchFinished?: ProcessorDeps['onBatchFinished'];
   onCommitted?: ProcessorDeps['onCommitted'];
   metrics?: Metrics;
+  scanner?: ProcessorDeps['scanner'];
 }
 
-export function startPipelineWorker({ config, database, queue, log, knowledge, onBatchFinished, onCommitted, metrics = noMetrics }: PipelineWorkerOptions): Promise<RunningWorker> {
+export function startPipelineWorker({ config, database, queue, log, knowledge, onBatchFinished, onCommitted, metrics = noMetrics, scanner = null }: PipelineWorkerOptions): Promise<RunningWorker> {
   const model = countedModel(config.ai ? openAiChatModel(config.ai) : null, metrics);
   const store = pipelineStore(database.db, database.engine);
   const process = submissionProcessor({
@@ -42,6 +43,7 @@ export function startPipelineWorker({ config, database, queue, log, knowledge, o
     onBatchFinished,
     onCommitted,
     metrics,
+    scanner,
   });
 
   return queue.startWorker(

@@ -7,7 +7,7 @@ import { useErrorFamily } from '../http/error-replies.ts';
 import { fail } from '../http/errors.ts';
 import type { SpamFilter } from './store.ts';
 import type { ReplyService } from '../replies/service.ts';
-import { BulkBody, BulkOutput, FileParams, FormParams, ListQuery, SubmissionPatchBody, ManagementErrors, SubmissionOutput, SubmissionPage, SubmissionParams } from './schemas.ts';
+import { BulkBody, BulkOutput, FileParams, FormParams, ListQuery, SubmissionPatchBody, ManagementErrors, PublicErrors, SubmissionOutput, SubmissionPage, SubmissionParams } from './schemas.ts';
 import type { SubmissionService } from './service.ts';
 import type { TriageService } from './triage.ts';
 import { Type } from 'typebox';
@@ -96,16 +96,17 @@ export const submissionRoutes: FastifyPluginAsyncTypebox<{ config: Config; accou
     const stored = (await files.ofSubmissions([submission.id])).get(submission.id) ?? [];
     if (stored.length === 0) return submission;
     const base = `${baseUrlOf(request, config.publicUrl)}/api/forms/${encodeURIComponent(request.params.form_id)}/submissions/${submission.id}/files`;
-    return { ...submission, files: stored.map((file) => ({ ...fileEntry(file), download_url: `${base}/${file.id}` })) };
+    // A quarantined file is listed, with its signature, but offered no download.
+    return { ...submission, files: stored.map((file) => ({ ...fileEntry(file), ...(file.quarantine === null && { download_url: `${base}/${file.id}` }) })) };
   });
 
   app.get('/api/forms/:form_id/submissions/:id/files/:file_id', {
     schema: {
       tags, security, summary: 'Download an uploaded file',
       description: 'The bytes, always as an attachment (Content-Disposition: attachment, X-Content-Type-Options: nosniff, a sandboxing CSP): '
-        + 'an uploaded page or image never runs as Intake. A read-scoped key is enough; another owner\'s file is 404.',
+        + 'an uploaded page or image never runs as Intake. A read-scoped key is enough; another owner\'s file is 404; a quarantined one (malware found) is 403 file_quarantined.',
       params: FileParams,
-      response: { 200: FILE_BODY, ...ManagementErrors },
+      response: { 200: FILE_BODY, ...ManagementErrors, 403: PublicErrors[403] },
     },
   }, async (request, reply) => {
     const { form_id: formId, id, file_id: fileId } = request.params;

@@ -124,7 +124,8 @@ export const SubmissionOutput = Type.Object({
     content_type: Type.String({ description: 'Decided from the bytes' }),
     size: Type.Integer(),
     sha256: Type.String(),
-    download_url: Type.String({ description: 'GET with the same credentials: the bytes, as an attachment' }),
+    quarantine: nullable({ type: 'string', description: 'The signature the malware scanner (INTAKE_CLAMAV_URL) found: the file is quarantined, with no download_url; null otherwise' }),
+    download_url: Type.Optional(Type.String({ description: 'GET with the same credentials: the bytes, as an attachment. Absent for a quarantined file' })),
   }), { description: 'Get a submission only: its uploaded files, each with its download route' })),
 });
 

@@ -111,7 +111,7 @@ function filesPanel(form: FormRecord, s: Submission, files: FileRecord[]): Html 
   return html`<section class="panel" aria-labelledby="files-title">
   <h2 id="files-title">Files</h2>
   <ul class="plain" id="submission-files">${files.map((file) => html`<li><strong>${fileLabel(file)}</strong> <span class="muted">${file.field} · ${file.content_type}</span>
-    <a class="button secondary small" href="${base}/${file.id}" download>Download</a></li>`)}</ul>
+    ${file.quarantine ? html`<span class="badge spam">Quarantined: ${file.quarantine}</span>` : html`<a class="button secondary small" href="${base}/${file.id}" download>Download</a>`}</li>`)}</ul>
 </section>`;
 }
 

@@ -184,6 +184,10 @@ export interface SubmissionFilesTable {
   sha256: string;
   storage_key: string;
   created_at: Timestamp;
+  /** Migration 0039: when clamd gave its verdict; null when never scanned (no INTAKE_CLAMAV_URL then). */
+  scanned_at: NullableTimestamp;
+  /** Migration 0039: the signature clamd found; a file with one is quarantined (never served). */
+  quarantine: string | null;
 }
 
 /** Bytes to delete: written by a trigger when a submission_files row goes, removed once the bytes are (migration 0034). */

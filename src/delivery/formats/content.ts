@@ -19,6 +19,8 @@ export interface SubmissionContent {
   entries: ContentEntry[];
   /** Set when the submission was flagged as spam. */
   spam: { reason: string | null } | null;
+  /** Set when the malware scanner quarantined a file: the processing reason naming the files and signatures. */
+  quarantine?: string | null;
   /** ISO 639 code of the detected language, when there is one. */
   language: string | null;
   /** The translated fields, when the submission was translated. */
@@ -56,6 +58,7 @@ export function submissionContent(event: SubmissionEvent, link: string): Submiss
     createdAt: submission.created_at,
     entries: toEntries(submission.data, event.data.files),
     spam: submission.spam_flag ? { reason: submission.spam_reason === null ? null : cleanText(submission.spam_reason) } : null,
+    quarantine: submission.processing_reason?.startsWith('file_quarantined') ? cleanText(submission.processing_reason) : null,
     language,
     translated: submission.translated_data && Object.keys(submission.translated_data).length > 0 ? toEntries(submission.translated_data) : null,
     link,
@@ -64,9 +67,9 @@ export function submissionContent(event: SubmissionEvent, link: string): Submiss
   };
 }
 
-/** What a title starts with: "[Test] " for a test event, "[Spam] " for flagged spam. */
+/** What a title starts with: "[Test] " for a test event, "[Spam] " for flagged spam, "[Malware] " for a quarantined file. */
 export function titleMarks(content: SubmissionContent): string {
-  return `${content.test ? '[Test] ' : ''}${content.spam ? '[Spam] ' : ''}`;
+  return `${content.test ? '[Test] ' : ''}${content.spam ? '[Spam] ' : ''}${content.quarantine ? '[Malware] ' : ''}`;
 }
 
 function toEntries(data: Record<string, unknown>, files: FileLink[] = []): ContentEntry[] {
