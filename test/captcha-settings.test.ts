@@ -60,5 +60,8 @@ describe('CAPTCHA settings', () => {
     const shown = await callOk(client, 'get_form', { form_id: made.id });
     assert.equal(shown.captcha_provider, 'altcha');
     assert.ok(!JSON.stringify(shown).includes('mcp-secret'));
+    // The owner's own agent submits with the owner's key, as it comes from no website: no CAPTCHA to solve.
+    const submitted = await callOk(client, 'submit_to_form', { form_id: made.id, data: {} });
+    assert.ok(submitted.submission.id);
   });
 });

@@ -149,7 +149,8 @@ export function submissionService(deps: {
       const body = withFiles(withoutCaptchaFields(request.body, endpointVersion.schema.fields), endpointVersion.schema.fields, request.files);
       const result = validatorFor(endpointVersion)(body);
       if (!result.ok) throw fail.validation(olderEndpointHint(result.details, endpointVersion, form, (request.door === 'html' ? htmlEndpointUrl : endpointUrl)(request.baseUrl ?? publicBaseUrl(config), form.version)));
-      if (form.settings.captcha_provider !== 'none') {
+      // Like the origin check: the owner's own key (submit_to_form) is no visitor to tell from a bot.
+      if (form.settings.captcha_provider !== 'none' && request.ownerAccountId !== form.accountId) {
         const { ip, origin, referer } = request.metadata;
         const verdict = await deps.captcha.check(form, request.body, { ip, origin, referer });
         if ('failed' in verdict) throw fail.captchaFailed(verdict.failed);
