@@ -184,6 +184,9 @@ describe('OpenAPI document against the server', () => {
     // A signed file link's signature and expiry are what no schema can check (issue 34).
     (where, status) => where === 'GET /files/{file_id}' && status === 403,
     (where, status, body) => where === 'POST /api/forms' && status === 422 && refusedOnlyFor(body, FORM_RULES),
+    // Knowledge-base content with nothing to answer from (a heading of punctuation), as the operation's description says.
+    (where, status, body) => /^(POST \/api\/knowledge_bases|PUT \/api\/knowledge_bases\/\{id\})$/.test(where) && status === 422
+      && JSON.stringify((body as { error?: { details?: unknown } } | null)?.error?.details) === JSON.stringify({ content: ['has no text to answer from'] }),
     (where, status, body) => where === 'PUT /api/forms/{id}' && status === 422 && refusedOnlyFor(body, STORED_FORM),
     (where, status, body) => where === 'POST /api/forms/{form_id}/destinations' && status === 422 && refusedOnlyFor(body, { url: URL_POLICY }),
     (where, status, body) => where === 'PATCH /api/forms/{form_id}/destinations/{id}' && status === 422

@@ -42,9 +42,12 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox<{ config: Config; accoun
     schema: { tags, security, summary: 'List knowledge bases (without their content)', response: { 200: Type.Object({ knowledge_bases: Type.Array(KnowledgeBaseSummaryOutput) }), 401: KnowledgeErrors[401] } },
   }, async (request) => ({ knowledge_bases: (await knowledge.list(ownerOf(request).account.id)).map(presentSummary) }));
 
+  // A rule the body's JSON Schema cannot say, so the document says it in words.
+  const NO_TEXT = 'Content with no text to answer from (only headings, markup or punctuation) is refused: 422 validation_error with details.content.';
+
   app.post('/api/knowledge_bases', {
     bodyLimit,
-    schema: { tags, security, summary: 'Create a knowledge base', body: CreateKnowledgeBaseBody, response: { 201: KnowledgeBaseOutput, ...KnowledgeErrors } },
+    schema: { tags, security, summary: 'Create a knowledge base', description: NO_TEXT, body: CreateKnowledgeBaseBody, response: { 201: KnowledgeBaseOutput, ...KnowledgeErrors } },
   }, async (request, reply) => reply.code(201).send(present(await knowledge.create(ownerOf(request).account.id, request.body))));
 
   app.get('/api/knowledge_bases/:id', {
@@ -54,7 +57,7 @@ export const knowledgeRoutes: FastifyPluginAsyncTypebox<{ config: Config; accoun
   app.put('/api/knowledge_bases/:id', {
     bodyLimit,
     schema: {
-      tags, security, summary: 'Update a knowledge base (all fields optional)', description: 'New content is split into passages again; replies use it at once.',
+      tags, security, summary: 'Update a knowledge base (all fields optional)', description: `New content is split into passages again; replies use it at once. ${NO_TEXT}`,
       params: KnowledgeBaseParams, body: UpdateKnowledgeBaseBody, response: { 200: KnowledgeBaseOutput, ...KnowledgeErrors },
     },
   }, async (request) => present(await knowledge.update(ownerOf(request).account.id, request.params.id, request.body)));
