@@ -3,8 +3,17 @@
 import path from 'node:path';
 import ipaddr from 'ipaddr.js';
 import { parseClamavUrl } from './files/clamav.ts';
-import { parseSchedule } from './jobs/backoff.ts';
 import { parseKey } from './secrets/box.ts';
+import { boolean, ConfigError, fraction, identifier, integer, read, schedule, url, withoutTrailingSlashes, type Env } from './config-readers.ts';
+
+export { ConfigError } from './config-readers.ts';
+
+export const DEFAULT_DELIVERY_SCHEDULE = '5s,5m,30m,2h,5h,10h,10h';
+/** A provider's blip is retried within seconds; an outage gets a few minutes before the submission fails. */
+export const DEFAULT_PIPELINE_SCHEDULE = '2s,10s,1m,5m';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
 
 export type Plan = 'free' | 'pro';
 
@@ -160,86 +169,6 @@ export interface S3StorageConfig {
   credentials: { accessKeyId: string; secretAccessKey: string } | null;
   forcePathStyle: boolean;
 }
-
-export class ConfigError extends Error {
-  readonly variable: string;
-  constructor(variable: string, problem: string) {
-    super(`${variable}: ${problem}`);
-    this.name = 'ConfigError';
-    this.variable = variable;
-  }
-}
-
-type Env = Record<string, string | undefined>;
-
-function read(env: Env, name: string): string | undefined {
-  const value = env[name]?.trim();
-  return value === undefined || value === '' ? undefined : value;
-}
-
-function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = read(env, name);
-  if (raw === undefined) return fallback;
-  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `expected a whole number, got "${raw}"`);
-  const value = Number(raw);
-  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
-  return value;
-}
-
-/** A number from 0 to 1, such as 0.5. */
-function fraction(env: Env, name: string, fallback: number): number {
-  const raw = read(env, name);
-  if (raw === undefined) return fallback;
-  if (!/^(0(\.\d+)?|1(\.0+)?)$/.test(raw)) throw new ConfigError(name, `expected a number from 0 to 1 such as 0.5, got "${raw}"`);
-  return Number(raw);
-}
-
-function boolean(env: Env, name: string, fallback: boolean): boolean {
-  const raw = read(env, name)?.toLowerCase();
-  if (raw === undefined) return fallback;
-  if (['true', '1', 'yes', 'on'].includes(raw)) return true;
-  if (['false', '0', 'no', 'off'].includes(raw)) return false;
-  throw new ConfigError(name, `expected true or false, got "${raw}"`);
-}
-
-function url(env: Env, name: string, protocols: string[]): string | undefined {
-  const raw = read(env, name);
-  if (raw === undefined) return undefined;
-  let parsed: URL;
-  try {
-    parsed = new URL(raw);
-  } catch {
-    throw new ConfigError(name, `not a valid URL: "${raw}"`);
-  }
-  if (!protocols.includes(parsed.protocol)) {
-    throw new ConfigError(name, `must start with ${protocols.map((p) => `${p}//`).join(' or ')}`);
-  }
-  return raw;
-}
-
-function identifier(env: Env, name: string, fallback: string): string {
-  const raw = read(env, name) ?? fallback;
-  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(raw)) throw new ConfigError(name, `must be a lowercase SQL identifier, got "${raw}"`);
-  return raw;
-}
-
-function schedule(env: Env, name: string, fallback: string, replaces: string): number[] {
-  for (const old of [`${replaces}_BASE_MS`, `${replaces}_MAX_MS`]) {
-    if (read(env, old) !== undefined) throw new ConfigError(old, `is replaced by ${name} (a list of delays such as "${fallback}")`);
-  }
-  const raw = read(env, name) ?? fallback;
-  const delays = parseSchedule(raw);
-  if (!delays) throw new ConfigError(name, `expected delays such as "${fallback}" (units ms, s, m, h), got "${raw}"`);
-  if (delays.some((d) => d > 7 * 86_400_000)) throw new ConfigError(name, 'a delay may not exceed 7 days (168h)');
-  return delays;
-}
-
-/** Fast first, then minutes, then hours: eight attempts span about 27 hours. */
-export const DEFAULT_DELIVERY_SCHEDULE = '5s,5m,30m,2h,5h,10h,10h';
-/** A provider's blip is retried within seconds; an outage gets a few minutes before the submission fails. */
-export const DEFAULT_PIPELINE_SCHEDULE = '2s,10s,1m,5m';
-
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 function logLevel(env: Env): Config['logLevel'] {
   const raw = read(env, 'INTAKE_LOG_LEVEL') ?? 'info';
@@ -474,10 +403,4 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: logLevel(env),
     metrics: metricsConfig(env),
   };
-}
-
-function withoutTrailingSlashes(text: string): string {
-  let end = text.length;
-  while (end > 0 && text[end - 1] === '/') end--;
-  return text.slice(0, end);
 }
