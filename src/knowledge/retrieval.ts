@@ -5,7 +5,7 @@
 // knowledge base (inverse document frequency over passages), over the weight of all the
 // question's terms. A term the knowledge base never uses weighs most, so a question about
 // something it does not mention is not covered. The question of a Q&A pair is also matched on its
-// own. Terms are English stems without stop words, the words of a synonym group as one (terms.ts,
+// own. Terms are stems without stop words, in the knowledge base's language (languages.ts), the words of a synonym group as one (terms.ts,
 // synonyms.ts); a misspelt or inflected term counts as the knowledge base's word, and the knowledge
 // base's inflections of a word are one term (vocabulary.ts). An index is built from the stored passages and
 // cached per knowledge base version, so every worker ranks the same way and an edited knowledge

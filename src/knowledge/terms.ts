@@ -1,4 +1,5 @@
-// The words retrieval compares: lower-cased English stems without stop words, and without the
+// The words retrieval compares: lower-cased English stems (French ones for a French knowledge base,
+// languages.ts) without stop words, numbers as digits, and without the
 // words people wrap a question in ("hi", "thanks", "I was wondering"), which say nothing about what
 // they ask and would only count against a passage that answers.
 import { stemmer } from 'stemmer';
