@@ -1,6 +1,7 @@
 // The evaluation sources of smart replies, each split into a validation and a held-out part by a
 // hash (the same split every run): the small-business knowledge bases written for Intake
-// (scripts/data/knowledge), StackFAQ (Q&A pairs; ../shared/data/faq) and a SQuAD 2.0 subset (prose;
+// (scripts/data/knowledge; those of its validation/ folder are validation trials only, those of
+// held-out/ held-out trials only), StackFAQ (Q&A pairs; ../shared/data/faq) and a SQuAD 2.0 subset (prose;
 // ../shared/data/qa). A trial is one submission to one knowledge base with the test of a right reply.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
