@@ -12,7 +12,7 @@ import { composeReply } from '../src/replies/compose.ts';
 import { ungroundedSentences } from '../src/replies/grounding.ts';
 import { answerParts, replyPieces, type Answer } from '../src/replies/offline.ts';
 import { evaluateModelPath, passagesHoldingAnswers } from './reply-model-eval.ts';
-import { HELD_OUT_DIR, smallBusinessTrials, squadTrials, stackFaqTrials, type Part, type SourceName, type Trial } from './reply-sources.ts';
+import { HELD_OUT_DIR, smallBusinessTrials, VALIDATION_DIR, squadTrials, stackFaqTrials, type Part, type SourceName, type Trial } from './reply-sources.ts';
 
 interface Scored { trial: Trial; answer: Answer }
 interface Figures { answerable: number; answered: number; right: number; unanswerable: number; wronglyAnswered: number; namedUnanswered: number; partial: number; ungrounded: number }
@@ -51,7 +51,7 @@ const SOURCES = Object.keys(MODES.auto) as SourceName[];
 const TUNED = SOURCES.filter((s) => s !== 'small business, held out');
 
 const started = Date.now();
-const trials = [...smallBusinessTrials(), ...smallBusinessTrials(HELD_OUT_DIR), ...stackFaqTrials(), ...squadTrials()];
+const trials = [...smallBusinessTrials(), ...smallBusinessTrials(VALIDATION_DIR), ...smallBusinessTrials(HELD_OUT_DIR), ...stackFaqTrials(), ...squadTrials()];
 // Each question's best sentence does not depend on the setting: found once, judged at every setting.
 const scored: Scored[] = trials.map((trial) => ({ trial, answer: answerParts(trial.index, trial.message, { minConfidence: 0 }) }));
 

@@ -8,12 +8,12 @@
 // uses (paraphrase, a typo of more than one letter, filler) or terms it uses elsewhere.
 import { GATES } from '../src/knowledge/answerability.ts';
 import { answerParts, replyPieces } from '../src/replies/offline.ts';
-import { smallBusinessTrials, squadTrials, stackFaqTrials, type Trial } from './reply-sources.ts';
+import { smallBusinessTrials, VALIDATION_DIR, squadTrials, stackFaqTrials, type Trial } from './reply-sources.ts';
 
 const list = process.argv.includes('--list') ? process.argv[process.argv.indexOf('--list') + 1] : 'small business';
 const mode = process.argv.includes('--mode') ? process.argv[process.argv.indexOf('--mode') + 1] as 'auto' | 'draft' : 'auto';
 const gate = GATES[mode];
-const trials = [...smallBusinessTrials(), ...stackFaqTrials(), ...squadTrials()].filter((t) => t.part === 'validation' && t.right !== null);
+const trials = [...smallBusinessTrials(), ...smallBusinessTrials(VALIDATION_DIR), ...stackFaqTrials(), ...squadTrials()].filter((t) => t.part === 'validation' && t.right !== null);
 const counts = new Map<string, Map<string, number>>();
 const bump = (source: string, cls: string) => {
   const m = counts.get(source) ?? new Map<string, number>();
@@ -53,7 +53,7 @@ function classify(trial: Trial): string | null {
 
 for (const trial of trials) {
   const cls = classify(trial);
-  bump(trial.source === 'small business' && ['plumber', 'restaurant', 'dog-grooming'].some((n) => trial.kb.toLowerCase().includes(n)) ? 'small business (new three)' : trial.source, cls ?? 'answered');
+  bump(trial.source === 'small business' && ['plumber', 'restaurant', 'dog-grooming'].some((n) => trial.kb.toLowerCase().includes(n)) ? 'small business (new three)' : ['window-cleaner', 'pet-sitter', 'garage-fr'].includes(trial.kb) ? 'small business (validation-only three)' : trial.source, cls ?? 'answered');
 }
 console.log(`\nvalidation, answerable, ${mode} gate ${JSON.stringify(gate)} (* = a term the knowledge base never uses):`);
 for (const [source, m] of counts) {

@@ -1,6 +1,7 @@
 // The evaluation sources of smart replies, each split into a validation and a held-out part by a
 // hash (the same split every run): the small-business knowledge bases written for Intake
-// (scripts/data/knowledge), StackFAQ (Q&A pairs; ../shared/data/faq) and a SQuAD 2.0 subset (prose;
+// (scripts/data/knowledge; those of its validation/ folder are validation trials only, those of
+// held-out/ held-out trials only), StackFAQ (Q&A pairs; ../shared/data/faq) and a SQuAD 2.0 subset (prose;
 // ../shared/data/qa). A trial is one submission to one knowledge base with the test of a right reply.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -38,15 +39,18 @@ export function businessSources(dir = DATA): Business[] {
 
 /** The knowledge bases of data/knowledge/held-out were written to be held out whole: none of their trials is ever a validation trial. */
 export const HELD_OUT_DIR = path.join(DATA, 'held-out');
+/** The knowledge bases of data/knowledge/validation were written to choose the rule on: all their trials are validation trials of 'small business'. */
+export const VALIDATION_DIR = path.join(DATA, 'validation');
 
 export function smallBusinessTrials(dir = DATA): Trial[] {
   const heldOut = dir === HELD_OUT_DIR;
+  const validation = dir === VALIDATION_DIR;
   return businessSources(dir).flatMap((business) => {
     const content = fs.readFileSync(path.join(dir, business.file), 'utf8');
     const index = buildIndex(splitPassages(content));
     return business.submissions.map((s): Trial => ({
       source: heldOut ? 'small business, held out' : 'small business', kb: business.name,
-      part: heldOut ? 'held-out' : partOf(`${business.name}:${s.text}`), index, content, message: s.text,
+      part: heldOut ? 'held-out' : validation ? 'validation' : partOf(`${business.name}:${s.text}`), index, content, message: s.text,
       right: s.expect.length === 0 ? null : (quotes) => s.expect.every((e) => quotes.some((q) => q.includes(e))),
       unanswered: s.unanswered ?? 0,
     }));

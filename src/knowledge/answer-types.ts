@@ -3,8 +3,8 @@
 // for a time or a day, "where are you?" for a place, "how many people are in a class?" for a
 // number: a sentence that covers the question's words but states none of these ("one lesson is
 // part of the weekly course") does not answer it. A yes/no question ("do you repair e-bikes?") and
-// a question of any other kind ("what", "why", "how do I") are not checked. English only, like the
-// rest of the rule (terms.ts). Everything here is one pass over the words of the text: no pattern
+// a question of any other kind ("what", "why", "how do I") are not checked. English only: the rest of
+// the rule also compares French (languages.ts), where no kind is recognised and nothing is checked. Everything here is one pass over the words of the text: no pattern
 // backtracks, and a text is cut to MAX_TEXT_CHARS first.
 import { MAX_TEXT_CHARS } from './terms.ts';
 

@@ -5,7 +5,7 @@
 // knowledge base (inverse document frequency over passages), over the weight of all the
 // question's terms. A term the knowledge base never uses weighs most, so a question about
 // something it does not mention is not covered. The question of a Q&A pair is also matched on its
-// own. Terms are English stems without stop words, the words of a synonym group as one (terms.ts,
+// own. Terms are stems without stop words, in the knowledge base's language (languages.ts), the words of a synonym group as one (terms.ts,
 // synonyms.ts); a misspelt or inflected term counts as the knowledge base's word, and the knowledge
 // base's inflections of a word are one term (vocabulary.ts). An index is built from the stored passages and
 // cached per knowledge base version, so every worker ranks the same way and an edited knowledge
@@ -13,7 +13,8 @@
 import MiniSearch from 'minisearch';
 import type { Passage } from './passages.ts';
 import { splitUnits } from './sentences.ts';
-import { comparedText, DAY_TERMS, MAX_TEXT_CHARS, NAMES_A_DAY, questionTerms, termOf, textTerms, withoutGreetings, words } from './terms.ts';
+import { languageOf, type Language } from './languages.ts';
+import { askerTerms, comparedText, DAY_TERMS, MAX_TEXT_CHARS, NAMES_A_DAY, questionTerms, termOf, textTerms, withoutGreetings, words } from './terms.ts';
 import { runAtOnce, runInSlices, type Steps } from './steps.ts';
 import { vocabularySteps } from './vocabulary.ts';
 
@@ -48,6 +49,8 @@ export interface Match {
 
 export interface PassageIndex {
   readonly passages: readonly Passage[];
+  /** The language its words are compared in (languages.ts). */
+  readonly language: Language;
   /** The quotable sentences of a passage, in order. */
   sentencesOf(passage: Passage): readonly Sentence[];
   /** Passages by BM25, best first. */
@@ -61,6 +64,8 @@ export interface PassageIndex {
 }
 
 const HEADING_BOOST = 3;
+/** What the asker's own words weigh (terms.ts, askerTerms) when the knowledge base never uses them. */
+export const ASKER_WEIGHT = 0;
 /** A question's terms beyond this many are not weighed: a long submission must not make a search slow. */
 const MAX_QUERY_TERMS = 48;
 
@@ -85,18 +90,19 @@ export function buildIndexInSlices(passages: Passage[]): Promise<PassageIndex> {
 }
 
 function* indexSteps(passages: Passage[]): Steps<PassageIndex> {
+  const language = languageOf(passages.slice(0, 64).map((p) => `${p.heading ?? ''}\n${p.body}`).join('\n'));
   const sentencesByPassage = new Map<number, Sentence[]>();
   const unitsByPassage = new Map<number, Unit[]>();
   const rawFrequency = new Map<string, number>();
   const count = (counts: Map<string, number>, terms: Iterable<string>) => { for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1); };
   for (const [i, passage] of passages.entries()) {
     if (i > 0 && i % PASSAGES_PER_SLICE === 0) yield;
-    const heading = passage.heading ? textTerms(passage.heading) : new Set<string>();
+    const heading = passage.heading ? textTerms(passage.heading, language) : new Set<string>();
     const sentences = splitUnits(passage.body).map((unit, index): Sentence => ({ passage, index, text: passage.body.slice(unit.start, unit.end), ...unit }));
     sentencesByPassage.set(passage.position, sentences);
     const asks = passage.heading?.trimEnd().endsWith('?') ?? false;
     const matched = asks ? [{ passage, index: -1, text: passage.heading!, start: 0, end: 0, row: false }, ...sentences] : sentences;
-    const units = matched.map((sentence) => ({ sentence, own: textTerms(sentence.text), heading }));
+    const units = matched.map((sentence) => ({ sentence, own: textTerms(sentence.text, language), heading }));
     unitsByPassage.set(passage.position, units);
     count(rawFrequency, new Set([...heading, ...units.flatMap((u) => [...u.own])]));
   }
@@ -118,23 +124,31 @@ function* indexSteps(passages: Passage[]): Steps<PassageIndex> {
     idField: 'id',
     fields: ['heading', 'body'],
     tokenize: words,
-    processTerm: (word) => { const term = termOf(word); return term ? standFor(term) : null; },
-    searchOptions: { boost: { heading: HEADING_BOOST }, tokenize: words, processTerm: (word) => { const term = termOf(word); return term ? resolve(term) : null; } },
+    processTerm: (word) => { const term = termOf(word, language); return term ? standFor(term) : null; },
+    searchOptions: { boost: { heading: HEADING_BOOST }, tokenize: words, processTerm: (word) => { const term = termOf(word, language); return term ? resolve(term) : null; } },
   });
   for (const [i, p] of passages.entries()) {
     if (i > 0 && i % PASSAGES_PER_SLICE === 0) yield;
-    bm25.add({ id: p.position, heading: comparedText(p.heading ?? ''), body: comparedText(p.body) });
+    bm25.add({ id: p.position, heading: comparedText(p.heading ?? '', language), body: comparedText(p.body, language) });
   }
   const byPosition = new Map(passages.map((p) => [p.position, p]));
 
+  const termsAsked = (question: string) => [...new Set([...questionTerms(question, language)].slice(0, MAX_QUERY_TERMS).map(resolve))];
+  /** Each term's weight in this question: the asker's own words that the knowledge base never uses count for little. */
+  const weigher = (question: string) => {
+    const own = askerTerms(question, language);
+    return (t: string) => (own.size > 0 && own.has(t) && !frequency.has(t) ? ASKER_WEIGHT * weight(t) : weight(t));
+  };
   return {
     passages,
+    language,
     sentencesOf: (passage) => sentencesByPassage.get(passage.position) ?? [],
     search(question, limit = 5) {
-      return bm25.search(comparedText(withoutGreetings(question.slice(0, MAX_TEXT_CHARS)))).slice(0, limit).map((r) => ({ passage: byPosition.get(r.id as number)!, score: r.score }));
+      return bm25.search(comparedText(withoutGreetings(question.slice(0, MAX_TEXT_CHARS)), language)).slice(0, limit).map((r) => ({ passage: byPosition.get(r.id as number)!, score: r.score }));
     },
     rankSentences(question, passage) {
-      const terms = [...new Set([...questionTerms(question)].slice(0, MAX_QUERY_TERMS).map(resolve))];
+      const terms = termsAsked(question);
+      const weight = weigher(question);
       const sum = terms.reduce((s, t) => s + weight(t), 0);
       if (sum === 0) return [];
       return (unitsByPassage.get(passage.position) ?? []).map((unit) => {
@@ -151,14 +165,14 @@ function* indexSteps(passages: Passage[]): Steps<PassageIndex> {
       }).sort(byCoverage);
     },
     questionWeights(question) {
-      const terms = [...new Set([...questionTerms(question)].slice(0, MAX_QUERY_TERMS).map(resolve))];
+      const terms = termsAsked(question);
       const sum = terms.reduce((s, t) => s + weight(t), 0);
       const unknown = terms.filter((t) => !frequency.has(t)).reduce((s, t) => s + weight(t), 0);
       return { terms: terms.length, unknown: sum === 0 ? 0 : unknown / sum };
     },
     uncovered(question, sentence) {
       const unit = (unitsByPassage.get(sentence.passage.position) ?? []).find((u) => u.sentence.index === sentence.index);
-      const terms = [...new Set([...questionTerms(question)].slice(0, MAX_QUERY_TERMS).map(resolve))];
+      const terms = termsAsked(question);
       return terms.filter((t) => !unit?.own.has(t) && !unit?.heading.has(t)).map((term) => ({ term, weight: weight(term), known: frequency.has(term) }));
     },
   };

@@ -1,4 +1,5 @@
-// The stopword package ships no types; only its English list is used.
+// The stopword package ships no types; its English and French lists are used.
 declare module 'stopword' {
   export const eng: string[];
+  export const fra: string[];
 }

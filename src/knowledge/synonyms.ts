@@ -51,6 +51,6 @@ export const SYNONYM_PHRASES: ReadonlyMap<string, string> = new Map([
 /** An amount of money ("€65", "£55", "35 euros"): a sentence that states one tells a price. */
 export const AMOUNT = /[£€$]\s?\d|\d\s?(?:€|£|\$|euros?\b|eur\b|gbp\b|usd\b|dollars?\b|pounds\b)/i;
 export const AMOUNT_WORD = 'price';
-/** A time of day ("7:30am", "6pm", "18:30"): a sentence that states one tells an hour. */
-export const CLOCK = /\b\d{1,2}(?::\d{2})?\s?(?:am|pm)\b|\b\d{1,2}:\d{2}\b/i;
+/** A time of day ("7:30am", "6pm", "18:30", "18h30"): a sentence that states one tells an hour. */
+export const CLOCK = /\b\d{1,2}(?::\d{2})?\s?(?:am|pm)\b|\b\d{1,2}:\d{2}\b|\b\d{1,2}h(?:\d{2})?\b/i;
 export const CLOCK_WORD = 'hour';

@@ -1,9 +1,13 @@
-// The words retrieval compares: lower-cased English stems without stop words, and without the
+// The words retrieval compares: lower-cased English stems (French ones for a French knowledge base,
+// languages.ts) without stop words, numbers as digits, and without the
 // words people wrap a question in ("hi", "thanks", "I was wondering"), which say nothing about what
 // they ask and would only count against a passage that answers.
 import { stemmer } from 'stemmer';
 import { eng } from 'stopword';
+import { fold, frenchStem, FRENCH_SYNONYMS, isFrenchStop, type Language } from './languages.ts';
 import { AMOUNT, AMOUNT_WORD, CLOCK, CLOCK_WORD, SYNONYM_GROUPS, SYNONYM_PHRASES } from './synonyms.ts';
+
+export type { Language } from './languages.ts';
 
 const STOP_WORDS = new Set(eng);
 const FILLER = new Set([
@@ -23,6 +27,9 @@ const FILLER = new Set([
   'she', 'hers', 'herself', 'itself', 'myself', 'yourself', 'yourselves', 'ourselves', 'themselves', 'theirs', 'ours',
   'having', 'doing', 'shall', 'will', 'ought', 'maybe', 'perhaps', 'anyway', 'ever', 'already', 'yes', 'yeah',
   'though', 'although', 'whether', 'either', 'neither', 'etc', 'so',
+  // Greetings and framing the lists above lacked ("hiya", "a bit worried", "what happens if"), and the
+  // ends of contractions typed with the apostrophe split off ("we're", "I've", "it's" typed "its").
+  'hiya', 'heya', 'howdy', 'bit', 'worried', 'worry', 'concerned', 'happen', 'happens', 're', 've', 'll', 'its',
   // Question words the stop-word list keeps: they name the kind of answer wanted (answer-types.ts), not what it is about.
   'when', 'why', 'whom', 'whose',
 ]);
@@ -30,7 +37,20 @@ const FILLER = new Set([
 const FILLER_STEMS = new Set([...FILLER].map((word) => stemmer(word)));
 /** Each stem of a synonym group to the group's first: the term all of them are compared as. */
 const SYNONYM_OF = new Map(SYNONYM_GROUPS.flatMap((group) => group.map((word) => [stemmer(word), stemmer(group[0]!)] as const)));
-const stems = new Map<string, string | null>();
+const stems: Record<Language, Map<string, string | null>> = { en: new Map(), fr: new Map() };
+/**
+ * Numbers written as words are compared as their digits ("a three bed semi" against "3 bedrooms",
+ * "deux à trois jours" against "2 days"). Not "one"/"un", which are pronouns and articles as often.
+ */
+const NUMBER_WORDS: Record<Language, readonly string[]> = {
+  en: ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'],
+  fr: ['zero', 'un', 'deux', 'trois', 'quatre', 'cinq', 'six', 'sept', 'huit', 'neuf', 'dix', 'onze', 'douze'],
+};
+const DIGITS_OF: Record<Language, ReadonlyMap<string, string>> = {
+  en: new Map(NUMBER_WORDS.en.slice(2).map((w, i) => [w, String(i + 2)])),
+  fr: new Map(NUMBER_WORDS.fr.slice(2).map((w, i) => [w, String(i + 2)])),
+};
+const DIGITS = /^\d+$/;
 const MAX_CACHED_STEMS = 50_000;
 const MAX_CACHED_WORD = 40;
 /** A word's characters: letters, marks and digits; anything else separates words. */
@@ -42,16 +62,32 @@ export function words(text: string): string[] {
   return text.split(SEPARATOR).filter((w) => w.length > 0);
 }
 
-/** The stem a word is compared by, or null for a stop word, a filler word or a single character. */
-export function termOf(word: string): string | null {
-  const known = stems.get(word);
-  if (known !== undefined) return known;
+/** The term of a word as the language of its knowledge base compares it (languages.ts). */
+function computeTerm(word: string, language: Language): string | null {
+  const folded = fold(word);
+  // A number is a term at any length ("3 bed"); a number word is its digits.
+  const digits = DIGITS.test(folded) ? String(Number(folded.slice(0, 15))) : DIGITS_OF[language].get(folded);
+  if (digits !== undefined) return digits;
+  if (language === 'fr') {
+    if (folded.length < 2 || isFrenchStop(folded)) return null;
+    const stem = frenchStem(folded);
+    const english = FRENCH_SYNONYMS.get(stem);
+    return english === undefined ? stem : (SYNONYM_OF.get(stemmer(english)) ?? stemmer(english));
+  }
   const lower = word.toLowerCase();
-  const stem = lower.length < 2 || STOP_WORDS.has(lower) ? null : stemmer(lower);
-  const term = stem === null || FILLER_STEMS.has(stem) ? null : (SYNONYM_OF.get(stem) ?? stem);
+  const stem = lower.length < 2 || STOP_WORDS.has(lower) ? null : stemmer(folded);
+  return stem === null || FILLER_STEMS.has(stem) ? null : (SYNONYM_OF.get(stem) ?? stem);
+}
+
+/** The stem a word is compared by, or null for a stop word, a filler word or a single letter. */
+export function termOf(word: string, language: Language = 'en'): string | null {
+  const cache = stems[language];
+  const known = cache.get(word);
+  if (known !== undefined) return known;
+  const term = computeTerm(word, language);
   // Knowledge bases repeat their words: an index of a large one stems each word once.
-  if (stems.size >= MAX_CACHED_STEMS) stems.clear();
-  if (word.length <= MAX_CACHED_WORD) stems.set(word, term);
+  if (cache.size >= MAX_CACHED_STEMS) cache.clear();
+  if (word.length <= MAX_CACHED_WORD) cache.set(word, term);
   return term;
 }
 
@@ -60,11 +96,17 @@ export function termOf(word: string): string | null {
  * "refund"), and after them "price" when the text states an amount of money ("€65") and "hour"
  * when it states a time of day ("7:30am", "18:30").
  */
-export function readWords(text: string): string[] {
+export function readWords(text: string, language: Language = 'en'): string[] {
   const all = words(text);
   const out: string[] = [];
   for (let i = 0; i < all.length; i += 1) {
-    const phrase = i + 1 < all.length ? SYNONYM_PHRASES.get(`${all[i]!.toLowerCase()} ${all[i + 1]!.toLowerCase()}`) : undefined;
+    const pair = i + 1 < all.length ? `${all[i]!.toLowerCase()} ${all[i + 1]!.toLowerCase()}` : '';
+    // "combien de temps", "combien de personnes" ask a quantity, not a price: "combien" alone is "how much".
+    if (language === 'fr' && (pair === 'combien de' || pair === 'combien d')) {
+      i += 1;
+      continue;
+    }
+    const phrase = language === 'en' && pair ? SYNONYM_PHRASES.get(pair) : undefined;
     if (phrase) {
       out.push(phrase);
       i += 1;
@@ -78,13 +120,13 @@ export function readWords(text: string): string[] {
 }
 
 /** A text as BM25 indexes and searches it: its words as they are compared (readWords). */
-export const comparedText = (text: string) => readWords(text).join(' ');
+export const comparedText = (text: string, language: Language = 'en') => readWords(text, language).join(' ');
 
-function termsOf(text: string, include: (word: string, previous: string) => boolean): Set<string> {
+function termsOf(text: string, include: (word: string, previous: string) => boolean, language: Language): Set<string> {
   const terms = new Set<string>();
   let previous = '';
-  for (const word of readWords(text)) {
-    const term = include(word, previous) ? termOf(word) : null;
+  for (const word of readWords(text, language)) {
+    const term = include(word, previous) ? termOf(word, language) : null;
     if (term) terms.add(term);
     previous = word.toLowerCase();
   }
@@ -132,9 +174,9 @@ export function withoutGreetings(text: string): string {
 }
 
 /** The distinct terms of a text (its first MAX_TEXT_CHARS characters), without greetings at its edges. */
-export function queryTerms(text: string): Set<string> {
+export function queryTerms(text: string, language: Language = 'en'): Set<string> {
   const cut = withoutGreetings(text.slice(0, MAX_TEXT_CHARS));
-  return termsOf(cut, () => true);
+  return termsOf(cut, () => true, language);
 }
 
 /** After "what" or "which", words that name the kind of answer wanted ("what time do you open"). */
@@ -145,19 +187,58 @@ const ANSWER_KINDS = new Set(['time', 'times', 'day', 'days', 'date', 'dates', '
  * wanted, which are seldom in the answer itself: the word after "how" ("how long", "how far") and
  * "time", "day" and the like after "what" or "which".
  */
-export function questionTerms(text: string): Set<string> {
+export function questionTerms(text: string, language: Language = 'en'): Set<string> {
   const cut = withoutGreetings(text.slice(0, MAX_TEXT_CHARS));
-  return termsOf(cut, (word, previous) => !(previous === 'how' || ((previous === 'what' || previous === 'which') && ANSWER_KINDS.has(word.toLowerCase()))));
+  return termsOf(cut, (word, previous) => !(previous === 'how' || ((previous === 'what' || previous === 'which') && ANSWER_KINDS.has(word.toLowerCase()))), language);
+}
+
+const OWNERS = new Set(['my', 'our', 'his', 'her', 'their']);
+const STATES = new Set(['is', 'are', 'was', 'were', 's', 'has', 'have', 'had', 'gets', 'got', 'keeps']);
+const SPEAKERS = new Set(['i', 'we', 'ive', 'weve', 'im']);
+const HOLDING = new Set(['have', 've', 'own', 'got', 'am', 'm', 'a', 'an']);
+const ASKS = new Set(['can', 'could', 'may', 'might', 'do', 'does', 'did', 'will', 'would', 'should', 'shall', 'must', 'if', 'when', 'where', 'what', 'how']);
+const COUNTS = new Set(['a', 'an', 'two', 'three', 'four', 'some', 'several', 'total', 'complete']);
+/** How many words name what the asker has ("my old cockapoo", "two labs"). */
+const OWN_WORDS = 2;
+
+/**
+ * The terms of the words a message uses to say what the asker has or is, not what they ask about:
+ * the subject of "my son has a nut allergy", "our old boiler is leaking", "we have two labs", "I'm a
+ * total beginner". A knowledge base seldom names the asker's own things, so these words, when it
+ * never uses them, are not what a sentence must cover (retrieval.ts). "Can you groom my cat?" asks
+ * about the cat: the object of the request keeps its weight, as does any word after "my" that is
+ * not followed by "is" or "has".
+ */
+export function askerTerms(text: string, language: Language = 'en'): Set<string> {
+  if (language !== 'en') return new Set();
+  const all = words(withoutGreetings(text.slice(0, MAX_TEXT_CHARS))).map((w) => w.toLowerCase());
+  const out = new Set<string>();
+  const add = (from: number, to: number) => { for (let k = from; k < to; k += 1) { const t = termOf(all[k]!); if (t) out.add(t); } };
+  for (let i = 0; i < all.length; i += 1) {
+    if (OWNERS.has(all[i]!)) {
+      // "my X is", "our X Y has": the words between the owner and the verb, at most OWN_WORDS.
+      for (let j = i + 2; j <= i + 1 + OWN_WORDS && j < all.length; j += 1) if (STATES.has(all[j]!)) { add(i + 1, j); break; }
+    } else if (SPEAKERS.has(all[i]!) && HOLDING.has(all[i + 1] ?? '') && !ASKS.has(all[i - 1] ?? '')) {
+      // "we have two labs" tells; "can we have a party?", "do I have to …" ask.
+      let j = i + 2;
+      while (j < all.length && (COUNTS.has(all[j]!) || HOLDING.has(all[j]!))) j += 1;
+      add(j, Math.min(all.length, j + OWN_WORDS));
+    }
+  }
+  return out;
 }
 
 /** The days of the week, by stem: a question naming one is about the days a business keeps. */
-export const DAY_TERMS = new Set(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((day) => stemmer(day)));
+export const DAY_TERMS = new Set([
+  ...['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((day) => stemmer(day)),
+  ...['lundi', 'mardi', 'mercredi', 'jeudi', 'vendredi', 'samedi', 'dimanche'].map((day) => frenchStem(day)),
+]);
 /** Not a word: what a knowledge-base text that names a day of the week also says (see retrieval.ts). */
 export const NAMES_A_DAY = '·day';
 
 /** The distinct terms of a knowledge-base text, whole: it was size-checked when saved. */
-export function textTerms(text: string): Set<string> {
-  const terms = termsOf(text, () => true);
+export function textTerms(text: string, language: Language = 'en'): Set<string> {
+  const terms = termsOf(text, () => true, language);
   for (const term of terms) {
     if (DAY_TERMS.has(term)) {
       terms.add(NAMES_A_DAY);

@@ -106,7 +106,7 @@ function ofType(index: PassageIndex, ranked: SentenceMatch[], wanted: AnswerType
 }
 
 export function answerParts(index: PassageIndex, message: string, rule: AnswerRule = ANSWER_RULE): Answer {
-  const asked = questionParts(message);
+  const asked = questionParts(message, index.language);
   const whole = message.slice(0, MAX_TEXT_CHARS);
   // A single question's passage is found from the whole message (what comes around a question says
   // what it is about); its sentence is judged by how much of the question itself it covers.

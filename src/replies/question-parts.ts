@@ -5,7 +5,8 @@
 // A question that points back ("can you repair it?", "how much?") takes the sentence before
 // it along, which says what "it" is. Without any question, the whole message is the one question.
 import { isAbbreviation } from '../knowledge/sentences.ts';
-import { MAX_TEXT_CHARS, queryTerms } from '../knowledge/terms.ts';
+import { AMOUNT_WORD, CLOCK_WORD } from '../knowledge/synonyms.ts';
+import { MAX_TEXT_CHARS, queryTerms, termOf, type Language } from '../knowledge/terms.ts';
 
 /** A message is answered as at most this many questions; the rest join the last. */
 const MAX_PARTS = 6;
@@ -81,13 +82,17 @@ function clausesOf(sentence: { text: string; asks: boolean }): Clause[] {
   });
 }
 
+/** The terms that only name the kind of answer wanted ("how much", "combien", "what hours"): "and how much?" says what is asked about nowhere. */
+const KIND_TERMS = new Set([termOf(AMOUNT_WORD), termOf(CLOCK_WORD)]);
+
 /** The questions of a message, each with the context it needs; one when the message asks nothing recognisable as a question. */
-export function questionParts(message: string): string[] {
+export function questionParts(message: string, language: Language = 'en'): string[] {
   const text = message.slice(0, MAX_TEXT_CHARS).replace(/\r\n?/g, '\n');
   const parts: string[] = [];
   let previous: string | null = null;
   for (const clause of sentencesOf(text).flatMap(clausesOf)) {
-    const terms = queryTerms(clause.text).size;
+    // A question of kind words only ("do you clean carpets? and how much?") asks about what the one before it named.
+    const terms = [...queryTerms(clause.text, language)].filter((t) => !KIND_TERMS.has(t)).length;
     if (clause.question && terms === 0 && parts.length > 0 && previous === parts.at(-1)) {
       // "… or can I just come by?": says nothing new, it belongs to the question before.
       parts[parts.length - 1] = `${parts.at(-1)} ${clause.text}`;

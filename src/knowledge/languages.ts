@@ -1,0 +1,78 @@
+// The language a knowledge base is written in, and how its words are reduced to the terms
+// retrieval compares. English uses the Porter stemmer (terms.ts); French, the one other language of
+// the evaluation data, a light stemmer written here: stop words of npm `stopword`, accents folded
+// ("etes" is "êtes", "oeuvre" is "œuvre", as people type without them), elisions dropped ("l'heure",
+// the apostrophe separates words and "l" is one letter) and the inflectional endings and a few
+// derivational ones cut ("réparez", "réparations" → "repar"). A knowledge base in another language
+// is compared as English, as before: its words still match themselves, only unstemmed.
+import { eng, fra } from 'stopword';
+
+export type Language = 'en' | 'fr';
+
+/** Letters without their accents ("é" → "e", "œ" → "oe"); lower case. */
+export function fold(word: string): string {
+  return word.toLowerCase().normalize('NFD').replace(/\p{M}+/gu, '').replace(/œ/g, 'oe').replace(/æ/g, 'ae');
+}
+
+const FRENCH_STOP = new Set(fra.map(fold));
+/**
+ * What French askers wrap a question in, with the function words npm `stopword` lacks: greetings,
+ * thanks, "s'il vous plaît" and its short forms, "est-ce que", "je voudrais savoir" and the like.
+ */
+const FRENCH_FILLER = new Set([
+  'bonjour', 'bonsoir', 'salut', 'slt', 'coucou', 'merci', 'mercii', 'svp', 'stp', 'plait', 'cordialement', 'madame', 'monsieur', 'mme', 'mr',
+  'voudrais', 'voudrions', 'souhaiterais', 'souhaite', 'aimerais', 'savoir', 'possible', 'question', 'questions', 'renseignement', 'info', 'infos',
+  'peut', 'peux', 'pouvez', 'pourriez', 'puis', 'faut', 'il', 'ca', 'cest', 'oui', 'non', 'bien', 'alors', 'aussi', 'donc', 'tres', 'deja', 'chez',
+  'quelle', 'quels', 'quelles', 'quoi', 'comment', 'quand', 'pourquoi', 'est', 'ce', 'ete', 'etes', 'etre', 'fait', 'faites', 'faire', 'vos', 'votre',
+]);
+
+/** Stop words as compared: English ones are matched as written (terms.ts), French ones folded. */
+const STOP: Record<Language, (folded: string) => boolean> = {
+  en: () => false,
+  fr: (w) => FRENCH_STOP.has(w) || FRENCH_FILLER.has(w),
+};
+export const isFrenchStop = (folded: string) => STOP.fr(folded);
+
+/** Endings cut from a French word, longest first; a stem keeps at least MIN_FRENCH_STEM letters. */
+const FRENCH_ENDINGS = ['issements', 'issement', 'ations', 'ation', 'ements', 'ement', 'ments', 'ment', 'ions', 'eurs', 'euse', 'euses', 'eur', 'ons', 'ees', 'ez', 'es', 'ee', 'er', 'e'];
+const MIN_FRENCH_STEM = 3;
+
+/** A light French stem of a folded word: its plural, then one ending ("paiements" → "pai", "payer" → "pay"). */
+export function frenchStem(folded: string): string {
+  let w = folded;
+  if (w.length > 4 && (w.endsWith('s') || w.endsWith('x'))) w = w.slice(0, -1);
+  for (const ending of FRENCH_ENDINGS) {
+    if (w.endsWith(ending) && w.length - ending.length >= MIN_FRENCH_STEM) return w.slice(0, -ending.length);
+  }
+  return w;
+}
+
+/** French words for what the English synonym terms name: a price, an hour (terms.ts, synonyms.ts). */
+export const FRENCH_SYNONYMS: ReadonlyMap<string, string> = new Map([
+  ...['prix', 'tarif', 'tarifs', 'cout', 'coute', 'coutent', 'combien', 'cher', 'chere', 'payer', 'paiement'].map((w) => [frenchStem(w), w.startsWith('pa') ? 'pay' : 'price'] as const),
+  ...['horaire', 'horaires', 'heure', 'heures'].map((w) => [frenchStem(w), 'hour'] as const),
+  ...['ouvert', 'ouverte', 'ouverts', 'ouvrez', 'ouvre', 'ferme', 'fermez', 'fermeture', 'ouverture'].map((w) => [frenchStem(w), 'open'] as const),
+  ...['rdv', 'rendez'].map((w) => [frenchStem(w), 'book'] as const),
+]);
+
+/** Stop words of both languages, for telling them apart. */
+const ENGLISH_STOP = new Set(eng);
+/** Words read to tell a knowledge base's language. */
+const SAMPLE_WORDS = 3000;
+
+/**
+ * French when a text has more French stop words than English ones by half again, and at least 10:
+ * a knowledge base in English with a French name or address stays English.
+ */
+export function languageOf(text: string): Language {
+  let en = 0;
+  let fr = 0;
+  let n = 0;
+  for (const m of text.matchAll(/\p{L}+/gu)) {
+    const w = m[0].toLowerCase();
+    if (ENGLISH_STOP.has(w)) en += 1;
+    if (FRENCH_STOP.has(fold(w))) fr += 1;
+    if ((n += 1) >= SAMPLE_WORDS) break;
+  }
+  return fr >= 10 && fr > en * 1.5 ? 'fr' : 'en';
+}
