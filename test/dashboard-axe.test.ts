@@ -1,24 +1,24 @@
-// Accessibility of every dashboard page in Chromium with axe-core (from node_modules, injected into
-// the page: nothing is downloaded): at 1280 and 390 px wide, in light and dark, logged out (log in,
-// set-up) and in; no violation of serious or critical impact, and no page wider than the window
-// at 390 px.
+// Accessibility of every dashboard page in Chromium with axe-core (from .ci/audit, test/audit-tools.ts;
+// without it this test skips, saying so), injected into the page: nothing is downloaded. At 1280 and
+// 390 px wide, in light and dark, logged out (log in, set-up) and in; no violation of serious or
+// critical impact, and no page wider than the window at 390 px.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
+import { auditMissing, auditResolve } from './audit-tools.ts';
 import { chromiumMissing, launchBrowser, logInPage, type Browser } from './browser.ts';
 import { createForm, ENGINE, pathOf, startTestApp, type TestApp } from './helpers.ts';
 
-const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const AXE_FILE = auditResolve('axe-core/axe.min.js');
 const EMAIL = 'axe@example.com';
 const PASSWORD = 'correct horse battery';
 
 interface Violation { id: string; impact: string | null; nodes: Array<{ target: string[] }> }
 
 async function problems(page: Page, width: number): Promise<string[]> {
-  await page.evaluate(AXE);
+  await page.evaluate(fs.readFileSync(AXE_FILE!, 'utf8'));
   const violations = (await page.evaluate('axe.run(document, { resultTypes: ["violations"] }).then((r) => r.violations)')) as Violation[];
   const found = violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
@@ -30,7 +30,7 @@ async function problems(page: Page, width: number): Promise<string[]> {
   return found;
 }
 
-describe(`dashboard accessibility in Chromium (${ENGINE})`, { skip: chromiumMissing() }, () => {
+describe(`dashboard accessibility in Chromium (${ENGINE})`, { skip: chromiumMissing() || auditMissing('axe-core') }, () => {
   let t: TestApp;
   let browser: Browser;
   let base: string;
