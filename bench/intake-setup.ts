@@ -44,13 +44,13 @@ export async function createOwner(env: Record<string, string>, email = 'bench@ex
   return key;
 }
 
-export async function createForm(base: string, key: string, form: object = CONTACT_FORM): Promise<{ id: string; endpointPath: string }> {
+export async function createForm(base: string, key: string, form: object = CONTACT_FORM): Promise<{ id: string; endpointPath: string; htmlEndpointPath: string }> {
   const response = await fetch(`${base}/api/forms`, {
     method: 'POST',
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
     body: JSON.stringify(form),
   });
   if (response.status !== 201) throw new Error(`form creation failed: ${response.status} ${await response.text()}`);
-  const created = (await response.json()) as { id: string; endpoint: string };
-  return { id: created.id, endpointPath: new URL(created.endpoint).pathname };
+  const created = (await response.json()) as { id: string; endpoint: string; html_endpoint: string };
+  return { id: created.id, endpointPath: new URL(created.endpoint).pathname, htmlEndpointPath: new URL(created.html_endpoint).pathname };
 }

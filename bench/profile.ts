@@ -2,8 +2,9 @@
 // run with the server under `node --cpu-prof`, summarised: where the server's time went, by package and
 // by function. With `--pipeline [--backlog N] [--workers N] [--poll-ms N]`, the pipeline benchmark's
 // backlog drained by `intake worker` processes under the profiler instead (--poll-ms sets
-// INTAKE_WORKER_POLL_MS for them), one summary per worker. Not part of `npm run bench`; the README's
-// performance section quotes it.
+// INTAKE_WORKER_POLL_MS for them), one summary per worker. With `--uploads`, the upload scenario's
+// 1,000 files of 1 MiB at 20 connections (bench/uploads.ts) under the profiler. Not part of `npm run
+// bench`; the README's performance section quotes it.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,6 +16,8 @@ import { drainBacklog, pipelineForm } from './pipeline-throughput.ts';
 import { startIntake } from './server-process.ts';
 import { createStore } from './stores.ts';
 import { runIntake } from './submit-targets.ts';
+import { runUploads } from './upload-client.ts';
+import { UPLOAD_FORM } from './uploads.ts';
 
 interface ProfileNode {
   id: number;
@@ -32,6 +35,7 @@ const { values } = parseArgs({
     engine: { type: 'string', default: 'sqlite' },
     seconds: { type: 'string', default: '10' },
     pipeline: { type: 'boolean', default: false },
+    uploads: { type: 'boolean', default: false },
     backlog: { type: 'string', default: '20000' },
     workers: { type: 'string' },
     'poll-ms': { type: 'string' },
@@ -126,6 +130,22 @@ if (values.pipeline) {
     const env: Record<string, string> = values['poll-ms'] ? { INTAKE_WORKER_POLL_MS: values['poll-ms'] } : {};
     const run = await drainBacklog(store, formId, generateSubmissions(Number(values.backlog), 1), workers, { env, nodeOptions: profilerOptions });
     process.stdout.write(`${whole(run.perSecond)} submissions/s (${fixed(run.seconds, 1)} s) under the profiler (${engine}, ${workers} workers)\n\n`);
+  } finally {
+    await store.cleanup();
+  }
+  for (const file of profiles()) process.stdout.write(`Profile ${file}\n\n${summaryOf(file)}\n\n`);
+} else if (values.uploads) {
+  const store = await createStore(engine, engine === 'postgres' ? postgresUrl() : null);
+  try {
+    const key = await createOwner(store.env);
+    const server = await startIntake(store.env, profilerOptions);
+    try {
+      const form = await createForm(server.base, key, UPLOAD_FORM);
+      const run = await runUploads({ url: `${server.base}${form.htmlEndpointPath}`, files: 1000, fileBytes: 1024 * 1024, connections: 20 });
+      process.stdout.write(`${fixed(run.seconds, 1)} s, ${JSON.stringify(run.statusCounts)} under the profiler (${engine})\n\n`);
+    } finally {
+      await server.stop();
+    }
   } finally {
     await store.cleanup();
   }

@@ -118,7 +118,7 @@ export function buildServices(config: Config, database: Database, secrets: Secre
   const mailer = countedMailer(config.delivery.smtp ? createMailer(config.delivery.smtp) : null, metrics);
   const files = fileService({ storage: storageFor(config), store: fileStore(database.db), maxUploadBytes: config.files.maxUploadBytes, linkKey: secrets.derive(LINK_PURPOSE) });
   const fileLinks = { sign: (fileId: string, ttl: number) => files.signedUrl(baseUrl, fileId, ttl), ttlSeconds: config.files.linkTtlSeconds, emailTtlSeconds: config.files.emailLinkTtlSeconds };
-  const sender: SenderDeps = { policy, timeoutMs: config.delivery.timeoutMs, mailer, outbound: options.outbound, fileLinks };
+  const sender: SenderDeps = { policy, timeoutMs: config.delivery.timeoutMs, mailer, outbound: options.outbound, fileLinks: { ...fileLinks, quarantined: files.quarantinedOf } };
   const destinationRows = destinationStore(database.db, secrets);
   const deliveryRows = deliveryStore(database.db, secrets);
   const accountRows = accountStore(database.db);

@@ -305,6 +305,7 @@ describe('dashboard pages', () => {
     const health = await owner.get('/health');
     assert.match(health.body, /Queue depth/);
     assert.match(health.body, /Not configured: email notifications cannot be sent/);
+    assert.match(health.body, /Malware scanner<\/th><td>Not configured: uploaded files are not scanned \(set INTAKE_CLAMAV_URL\)/);
     // Another tenant sees its own figures, not the server's queue.
     const link = await t.services.dashboard.passwordLink('tenant@example.com', true);
     const tenant = new DashboardClient(t);

@@ -62,7 +62,7 @@ describe('files in webhooks, chat messages and emails', () => {
     const files = (hook.body as { data: { files: Array<Record<string, unknown>> } }).data.files;
     assert.equal(files.length, 1);
     assert.deepEqual({ ...files[0], url: undefined, expires_at: undefined }, {
-      id: fileId, field: 'cv', filename: 'cv.pdf', content_type: 'application/pdf', size: PDF.length, sha256: files[0]!.sha256, url: undefined, expires_at: undefined,
+      id: fileId, field: 'cv', filename: 'cv.pdf', content_type: 'application/pdf', size: PDF.length, sha256: files[0]!.sha256, url: undefined, expires_at: undefined, quarantine: null,
     });
     assert.ok(Math.abs(secondsLeft(String(files[0]!.expires_at)) - DAY_S) < 600, String(files[0]!.expires_at));
     assert.ok((await download(String(files[0]!.url))).equals(PDF), 'the webhook link gives the uploaded bytes');

@@ -1,11 +1,12 @@
 // Malware scanning in the pipeline (issue 34), through real HTTP with a clamd the test starts
 // (test/clamd.ts) and a real webhook receiver: an EICAR upload is quarantined (downloads refused, the
 // owner told), a clean file passes, and while clamd is stopped notifications wait until it is back
-// (and /healthz says the scanner is down).
+// (and /healthz and the dashboard's health page say the scanner is down, with the submissions held).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { clamdMissing, EICAR, SIGNATURE, startClamd, type Clamd } from './clamd.ts';
 import { startFakeProvider, type FakeProvider } from './fake-provider.ts';
+import { DashboardClient } from './dashboard-helpers.ts';
 import { bearer, createForm, pathOf } from './helpers.ts';
 import { settled, startPipelineApp, waitFor, type PipelineApp } from './pipeline-helpers.ts';
 
@@ -21,6 +22,7 @@ describe('malware scanning before notifications', { skip: clamdMissing }, () => 
   let base: string;
   let key: string;
   let form: Awaited<ReturnType<typeof createForm>>;
+  let operator: DashboardClient;
 
   before(async () => {
     clamd = await startClamd();
@@ -30,6 +32,8 @@ describe('malware scanning before notifications', { skip: clamdMissing }, () => 
     base = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
     key = await t.createKey();
     form = await createForm(t, key, { fields_schema: SCHEMA });
+    operator = new DashboardClient(t);
+    await operator.setUp();
     const destination = await t.request({ method: 'POST', url: `/api/forms/${form.id}/destinations`, headers: bearer(key), payload: { type: 'webhook', url: `${receiver.url}/hook` } });
     assert.equal(destination.statusCode, 201, destination.body);
   });
@@ -97,6 +101,9 @@ describe('malware scanning before notifications', { skip: clamdMissing }, () => 
       assert.notEqual(['completed', 'skipped', 'failed'].includes(waiting.processing_status), true);
       assert.match(waiting.processing_reason, /^scan_waiting: /);
       assert.equal(hooksFor(id).length, 0);
+      // The operator's health page: the scanner is not answering, and one submission is held.
+      const health = (await operator.get('/health')).body;
+      assert.match(health, /Malware scanner<\/th><td>ClamAV: not answering\. Submissions with files wait, and their notifications go out once it answers: 1 submission with files held for a scan\./);
     } finally {
       await clamd.start();
     }
@@ -104,5 +111,6 @@ describe('malware scanning before notifications', { skip: clamdMissing }, () => 
     assert.equal(done.processing_reason, `file_quarantined: ${FOUND} in cv (later.txt)`);
     await scannerHealth('up');
     await waitFor('the webhook', () => hooksFor(id)[0]);
+    assert.match((await operator.get('/health')).body, /Malware scanner<\/th><td>ClamAV: answering; 0 submissions with files held for a scan/);
   });
 });

@@ -23,6 +23,8 @@ export interface Health {
   oldestDueJob: string | null;
   failedDeliveriesLastDay: number;
   smtpConfigured: boolean;
+  /** Submissions held until the malware scanner answers (the operator: the whole server's; a tenant: theirs); null without INTAKE_CLAMAV_URL. */
+  scansHeld: number | null;
 }
 
 /**
@@ -72,6 +74,7 @@ export async function readHealth(
     .where('deliveries.created_at', '>', dayAgo)
     .executeTakeFirst();
   return {
+    scansHeld: dependencies.malwareScanner ? await scansHeld(database, serverWide ? null : accountId) : null,
     engine: database.engine,
     serverWide,
     dependencies,
@@ -83,4 +86,21 @@ export async function readHealth(
     failedDeliveriesLastDay: Number(failed?.n ?? 0),
     smtpConfigured: config.delivery.smtp !== null,
   };
+}
+
+/**
+ * Submissions waiting for a verdict (reason `scan_waiting: …`, src/pipeline/processor.ts). Read from
+ * the files not yet scanned, which are few, joined to their submissions by key: no scan of the
+ * submissions table, which has no index on its processing status.
+ */
+async function scansHeld(database: Database, accountId: string | null): Promise<number> {
+  let query = database.db
+    .selectFrom('submission_files')
+    .innerJoin('submissions', 'submissions.id', 'submission_files.submission_id')
+    .select((eb) => eb.fn.count<number>('submissions.id').distinct().as('n'))
+    .where('submission_files.scanned_at', 'is', null)
+    .where('submissions.processing_status', '=', 'pending')
+    .where('submissions.processing_reason', 'like', 'scan_waiting:%');
+  if (accountId !== null) query = query.where('submission_files.account_id', '=', accountId);
+  return Number((await query.executeTakeFirst())?.n ?? 0);
 }

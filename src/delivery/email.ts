@@ -208,8 +208,11 @@ export function notificationEmail(event: SubmissionEvent, fields: FieldDefinitio
   // Links, never attachments: mail servers refuse or bury messages with attachments.
   const files = event.data.files ?? [];
   if (files.length > 0) {
-    const items = files.map((file) => `<li><a href="${escapeHtml(file.url)}">${escapeHtml(fileLabel(file))}</a></li>`);
-    html.push(`<h3>Files</h3><ul>${items.join('')}</ul><p style="color:#5f6368">Download links work until ${escapeHtml(files[0]!.expires_at)}.</p>`);
+    const items = files.map((file) => (file.url === null
+      ? `<li>${escapeHtml(fileLabel(file))}: <strong style="color:#b3261e">quarantined, malware found (${escapeHtml(String(file.quarantine))})</strong>; no download link</li>`
+      : `<li><a href="${escapeHtml(file.url)}">${escapeHtml(fileLabel(file))}</a></li>`));
+    const until = files.find((file) => file.expires_at !== null)?.expires_at;
+    html.push(`<h3>Files</h3><ul>${items.join('')}</ul>${until ? `<p style="color:#5f6368">Download links work until ${escapeHtml(until)}.</p>` : ''}`);
   }
   if (content.translated) {
     const title = translationHeading(content.language);

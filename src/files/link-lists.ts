@@ -5,8 +5,11 @@ import type { FileObject } from './rules.ts';
 
 export interface FileLink extends FileObject {
   field: string;
-  url: string;
-  expires_at: string;
+  /** null for a quarantined file: a link that answers 403 helps no one, and invites a click. */
+  url: string | null;
+  expires_at: string | null;
+  /** The signature the malware scanner found (the file is quarantined), or null. */
+  quarantine: string | null;
 }
 
 /** Signs a link to one file for `ttlSeconds`. */
@@ -18,21 +21,27 @@ export interface FileLinkDeps {
   ttlSeconds: number;
   /** INTAKE_FILE_EMAIL_LINK_TTL_S: emails are read later than a chat message. */
   emailTtlSeconds: number;
+  /** A submission's quarantined files, file id → signature; without it, no file counts as quarantined. */
+  quarantined?: (submissionId: string) => Promise<Map<string, string>>;
 }
 
 function isFileObject(value: unknown): value is FileObject {
   return typeof value === 'object' && value !== null && typeof (value as FileObject).id === 'string' && typeof (value as FileObject).filename === 'string';
 }
 
-/** The files of a submission's file fields, each with a fresh link; [] for a form without any. */
-export function fileLinks(data: Record<string, unknown>, fields: readonly FieldDefinition[], sign: FileLinkSigner, ttlSeconds: number): FileLink[] {
+/**
+ * The files of a submission's file fields, each with a fresh link; [] for a form without any. A
+ * file in `quarantined` (id → signature) gets no link, only its signature.
+ */
+export function fileLinks(data: Record<string, unknown>, fields: readonly FieldDefinition[], sign: FileLinkSigner, ttlSeconds: number, quarantined: ReadonlyMap<string, string> = new Map()): FileLink[] {
   const links: FileLink[] = [];
   for (const field of fields) {
     if (field.type !== 'file') continue;
     const value = Object.hasOwn(data, field.name) ? data[field.name] : undefined;
     for (const file of Array.isArray(value) ? value.filter(isFileObject) : []) {
-      const { url, expiresAt } = sign(file.id, ttlSeconds);
-      links.push({ id: file.id, field: field.name, filename: file.filename, content_type: file.content_type, size: file.size, sha256: file.sha256, url, expires_at: expiresAt });
+      const signature = quarantined.get(file.id) ?? null;
+      const link = signature === null ? sign(file.id, ttlSeconds) : { url: null, expiresAt: null };
+      links.push({ id: file.id, field: field.name, filename: file.filename, content_type: file.content_type, size: file.size, sha256: file.sha256, url: link.url, expires_at: link.expiresAt, quarantine: signature });
     }
   }
   return links;
@@ -44,13 +53,18 @@ export function fileLabel(file: { filename: string; size: number }): string {
   return `${file.filename} (${size})`;
 }
 
+/** One file in a message: "cv.pdf (12.3 KB): <link>", or for a quarantined file its signature and no link. */
+export function fileLine(file: FileLink): string {
+  return file.url === null ? `${fileLabel(file)}: quarantined, malware found (${file.quarantine}); no download link` : `${fileLabel(file)}: ${file.url}`;
+}
+
 /** `data` with each file field's list of file objects given their signed `url` and `expires_at`. */
 export function dataWithLinks(data: Record<string, unknown>, fields: readonly FieldDefinition[], sign: FileLinkSigner, ttlSeconds: number): Record<string, unknown> {
   const links = fileLinks(data, fields, sign, ttlSeconds);
   if (links.length === 0) return data;
   const linked = { ...data };
   for (const field of new Set(links.map((link) => link.field))) {
-    linked[field] = links.filter((link) => link.field === field).map(({ field: _field, ...file }) => file);
+    linked[field] = links.filter((link) => link.field === field).map(({ field: _field, quarantine: _quarantine, ...file }) => file);
   }
   return linked;
 }

@@ -10,6 +10,7 @@ import { AppError, fail } from '../http/errors.ts';
 import { accepts, type FileRules } from './rules.ts';
 import type { FileStorage } from './storage.ts';
 import type { StoredUpload } from './uploads.ts';
+import { utf8Checker } from './utf8.ts';
 
 /** Enough for every signature file-type reads, the entries at the start of an Office or OpenDocument zip included. */
 const HEAD_BYTES = 64 * 1024;
@@ -45,7 +46,7 @@ function inspector(field: string, rules: FileRules, budget: UploadBudget): Trans
   let headSize = 0;
   let size = 0;
   let text = true;
-  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const utf8 = utf8Checker();
   const transform = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       size += chunk.length;
@@ -55,25 +56,12 @@ function inspector(field: string, rules: FileRules, budget: UploadBudget): Trans
         heads.push(chunk.subarray(0, HEAD_BYTES - headSize));
         headSize += Math.min(chunk.length, HEAD_BYTES - headSize);
       }
-      if (text) {
-        try {
-          decoder.decode(chunk, { stream: true });
-          if (chunk.includes(0)) text = false;
-        } catch {
-          text = false;
-        }
-      }
+      if (text) text = utf8.push(chunk) && !chunk.includes(0);
       done(null, chunk);
     },
     flush(done) {
       budget.remaining -= size;
-      if (text) {
-        try {
-          decoder.decode();
-        } catch {
-          text = false;
-        }
-      }
+      if (text) text = utf8.end();
       done();
     },
   });

@@ -79,6 +79,12 @@ export function fileService(deps: { storage: FileStorage; store: FileStore; maxU
       return bySubmission;
     },
 
+    /** A submission's quarantined files, file id → signature: notifications name them without a link. */
+    async quarantinedOf(submissionId: string): Promise<Map<string, string>> {
+      const records = await store.ofSubmissions([submissionId]);
+      return new Map(records.flatMap((record) => (record.quarantine === null ? [] : [[record.id, record.quarantine] as const])));
+    },
+
     uploadSession(fields: readonly FieldDefinition[]): UploadSession {
       const rules = new Map<string, FileRules>(fields.filter((field) => field.type === 'file').map((field) => [field.name, fileRules(field)]));
       const budget: UploadBudget = { remaining: deps.maxUploadBytes, total: deps.maxUploadBytes };

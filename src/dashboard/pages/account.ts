@@ -92,6 +92,7 @@ function healthPage(session: Session, h: Health): Html {
     ${healthRow('Oldest due job', h.oldestDueJob ? `${when(h.oldestDueJob)} (${Math.round(staleMs / 1000)} s waiting)` : 'None waiting', staleMs < 60_000)}` : ''}
     ${healthRow('Failed deliveries, last 24 h', String(h.failedDeliveriesLastDay), h.failedDeliveriesLastDay === 0)}
     ${healthRow('Email (SMTP)', h.smtpConfigured ? 'Configured' : 'Not configured: email notifications cannot be sent (set INTAKE_SMTP_URL and INTAKE_MAIL_FROM)', h.smtpConfigured)}
+    ${scannerRow(h)}
     ${h.providers.map(providerRow)}
   </tbody></table></div></section>`,
   });
@@ -102,6 +103,15 @@ function redisRow(h: Health): Html {
   if (!redis) return healthRow('Shared limits', h.engine === 'postgres' ? 'In PostgreSQL (REDIS_URL is not set)' : "In this process's memory (REDIS_URL is not set)", null);
   if (redis.up) return healthRow('Shared limits', 'Redis: answering', true);
   return healthRow('Shared limits', `Redis: not answering since ${when(redis.fallbackSince)}. Rate limits and in-flight caps are counted in each process's memory until it answers.`, false);
+}
+
+function scannerRow(h: Health): Html {
+  const scanner = h.dependencies.malwareScanner;
+  if (!scanner) return healthRow('Malware scanner', 'Not configured: uploaded files are not scanned (set INTAKE_CLAMAV_URL)', null);
+  const n = h.scansHeld ?? 0;
+  const held = `${n} submission${n === 1 ? '' : 's'} with files held for a scan`;
+  if (scanner.up) return healthRow('Malware scanner', `ClamAV: answering; ${held}`, true);
+  return healthRow('Malware scanner', `ClamAV: not answering. Submissions with files wait, and their notifications go out once it answers: ${held}.`, false);
 }
 
 const PROVIDER_NAMES: Record<string, string> = { model: 'Language model', libretranslate: 'Translation (LibreTranslate)', deepl: 'Translation (DeepL)', smtp: 'Email (SMTP server)' };

@@ -113,8 +113,8 @@ async function sendEmail(destination: Destination, payload: DeliveryPayload, dep
   }
 }
 
-export function sendToDestination(destination: Destination, stored: DeliveryPayload, at: Date, deps: SenderDeps): Promise<AttemptResult> {
+export async function sendToDestination(destination: Destination, stored: DeliveryPayload, at: Date, deps: SenderDeps): Promise<AttemptResult> {
   // Fresh links at every attempt: the stored payload holds none, so none can have expired.
-  const payload = { ...stored, event: eventWithFiles(stored.event, stored.fields, deps.fileLinks, destination.type === 'email') };
+  const payload = { ...stored, event: await eventWithFiles(stored.event, stored.fields, deps.fileLinks, destination.type === 'email') };
   return destination.type === 'email' ? sendEmail(destination, payload, deps) : sendHttp(destination, payload, at, deps);
 }

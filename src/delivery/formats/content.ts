@@ -2,7 +2,7 @@
 // that keep it within a platform's limits. Submitted data, field names and spam reasons are all
 // untrusted: each platform escapes them with its own TextEncoding before they reach a payload.
 import type { SubmissionEvent } from '../event.ts';
-import { fileLabel, type FileLink } from '../file-links.ts';
+import { fileLine, type FileLink } from '../file-links.ts';
 
 export const TRUNCATION_MARKER = '… (truncated)';
 
@@ -74,9 +74,9 @@ export function titleMarks(content: SubmissionContent): string {
 
 function toEntries(data: Record<string, unknown>, files: FileLink[] = []): ContentEntry[] {
   return Object.entries(data).map(([name, value]) => {
-    // A file field reads as its files' names and signed links, one a line, not as JSON.
+    // A file field reads as its files' names and signed links (a quarantined one: its signature), one a line, not as JSON.
     const ofField = files.filter((file) => file.field === name);
-    const text = ofField.length > 0 ? ofField.map((file) => `${fileLabel(file)}: ${file.url}`).join('\n') : valueText(value);
+    const text = ofField.length > 0 ? ofField.map(fileLine).join('\n') : valueText(value);
     return { name: cleanText(name).trim() === '' ? '(unnamed)' : cleanText(name), value: ofField.length > 0 ? cleanText(text) : text };
   });
 }
