@@ -29,8 +29,8 @@ export type Certainty = 'high' | 'medium' | 'low';
 
 export const GATES: { auto: AnswerRule; medium: AnswerRule; draft: AnswerRule } = {
   auto: { minConfidence: 0.24 },
-  medium: { minConfidence: 0.14, minCoverage: 0.45 },
-  draft: { minConfidence: 0.09, minCoverage: 0.45 },
+  medium: { minConfidence: 0.14, minCoverage: 0.4 },
+  draft: { minConfidence: 0.09, minCoverage: 0.4 },
 };
 
 /** The gate of `auto` mode, which was the rule's only one. */

@@ -24,6 +24,8 @@ const FRENCH_FILLER = new Set([
   'voudrais', 'voudrions', 'souhaiterais', 'souhaite', 'aimerais', 'savoir', 'possible', 'question', 'questions', 'renseignement', 'info', 'infos',
   'peut', 'peux', 'pouvez', 'pourriez', 'puis', 'faut', 'il', 'ca', 'cest', 'oui', 'non', 'bien', 'alors', 'aussi', 'donc', 'tres', 'deja', 'chez',
   'quelle', 'quels', 'quelles', 'quoi', 'comment', 'quand', 'pourquoi', 'est', 'ce', 'ete', 'etes', 'etre', 'fait', 'faites', 'faire', 'vos', 'votre',
+  // SMS French: "bjr", "vs" (vous), "qqch", "qqn", "jsp", "pk" (pourquoi), "dc" (donc), "tt" (tout).
+  'bjr', 'bsr', 'vs', 'qqch', 'qqn', 'pk', 'pq', 'dc', 'tt', 'mdr',
 ]);
 
 /** Stop words as compared: English ones are matched as written (terms.ts), French ones folded. */

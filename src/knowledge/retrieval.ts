@@ -61,6 +61,12 @@ export interface PassageIndex {
   questionWeights(question: string): { terms: number; unknown: number };
   /** The question's terms (as compared) that a sentence and its heading do not cover, with their weights: what a decline lacked. */
   uncovered(question: string, sentence: Sentence): Array<{ term: string; weight: number; known: boolean }>;
+  /**
+   * A word the knowledge base never uses, written just before a word the sentence covers: what
+   * makes the question about another kind of the sentence's thing ("a laptop screen" against
+   * "iPhone screen replacement"). Null when there is none.
+   */
+  unknownQualifier(question: string, sentence: Sentence): string | null;
 }
 
 const HEADING_BOOST = 3;
@@ -70,6 +76,13 @@ export const ASKER_WEIGHT = 0;
 const MAX_QUERY_TERMS = 48;
 
 interface Unit { sentence: Sentence; own: Set<string>; heading: Set<string> }
+
+/**
+ * A numbered clause's or item's number ("2. The deposit …", "2.2 A nail clip …", "3) …") is where
+ * it stands, not what it says: "could we have 2 photographers?" must not be covered by clause 2.
+ */
+const LIST_NUMBER = /^\s*\d{1,3}(?:\.\d{1,3})*[.)]?\s+(?=\p{L})/u;
+export const withoutListNumber = (text: string) => text.replace(LIST_NUMBER, '');
 
 // Ties go to the sentence that covers more by itself, then to the earlier (an answer comes first).
 const byCoverage = (a: SentenceMatch, b: SentenceMatch) => b.coverage - a.coverage || b.own - a.own || a.sentence.index - b.sentence.index;
@@ -102,7 +115,7 @@ function* indexSteps(passages: Passage[]): Steps<PassageIndex> {
     sentencesByPassage.set(passage.position, sentences);
     const asks = passage.heading?.trimEnd().endsWith('?') ?? false;
     const matched = asks ? [{ passage, index: -1, text: passage.heading!, start: 0, end: 0, row: false }, ...sentences] : sentences;
-    const units = matched.map((sentence) => ({ sentence, own: textTerms(sentence.text, language), heading }));
+    const units = matched.map((sentence) => ({ sentence, own: textTerms(withoutListNumber(sentence.text), language), heading }));
     unitsByPassage.set(passage.position, units);
     count(rawFrequency, new Set([...heading, ...units.flatMap((u) => [...u.own])]));
   }
@@ -174,6 +187,18 @@ function* indexSteps(passages: Passage[]): Steps<PassageIndex> {
       const unit = (unitsByPassage.get(sentence.passage.position) ?? []).find((u) => u.sentence.index === sentence.index);
       const terms = termsAsked(question);
       return terms.filter((t) => !unit?.own.has(t) && !unit?.heading.has(t)).map((term) => ({ term, weight: weight(term), known: frequency.has(term) }));
+    },
+    unknownQualifier(question, sentence) {
+      const unit = (unitsByPassage.get(sentence.passage.position) ?? []).find((u) => u.sentence.index === sentence.index);
+      if (!unit) return null;
+      const own = askerTerms(question, language);
+      const covers = (t: string) => unit.own.has(t) || unit.heading.has(t);
+      const asked = words(withoutGreetings(question.slice(0, MAX_TEXT_CHARS))).map((w) => { const t = termOf(w, language); return t ? resolve(t) : null; });
+      for (let i = 0; i + 1 < asked.length; i += 1) {
+        const [a, b] = [asked[i], asked[i + 1]];
+        if (a && b && a !== b && !frequency.has(a) && !own.has(a) && !covers(a) && covers(b)) return a;
+      }
+      return null;
     },
   };
 }

@@ -9,7 +9,7 @@
 // words by every sense they have ("close" = "near" = "shut"), and it has no "money back" = "refund".
 
 export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
-  ['price', 'cost', 'fee', 'charge', 'rate', 'tariff', 'pricing', 'cheap', 'cheaper', 'cheapest', 'expensive', 'afford', 'affordable', 'euro', 'dollar'],
+  ['price', 'cost', 'fee', 'charge', 'rate', 'tariff', 'pricing', 'cheap', 'cheaper', 'cheapest', 'expensive', 'afford', 'affordable', 'euro', 'dollar', 'pricey', 'pricy'],
   ['pay', 'payment', 'paid', 'paying'],
   ['refund', 'reimburse', 'reimbursement', 'repay', 'repayment'],
   ['open', 'opening', 'close', 'closed', 'closing'],
@@ -39,6 +39,12 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['year', 'yearly', 'annual', 'annually'],
   ['free', 'complimentary'],
   ['physio', 'physiotherapist', 'physiotherapy', 'therapist'],
+  // Customers' words for the business's (issue 36, fourth round): "a 3 bed", "is it pricey", "if
+  // you're sick", "do you do weekends" (a weekend is a Saturday: with the day rule of retrieval.ts,
+  // a sentence naming any day covers it, and "closed at weekends" answers "open on Saturday?").
+  ['bedroom', 'bed'],
+  ['ill', 'sick', 'unwell'],
+  ['saturday', 'weekend'],
 ];
 
 /** Two-word phrases that stand for one word of a group. */

@@ -96,13 +96,16 @@ export function termOf(word: string, language: Language = 'en'): string | null {
  * "refund"), and after them "price" when the text states an amount of money ("€65") and "hour"
  * when it states a time of day ("7:30am", "18:30").
  */
+const FRENCH_ARTICLES = new Set(['l', 'la', 'le', 'les']);
+
 export function readWords(text: string, language: Language = 'en'): string[] {
   const all = words(text);
   const out: string[] = [];
   for (let i = 0; i < all.length; i += 1) {
     const pair = i + 1 < all.length ? `${all[i]!.toLowerCase()} ${all[i + 1]!.toLowerCase()}` : '';
     // "combien de temps", "combien de personnes" ask a quantity, not a price: "combien" alone is "how much".
-    if (language === 'fr' && (pair === 'combien de' || pair === 'combien d')) {
+    // "combien de l'heure", "combien la séance" ask a price: an article after "de" names what is paid for.
+    if (language === 'fr' && (pair === 'combien de' || pair === 'combien d') && !FRENCH_ARTICLES.has(all[i + 2]?.toLowerCase() ?? '')) {
       i += 1;
       continue;
     }

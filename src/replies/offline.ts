@@ -105,6 +105,8 @@ function ofType(index: PassageIndex, ranked: SentenceMatch[], wanted: AnswerType
   return ranked.filter((m) => statesAnswer(wanted, [(m.sentence.passage.heading ?? '').slice(0, MAX_HEADING_CHARS), ...quoteOf(index, [m])].join('\n')));
 }
 
+/** What an unknown qualifier (retrieval.ts, unknownQualifier) leaves of a sentence's confidence: chosen on validation (docs/reply-evaluation.md). */
+export const QUALIFIER_FACTOR = 0.5;
 export function answerParts(index: PassageIndex, message: string, rule: AnswerRule = ANSWER_RULE): Answer {
   const asked = questionParts(message, index.language);
   const whole = message.slice(0, MAX_TEXT_CHARS);
@@ -125,7 +127,11 @@ export function answerParts(index: PassageIndex, message: string, rule: AnswerRu
     const wanted = missing?.kind ?? kinds.at(-1) ?? null;
     const typeMissing = all.length > 0 && missing !== undefined;
     const best = (typeMissing ? null : ranked[0]) ?? all[0] ?? null;
-    const value = best ? confidence(best.coverage, margin) : 0;
+    // "a laptop screen" against "iPhone screen replacement": a word the knowledge base never uses,
+    // just before one the sentence covers, likely makes the question about something else
+    // (retrieval.ts): its confidence is halved, which keeps it under the auto gate in most cases.
+    const qualifier = best ? index.unknownQualifier(question, best.sentence) : null;
+    const value = best ? confidence(best.coverage, margin) * (qualifier === null ? 1 : QUALIFIER_FACTOR) : 0;
     const accepted = best !== null && !typeMissing && passes(value, best.coverage, rule);
     const quote = accepted ? quoteOf(index, ranked, byKind.slice(0, -1).map((k) => k.ranked[0]!)) : [];
     const certainty = accepted ? certaintyOf(value, best.coverage) ?? 'low' : null;
