@@ -144,8 +144,9 @@ describe('evaluation on the held-out splits', () => {
     const validated = new Set(sets.validation.map((message) => message.contentHash));
     assert.ok(sets.test.every((message) => !trained.has(message.contentHash) && !validated.has(message.contentHash)), 'held-out parts share nothing with the others');
     assert.ok(sets.validation.every((message) => !trained.has(message.contentHash)), 'validation parts share nothing with training');
-    assert.ok(sets.train.every((message) => message.set !== 'multilingual' && message.set !== 'sms'), 'the hand-written evaluation sets are never trained on');
-    for (const set of ['email', 'comments', 'questions', 'banking', 'clinc', 'enquiries']) {
+    assert.ok(sets.train.every((message) => message.set !== 'multilingual' && message.set !== 'sms' && message.set !== 'campaign'), 'the evaluation-only sets are never trained on');
+    assert.ok(sets.validation.every((message) => message.set !== 'campaign'), 'the real campaign chooses nothing');
+    for (const set of ['email', 'comments', 'questions', 'banking', 'clinc', 'enquiries', 'webforms', 'introductions']) {
       assert.ok((['train', 'validation', 'test'] as const).every((part) => sets[part].some((message) => message.set === set)), `${set} has all three parts`);
     }
     const again = [threeParts([...loadComments()].reverse()).validation, loadIntentQueries('banking', 'banking77-queries.tsv').validation];

@@ -14,6 +14,7 @@
 
 import { findUrls, isIpHost, isShortener, removeUrls } from './urls.ts';
 import { foldHomoglyphs } from './unicode-scripts.ts';
+import { shapeFeatures } from './shape.ts';
 
 export const HASH_BITS = 20;
 const BUCKET_MASK = (1 << HASH_BITS) - 1;
@@ -63,7 +64,12 @@ export function featureBuckets(rawText: string, style = true): number[] {
   }
   const withoutUrls = removeUrls(text).normalize('NFKC');
   const prose = foldHomoglyphs(withoutUrls).replace(EMAIL_ADDRESS, ' @email ');
-  if (style) addStyleFeatures(withoutUrls, prose, urls.length, add);
+  if (style) {
+    addStyleFeatures(withoutUrls, prose, urls.length, add);
+    // What the sender does (greets nobody, offers, asks about a need): see shape.ts. Style, not content, so the
+    // owner's adaptive layer, which compares what submissions say, does not read it.
+    for (const feature of shapeFeatures(prose, prose.toLowerCase(), urls.length)) add(feature);
+  }
   // No length feature: lengths differ more between the corpora than between spam and not, so it would
   // learn which corpus a text resembles.
 

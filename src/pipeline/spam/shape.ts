@@ -1,0 +1,91 @@
+// The shape of a message, for the text classifier: what the sender does, not what they sell. Outreach and a
+// supplier's introduction share their words ("website", "quote", "our team", "I came across your site"); what
+// differs is their shape. Outreach greets nobody in particular ("Hi there", "Dear website owner"), offers a generic
+// benefit to anyone (more customers, rankings, a free audit), pushes a reply or a link, and asks for nothing it
+// needs. A real introduction or enquiry names a person or how the sender came to write (a colleague's
+// recommendation, a trade fair, an order), states something concrete (quantities, dates, an order number) and
+// asks a question about it.
+//
+// Each part is a feature the classifier weighs (learnt from the training parts, where both shapes are); the
+// conjunctions say what a linear model cannot add up by itself ("an offer, with no named person and no referral").
+// Read on the first SHAPE_PREFIX characters only; every quantifier is bounded or between disjoint classes, so the
+// regex audit finds no super-linear pattern.
+
+/** Shape lives in the opening and the sign-off; a long text's middle adds cost, not evidence. */
+const SHAPE_PREFIX = 2_000;
+const SIGN_OFF_TAIL = 120;
+const GREETING_HEAD = 80;
+
+/** A greeting to nobody in particular. Matched on lower-cased text. */
+const GENERIC_GREETING = /^(?:hi|hello|hey|dear|greetings|good\s(?:day|morning|afternoon))?[\s,!]{0,3}(?:there|team|all|friend|sir(?:\s?\/\s?madam)?|sir\sor\smadam|madam|webmaster|website\sowner|site\sowner|business\sowner|owner|manager|partner|colleague|investor|customer)\b|^good\sday\b|^greetings\b/u;
+/** A greeting to a named person: the name is capitalised, so this reads the text as written. */
+const NAMED_GREETING = /^(?:hi|hello|hey|dear|hallo|guten\stag|liebe[rs]?|sehr\sgeehrte[rs]?|hola|buenos\sd[ií]as|bonjour|ciao|buongiorno|salve|ol[áa]|bom\sdia|goedemiddag|goedemorgen|dzie[ńn]\sdobry|merhaba|здравствуйте)?[\s,]{0,3}(?:(?:mr|mrs|ms|miss|dr|prof|herr|frau|madame|monsieur|mme|m\.|se[ñn]or|se[ñn]ora|signor|signora|sig\.|sra?\.|pan|pani|meneer|mevrouw)\.?\s)?(\p{Lu}\p{Ll}{1,20})\b/u;
+const NOT_A_NAME = new Set(['There', 'Team', 'All', 'Sir', 'Madam', 'Friend', 'Webmaster', 'Website', 'Owner', 'Manager', 'Partner', 'Dear', 'Hello', 'Hi', 'Hey', 'Good', 'Greetings', 'Damen', 'The', 'We', 'I', 'My', 'Our', 'Your', 'This', 'Is', 'Are', 'Do', 'Can', 'Please', 'Quick', 'Just', 'Want', 'Need']);
+/** A sender who gives a full name ("I'm Tom Reid from …"): outreach tends to give a first name or none. Read as written. */
+const FULL_NAME = /(?:\b[Ii]'m|\b[Ii]\sam|\b[Mm]y\sname\sis|\b[Tt]his\sis|\b[Ii]ch\sbin|\b[Jj]e\ssuis|\b[Ss]oy|\b[Ss]ono|\b[Ss]ou\s(?:a|o)|\b[Ii]k\sben|\b[Nn]azywam\ssi[ęe]|\bben|[Мм]еня\sзовут)\s(\p{Lu}\p{Ll}{1,20})\s(?:\p{Lu}\p{Ll}{1,20})\b/u;
+/** A sign-off followed by a name, near the end. */
+const SIGNED = /(?:regards|thanks|thank\syou|cheers|best|sincerely|grüße|gruß|cordialement|bien\s[àa]\svous|saludos?|un\ssaludo|cordiali\ssaluti|grazie|obrigad[ao]|groet(?:en)?|pozdrawiam|с\sуважением)[,!.]?\s{1,3}(?:\p{L}{1,3}\.?\s)?(\p{Lu}\p{Ll}{1,20})/u;
+/** How the sender came to write: someone's recommendation, a meeting, an order, a question asked before. */
+const REFERRAL = /\b(?:recommended|mentioned|told\sme|suggested|referred|gave\sme\syour|we\smet|we\sspoke|as\spromised|you\sasked|you\srequested|your\scolleague|your\saccountant|thank\syou\sfor\svisiting|at\sthe\s(?:trade\s)?(?:fair|show|expo|event|meetup|conference)|on\sthe\s\p{L}{2,20}\sforum|empfohlen|meinten|unterhalten|besuch\san\sunserem|recomend[óo]|nos\sdio\stu\scontacto|m'aviez\sdemand[ée]|nous\snous\ssommes\scrois[ée]s|mi\sha\sdetto|vertelde|pyta[łl]|gave\sus\syour)\b/u;
+/** "I noticed / came across your website": opens outreach, and some real introductions too. */
+const DISCOVERY = /\b(?:noticed|came\sacross|found|visited|stumbled\supon|was\s(?:looking\sat|on|checking|browsing)|saw)\s(?:on\s)?(?:your\s(?:website|site|business|company|page|shop|store|listing|profile)|you\son\s(?:google|linkedin|facebook|instagram))|\bauf\s(?:ihre|ihr)\s(?:website|unternehmen|seite)|\bvotre\ssite\b|\bsu\s(?:sitio|p[áa]gina|web|empresa)\b|\bil\svostro\ssito\b|\bo\sseu\ssite|\buw\swebsite\b/u;
+/** The sender's offer, in the first person plural or as a service. */
+const OFFER = /\b(?:we\s(?:offer|provide|specialise|specialize|help|build|develop|deliver|guarantee|can\s(?:help|get|rank|fix|build|provide|bring|send))|i\s(?:can\s(?:help|get|fix|provide|build|make|bring|send|rank)|offer|provide|help\sbusinesses)|our\s(?:services?|team|experts|packages?|agency|company|prices?\sstart)|we\sare\sa\s(?:leading\s|professional\s|top\s)?(?:\p{L}{2,20}\s){0,3}(?:company|agency|team|firm|provider)|wir\sbieten|wir\serstellen|nous\sproposons|notre\sagence|ofrecemos|somos\suna\s(?:agencia|empresa)|offriamo|realizziamo|siamo\sun'agenzia|oferecemos|trabalhamos\scom|wij\s(?:bieden|helpen)|zajmujemy\ssi[ęe])\b/u;
+/** What outreach promises anyone: more customers, rankings, traffic, growth. */
+const GENERIC_BENEFIT = /\b(?:more\s(?:customers|clients|leads|traffic|visitors|sales|bookings|enquiries|calls)|businesses\slike\syours|grow\syour\s(?:business|sales)|boost\syour|rank(?:ing)?\s(?:higher|on\sgoogle|#?1)|first\spage|top\s(?:3|three|10)\s(?:of|on|in)\sgoogle|organic\straffic|double\syour|(?:guaranteed|daily)\s(?:profits?|returns?|results)|online\spresence|more\sclients|mehr\s(?:kunden|anfragen)|plus\sde\sclients|m[áa]s\sclientes|pi[ùu]\sclienti|mais\sclientes|meer\sklanten)\b/u;
+/** What asks for a reply to the pitch rather than about a need. */
+const PITCH_ASK = /\b(?:interested\?|if\syou(?:'re|\sare)\sinterested|are\syou\sinterested|would\syou\sbe\s(?:open|interested)|open\sto\sa\s(?:quick\s)?(?:call|chat)|quick\s(?:call|chat)|(?:shall|should|can|may)\si\ssend|reply\s(?:with\s)?["'“]?(?:yes|info|interested)|no\s(?:obligation|strings|cost|commitment)|free\s(?:audit|consultation|trial|mockup|report|estimate|quote|analysis|case\sevaluation)|sign\sup|order\snow|apply\s(?:now|in)|get\sstarted|act\s(?:now|quickly)|limited\s(?:time|offer|spots)|before\sspots|let\sme\sknow\sif|whatsapp\s(?:me|us)|sin\scompromiso|unverbindlich|vrijblijvend|sans\sengagement|senza\simpegno|sem\scompromisso)\b/u;
+/** Something concrete the sender needs: quantities with units, an order or invoice number, a day, a date. */
+const CONCRETE = /\b\d{1,5}\s?(?:x\s?\d{1,4}|people|guests|persons|pieces|units|boxes|bottles|cases|bags|staff|colleagues|adults|children|kids|m²|m2|sq\s?m|kg|km|pages|rooms|seats|tickets|personnes|personas|pessoas|persone|personen|stück|sztuk|osób|человек)\b|\b(?:order|invoice|booking|reference|ref|account|customer|bon|pedido|commande|bestellung|ordine|rechnung|fattura|factura|fatura)\s?(?:no\.?|nr\.?|number|n[º°]|#)?\s?\d{3,}|\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|next\sweek|this\sweek|montag|dienstag|mittwoch|donnerstag|freitag|samstag|lundi|mardi|mercredi|jeudi|vendredi|samedi|lunes|martes|mi[ée]rcoles|jueves|viernes|s[áa]bado|luned[ìi]|marted[ìi]|sabato|domenica)\b|\b\d{1,2}\.?\s(?:jan(?:uary)?|feb(?:ruary)?|march|april|may|june|july|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|januar|februar|märz|juni|juli|oktober|dezember|janvier|f[ée]vrier|mars|avril|mai|juin|juillet|ao[ûu]t|enero|febrero|marzo|abril|mayo|junio|julio|agosto|octubre|noviembre|diciembre)\b/u;
+/** The sender's own need, in the first person: what customers, applicants and buyers write. */
+const OWN_NEED = /\b(?:i(?:'d|\swould)\slike|we(?:'d|\swould)\slike|i\s(?:need|want|ordered|bought|booked|paid|applied|am\sapplying|'m\sapplying)|we\s(?:need|want|ordered|bought)|my\s(?:order|account|booking|cv|parcel|invoice|subscription)|can\s(?:you|i|we|someone)|could\s(?:you|someone|i|we)|do\syou\s(?:have|sell|deliver|offer|do|ship|accept)|is\sit\spossible|are\syou\s(?:free|open|available)|how\s(?:much|long|do\si)|what\s(?:is|would|are)\sthe|ich\s(?:möchte|hätte|brauche)|wir\s(?:möchten|brauchen|suchen)|je\s(?:voudrais|cherche|souhaite)|quiero|quer[íi]a|me\sinteresa|vorrei|gostaria|ik\s(?:wil|heb)|chcia[łl](?:a|by)m)\b/u;
+const QUESTION = /[?¿؟]/u;
+
+/** The shape features of a text (lower-cased and folded `prose`, the text as written in `original`), each a feature name. */
+export function shapeFeatures(original: string, prose: string, urlCount: number): string[] {
+  const head = prose.slice(0, SHAPE_PREFIX).trimStart();
+  const text = original.trimStart();
+  const end = Math.min(text.length, SHAPE_PREFIX);
+  const fullName = FULL_NAME.exec(text.slice(0, SHAPE_PREFIX));
+  const named = namedGreeting(text.slice(0, GREETING_HEAD)) || signed(text.slice(Math.max(0, end - SIGN_OFF_TAIL), end)) || (fullName !== null && !NOT_A_NAME.has(fullName[1]!));
+  const generic = GENERIC_GREETING.test(head.slice(0, GREETING_HEAD));
+  const referral = REFERRAL.test(head);
+  const discovery = DISCOVERY.test(head);
+  const offer = OFFER.test(head);
+  const benefit = GENERIC_BENEFIT.test(head);
+  const pitch = PITCH_ASK.test(head);
+  const concrete = CONCRETE.test(head);
+  const need = OWN_NEED.test(head);
+  const question = QUESTION.test(head);
+  const features: string[] = [];
+  const add = (name: string, present: boolean) => { if (present) features.push(`h:${name}`); };
+  add('named', named);
+  add('generic_greeting', generic);
+  add('referral', referral);
+  add('discovery', discovery);
+  add('offer', offer);
+  add('benefit', benefit);
+  add('pitch', pitch);
+  add('concrete', concrete);
+  add('need', need);
+  // Conjunctions: the shapes themselves.
+  const personal = named || referral;
+  add('offer_to_nobody', (offer || benefit) && !personal);
+  add('discovery_to_nobody', discovery && !personal);
+  add('pitch_without_need', pitch && !need && !concrete);
+  add('link_with_offer', urlCount > 0 && (offer || benefit || pitch) && !question);
+  add('generic_greeting_offer', generic && (offer || benefit || pitch));
+  add('concrete_question', question && (concrete || need) && !pitch);
+  add('personal_concrete', personal && (concrete || need));
+  return features;
+}
+
+function namedGreeting(head: string): boolean {
+  const found = NAMED_GREETING.exec(head);
+  return found !== null && found[0].trim() !== found[1] && !NOT_A_NAME.has(found[1]!);
+}
+
+function signed(tail: string): boolean {
+  const found = SIGNED.exec(tail);
+  return found !== null && !NOT_A_NAME.has(found[1]!);
+}
