@@ -285,8 +285,8 @@ function metricsConfig(env: Env): Config['metrics'] {
 /** The standard OpenTelemetry variables: the collector's base URL (traces go to its /v1/traces) and the service's name. */
 function tracingConfig(env: Env): Config['tracing'] {
   const endpoint = url(env, 'OTEL_EXPORTER_OTLP_ENDPOINT', ['http:', 'https:']);
-  if (!endpoint) return null;
-  return { endpoint: withoutTrailingSlashes(endpoint), serviceName: read(env, 'OTEL_SERVICE_NAME') ?? 'intake' };
+  const serviceName = read(env, 'OTEL_SERVICE_NAME') ?? 'intake';
+  return endpoint ? { endpoint: withoutTrailingSlashes(endpoint), serviceName } : null;
 }
 
 function storageConfig(env: Env): Config['files']['storage'] {
