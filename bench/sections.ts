@@ -8,6 +8,7 @@ import { pipelineSection } from './pipeline.ts';
 import { redisOutageSection } from './redis-outage.ts';
 import type { Section } from './section.ts';
 import { submitSection } from './submit.ts';
+import { tracingSection } from './tracing.ts';
 
 export const SECTIONS: Section[] = [
   submitSection, // items 1, 2 and 5
@@ -17,4 +18,5 @@ export const SECTIONS: Section[] = [
   dashboardSection,
   redisOutageSection, // issue 26
   exportSection, // issue 22
+  tracingSection, // issue 40
 ];

@@ -30,15 +30,19 @@ export function useTracing(app: FastifyInstance): void {
     if (span) inSpan(span, done);
     else done();
   });
-  app.addHook('onError', async (request, _reply, error: FastifyError | AppError) => {
+  // Callback hooks, not async ones: no promise per request.
+  app.addHook('onError', (request, _reply, error: FastifyError | AppError, done) => {
     spans.get(request)?.setAttribute('error.type', error instanceof AppError ? error.code : (error.code || error.name));
+    done();
   });
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const span = spans.get(request);
-    if (!span) return;
-    span.setAttribute('http.response.status_code', reply.statusCode);
-    // A refusal (4xx) is the visitor's; only the server's own failures mark the span as an error.
-    if (reply.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
-    span.end();
+    if (span) {
+      span.setAttribute('http.response.status_code', reply.statusCode);
+      // A refusal (4xx) is the visitor's; only the server's own failures mark the span as an error.
+      if (reply.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+      span.end();
+    }
+    done();
   });
 }

@@ -1,0 +1,120 @@
+// Issue 40: what OpenTelemetry tracing costs the submit path. Intake's public endpoint under the
+// submit benchmark's load, tracing off and on (OTEL_EXPORTER_OTLP_ENDPOINT to a loopback OTLP/HTTP
+// receiver in this process, which answers 200 and counts what it gets), interleaved in each run so
+// that the machine's drift touches both alike; the cost is taken within a run.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { BenchContext, Section, SectionResult, TargetCheck } from './section.ts';
+import { fixed, median, ms, table, whole } from './stats.ts';
+import { runIntake, type IntakeRun } from './submit-targets.ts';
+import type { Engine } from './stores.ts';
+
+interface Receiver {
+  url: string;
+  /** Spans received since the last take (counted by their ids in the JSON bodies, without parsing them). */
+  take(): { spans: number; bytes: number };
+  close(): Promise<void>;
+}
+
+async function startReceiver(): Promise<Receiver> {
+  let spans = 0;
+  let bytes = 0;
+  const server = http.createServer((request, response) => {
+    let body = '';
+    request.setEncoding('utf8');
+    request.on('data', (chunk: string) => (body += chunk));
+    request.on('end', () => {
+      bytes += body.length;
+      spans += body.split('"spanId"').length - 1;
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    take() {
+      const taken = { spans, bytes };
+      spans = 0;
+      bytes = 0;
+      return taken;
+    },
+    close: () => new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+interface Pair {
+  off: IntakeRun;
+  on: IntakeRun;
+  /** Spans the receiver got during the traced run, and submissions answered 201 in it (warm-up included). */
+  spans: number;
+  created: number;
+}
+
+/** Throughput lost to tracing, as a fraction of the untraced run's (negative: the traced run was faster). */
+const cost = (pair: Pair) => 1 - pair.on.load.requestsPerSecond / pair.off.load.requestsPerSecond;
+
+async function measure(engine: Engine, context: BenchContext, receiver: Receiver): Promise<Pair[]> {
+  const pairs: Pair[] = [];
+  for (let i = 1; i <= context.runs; i++) {
+    // Off then on in one run, on then off in the next: neither side always comes second.
+    const order = i % 2 === 1 ? ['off', 'on'] as const : ['on', 'off'] as const;
+    const results: Partial<Record<'off' | 'on', IntakeRun>> = {};
+    let spans = 0;
+    for (const side of order) {
+      context.log(`tracing run ${i}/${context.runs}: ${engine}, tracing ${side}`);
+      receiver.take();
+      // SIGKILL ends the server (as in the submit section): spans still in the SDK's batch are lost, so the count is a floor.
+      results[side] = await runIntake(engine, engine === 'postgres' ? context.postgresUrl : null, context.loadSeconds, [],
+        side === 'on' ? { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_SERVICE_NAME: 'intake-bench' } : {});
+      if (side === 'on') spans = receiver.take().spans;
+    }
+    const pair = { off: results.off!, on: results.on!, spans, created: results.on!.durability.created };
+    pairs.push(pair);
+    context.log(`  off ${whole(pair.off.load.requestsPerSecond)} req/s, on ${whole(pair.on.load.requestsPerSecond)} req/s (cost ${fixed(cost(pair) * 100, 1)} %)`);
+  }
+  return pairs;
+}
+
+function rows(engine: string, pairs: Pair[]): string[][] {
+  return pairs.map((pair, i) => [
+    engine, String(i + 1), whole(pair.off.load.requestsPerSecond), whole(pair.on.load.requestsPerSecond), `${fixed(cost(pair) * 100, 1)} %`,
+    ms(pair.off.load.p99), ms(pair.on.load.p99), `${whole(pair.spans)} for ${whole(pair.created)} submissions`,
+  ]);
+}
+
+export const tracingSection: Section = {
+  name: 'tracing',
+  title: 'Submit throughput with OpenTelemetry tracing on and off (issue 40)',
+  async run(context): Promise<SectionResult> {
+    const receiver = await startReceiver();
+    try {
+      const engines: Array<[string, Engine]> = [['SQLite', 'sqlite'], ...(context.postgresUrl ? [['PostgreSQL', 'postgres'] as [string, Engine]] : [])];
+      const measured: Array<[string, Pair[]]> = [];
+      for (const [label, engine] of engines) measured.push([label, await measure(engine, context, receiver)]);
+      const markdown = [
+        'The submit section\'s load (50 connections, the same JSON submission) against `intake serve` without embedded workers, ' +
+          'tracing off, then on with `OTEL_EXPORTER_OTLP_ENDPOINT` pointing to a loopback OTLP/HTTP receiver in the bench process ' +
+          '(every request traced: the request\'s span and its commit\'s, sent in the SDK\'s batches as JSON). The two alternate in order ' +
+          'from run to run; the cost is 1 − on/off within a run, and the target is checked on the median of the runs. ' +
+          'Spans received are a floor: the server is killed with SIGKILL at the end, and what its batch still held is lost; the SDK also ' +
+          'drops spans when its queue (2,048 by default, OTEL_BSP_MAX_QUEUE_SIZE) is full.',
+        '',
+        table(['Engine', 'Run', 'Off (req/s)', 'On (req/s)', 'Cost', 'Off p99 (ms)', 'On p99 (ms)', 'Spans received'],
+          measured.flatMap(([label, pairs]) => rows(label, pairs))),
+      ].join('\n');
+      const targets: TargetCheck[] = measured.map(([label, pairs]) => {
+        const median_ = median(pairs.map(cost));
+        return {
+          name: `Tracing on, ${label} submit throughput cost`, goal: '≤ 10 %', measured: `${fixed(median_ * 100, 1)} %`, met: median_ <= 0.1,
+          limit: 'the main thread: each traced request starts and ends two spans and hands them to the batch exporter, which serialises them to JSON on the same thread',
+        };
+      });
+      return { markdown, targets };
+    } finally {
+      await receiver.close();
+    }
+  },
+};
