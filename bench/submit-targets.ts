@@ -5,7 +5,7 @@ import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { CONTACT_SUBMISSION, createForm, createOwner } from './intake-setup.ts';
 import { runLoad, type LoadOptions, type LoadResult } from './load-client.ts';
-import { startBaseline, startIntake } from './server-process.ts';
+import { readCpuMicros, startBaseline, startIntake } from './server-process.ts';
 import { createStore, sqlitePath, withPostgres, type BenchStore, type Engine } from './stores.ts';
 
 export const CONNECTIONS = 50;
@@ -32,6 +32,8 @@ export interface Durability {
 
 export interface IntakeRun extends TargetRun {
   durability: Durability;
+  /** The server's CPU time (all threads) over the load, warm-up included, per submission answered 201: less swayed by a busy machine than requests/s. */
+  cpuMicrosPerSubmission: number;
 }
 
 /** The submit benchmark's load: the contact submission POSTed by CONNECTIONS connections. */
@@ -99,10 +101,13 @@ export async function runIntake(engine: Engine, postgresUrl: string | null, seco
     let load: LoadResult;
     let peakRss: number;
     let formId: string;
+    let cpuMicros: number;
     try {
       const form = await createForm(server.base, key);
       formId = form.id;
+      const cpuBefore = readCpuMicros(server.pid);
       load = await runLoad(loadOptions(`${server.base}${form.endpointPath}`, seconds, idsFile));
+      cpuMicros = readCpuMicros(server.pid) - cpuBefore;
       peakRss = server.peakRss();
     } finally {
       // A profiled server must exit cleanly to write its profile; otherwise it is killed like a crash.
@@ -110,7 +115,7 @@ export async function runIntake(engine: Engine, postgresUrl: string | null, seco
     }
     const createdIds = fs.readFileSync(idsFile, 'utf8').split('\n').filter(Boolean);
     const durability = checkDurability(createdIds, await storedIds(store, formId), load.unanswered);
-    return { load, peakRss, durability };
+    return { load, peakRss, durability, cpuMicrosPerSubmission: cpuMicros / Math.max(1, durability.created) };
   } finally {
     await store.cleanup();
   }

@@ -5,7 +5,9 @@
 import type { Span } from '@opentelemetry/api';
 import { activeTraceparent, failed, startSpan, tracingOn } from './tracer.ts';
 
-const commits = new WeakMap<object, { span: Span; start: number }>();
+/** On the item itself (a symbol key: JSON, which hands items to the writer thread, leaves it out), not in a WeakMap the collector must trace. */
+const COMMIT = Symbol('intake.commit');
+type Carrying = { [COMMIT]?: { span: Span; start: number } };
 
 /** The request's trace context, for the submission's processing job: its field on the stored item (nothing while off). */
 export function submitTrace(): { traceparent?: string } {
@@ -16,7 +18,7 @@ export function submitTrace(): { traceparent?: string } {
 export async function tracedCommit<T extends { kind: string }>(item: object, write: () => Promise<T>): Promise<T> {
   const span = tracingOn() ? startSpan('submission.commit', {}) : null;
   if (!span) return write();
-  commits.set(item, { span, start: performance.now() });
+  (item as Carrying)[COMMIT] = { span, start: performance.now() };
   try {
     const outcome = await write();
     span.setAttribute('intake.commit.outcome', outcome.kind);
@@ -34,7 +36,7 @@ export function batchStarted(items: object[]): void {
   if (!tracingOn()) return;
   const now = performance.now();
   for (const item of items) {
-    const commit = commits.get(item);
+    const commit = (item as Carrying)[COMMIT];
     commit?.span.setAttributes({ 'intake.batch.size': items.length, 'intake.commit.wait_ms': Math.round((now - commit.start) * 1000) / 1000 });
   }
 }

@@ -11,9 +11,16 @@ import { inSpan, SpanKind, startSpan, tracingOn } from './tracer.ts';
 /** The routes whose POSTs are submissions, by the endpoint they are. */
 const SUBMIT_ROUTES: Record<string, 'json' | 'html'> = { '/api/:segment/f/:slug': 'json', '/f/:segment/:slug': 'html' };
 
+/**
+ * Where a request keeps its span: a symbol-keyed property rather than a WeakMap, whose entries (one
+ * per request in flight) the garbage collector has to trace as ephemerons at every collection.
+ */
+const SPAN = Symbol('intake.span');
+type Traced = FastifyRequest & { [SPAN]?: Span };
+
 export function useTracing(app: FastifyInstance): void {
   if (!tracingOn()) return;
-  const spans = new WeakMap<FastifyRequest, Span>();
+  const spans = { get: (request: FastifyRequest) => (request as Traced)[SPAN], set: (request: FastifyRequest, span: Span) => void ((request as Traced)[SPAN] = span) };
   app.addHook('onRequest', (request, _reply, done) => {
     const route = request.routeOptions.url ?? '';
     const endpoint = request.method === 'POST' ? SUBMIT_ROUTES[route] : undefined;

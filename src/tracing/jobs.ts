@@ -61,7 +61,7 @@ export function runTracedJob<T>(task: string, trace: { traceparent?: unknown; du
 export function tracedHandlers(handlers: Record<string, JobHandler>): Record<string, JobHandler> {
   return Object.fromEntries(Object.entries(handlers).map(([task, handler]): [string, JobHandler] => [
     task,
-    (payload, job) => ('traceparent' in payload ? runTracedJob(task, payload, job, () => handler(payload, job)) : handler(payload, job)),
+    (payload, job) => (typeof payload === 'object' && payload !== null && 'traceparent' in payload ? runTracedJob(task, payload, job, () => handler(payload, job)) : handler(payload, job)),
   ]));
 }
 
