@@ -112,7 +112,8 @@ export const tracingSection: Section = {
         'The submit section\'s load (50 connections, the same JSON submission) against `intake serve` without embedded workers, ' +
           'tracing off, then on with `OTEL_EXPORTER_OTLP_ENDPOINT` pointing to a loopback OTLP/HTTP receiver in the bench process ' +
           '(every request traced: the request\'s span and its commit\'s, sent in the SDK\'s batches as JSON). The two alternate in order ' +
-          'from run to run; the cost is 1 − on/off within a run, and the target is checked on the median of the runs. ' +
+          'from run to run; the cost is 1 − on/off within a run, and the target is checked on the medians of the runs, ' +
+          'throughput and CPU time per submission both (the larger of the two). ' +
           'Spans received are a floor: the server is killed with SIGKILL at the end, and what its batch still held is lost; the SDK also ' +
           'drops spans when its queue (2,048 by default, OTEL_BSP_MAX_QUEUE_SIZE) is full.',
         '',
@@ -126,10 +127,14 @@ export const tracingSection: Section = {
             `(one trace in ten: ${fixed(median(pairs.map(sampledCost)) * 100, 1)} % and ${fixed(median(pairs.map(sampledCpuCost)) * 100, 1)} %)`).join('; ') + '. ' +
           '"1 in 10" is tracing on with `OTEL_TRACES_SAMPLER=parentbased_traceidratio` and `OTEL_TRACES_SAMPLER_ARG=0.1`: a request whose trace is not kept gets a span that records nothing.',
       ].join('\n');
+      // Requests/s on a shared machine swings by tens of percent between neighbouring runs, either way;
+      // CPU time per submission is steadier. The check takes the larger of the two medians.
       const targets: TargetCheck[] = measured.map(([label, pairs]) => {
-        const median_ = median(pairs.map(cost));
+        const throughput = median(pairs.map(cost));
+        const cpu = median(pairs.map(cpuCost));
         return {
-          name: `Tracing on (every trace kept), ${label} submit throughput cost`, goal: '≤ 10 %', measured: `${fixed(median_ * 100, 1)} %`, met: median_ <= 0.1,
+          name: `Tracing on (every trace kept), ${label} submit cost (throughput; CPU per submission)`, goal: '≤ 10 % both',
+          measured: `${fixed(throughput * 100, 1)} %; ${fixed(cpu * 100, 1)} %`, met: Math.max(throughput, cpu) <= 0.1,
           limit: "the garbage collector: each traced request's two spans (and their export) are objects that outlive a young generation capped at 8 MB semi-spaces by npm start's flags; in one process, with 64 MB semi-spaces the same spans cost a quarter as much (docs/performance.md#tracing). One trace in ten kept costs far less",
         };
       });
