@@ -33,7 +33,9 @@ describe('tracing in one process', () => {
   let hooks: FakeProvider;
   let collector: FakeProvider;
   before(async () => {
-    hooks = await startFakeProvider(() => ({ status: 200, body: { ok: true } }));
+    let flaky = 0;
+    // '/flaky' answers 503 the first time: its delivery is retried.
+    hooks = await startFakeProvider((request) => ({ status: request.path === '/flaky' && flaky++ === 0 ? 503 : 200, body: { ok: true } }));
     collector = await startFakeProvider(() => ({ status: 200, body: {} }));
   });
   after(async () => {
@@ -68,14 +70,18 @@ describe('tracing in one process', () => {
     const tracing = await startTracing({ endpoint: collector.url, serviceName: 'intake-in-process' }, 'test');
     assert.ok(tracing);
     assert.ok(resolved.has('@opentelemetry/sdk-trace-node') && resolved.has('@opentelemetry/exporter-trace-otlp-http'), 'the watch sees the SDK once it is loaded');
-    // Tracing is on before the app is built, as `intake serve` starts it.
-    const t = await startPipelineApp({ INTAKE_OUTBOUND_ALLOW: '127.0.0.1' });
+    // Tracing is on before the app is built, as `intake serve` starts it. On SQLite the batch is
+    // stored by the writer thread, which builds the jobs from the items' traceparents there.
+    const t = await startPipelineApp({ INTAKE_OUTBOUND_ALLOW: '127.0.0.1', INTAKE_SQLITE_WRITER_THREAD: 'true', INTAKE_DELIVERY_RETRY_SCHEDULE: '20ms' });
     let ids: string[];
+    let retried: string;
     try {
       const form = await formWithWebhook(t, '/on');
       // Sent together: they reach the group commit in one turn and share a batch, and its one processing job.
       ids = await Promise.all(Array.from({ length: 6 }, (_, i) => submit(t, form.endpoint, { ...MESSAGE, name: `Visitor ${i}` })));
       await waitFor('every webhook', () => (hooks.requests.filter((r) => r.path === '/on').length === ids.length ? true : undefined));
+      retried = await submit(t, (await formWithWebhook(t, '/flaky')).endpoint, MESSAGE);
+      await waitFor('the retried webhook', () => (hooks.requests.filter((r) => r.path === '/flaky').length === 2 ? true : undefined));
     } finally {
       await t.close();
       await tracing.shutdown();
@@ -110,5 +116,15 @@ describe('tracing in one process', () => {
       assert.equal(chain[0]?.name, 'job deliver');
       assert.ok(chain.includes(job) && chain.at(-1) === request, 'under its processing job and its request');
     }
+
+    // A retry is enqueued from the job that decided it: the second attempt's job is the first's child, in the same trace.
+    const attempts = spans.filter((s) => s.name === 'delivery.send' && s.attributes['intake.destination.kind'] === 'webhook')
+      .filter((s) => spans.find((r) => r.kind === SERVER && r.attributes['intake.submission.id'] === retried)?.traceId === s.traceId);
+    assert.deepEqual(attempts.map((s) => [s.attributes['intake.delivery.attempt'], s.attributes['intake.delivery.outcome']]).sort(), [[1, 'retrying'], [2, 'succeeded']]);
+    const [first, second] = [...attempts].sort((a, b) => Number(a.attributes['intake.delivery.attempt']) - Number(b.attributes['intake.delivery.attempt']));
+    const firstJob = spans.find((s) => s.spanId === first!.parent)!;
+    const secondJob = spans.find((s) => s.spanId === second!.parent)!;
+    assert.equal(secondJob.parent, firstJob.spanId, 'the retry under the attempt that scheduled it');
+    assert.equal(first!.attributes['http.response.status_code'], 503);
   });
 });
