@@ -49,7 +49,7 @@ export async function writeBacklog(store: BenchStore, formId: string, submission
         const chunk = rows.slice(i, i + CHUNK);
         await tx.insertInto('submissions').values(chunk).execute();
         const ids = chunk.map((row) => row.id);
-        await queue.enqueueInTransaction(tx, jobs === 'batched' ? processingJobsFor(ids) : ids.flatMap((id) => processingJobsFor([id])));
+        await queue.enqueueInTransaction(tx, jobs === 'batched' ? processingJobsFor(ids.map((id) => ({ id }))) : ids.flatMap((id) => processingJobsFor([{ id }])));
       }
       await tx.updateTable('forms').set((eb) => ({ submission_count: eb('submission_count', '+', rows.length) })).where('id', '=', formId).execute();
       await tx.updateTable('accounts').set((eb) => ({ submissions_total: eb('submissions_total', '+', rows.length) })).where('id', '=', form.account_id).execute();

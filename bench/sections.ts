@@ -8,6 +8,7 @@ import { pipelineSection } from './pipeline.ts';
 import { redisOutageSection } from './redis-outage.ts';
 import type { Section } from './section.ts';
 import { submitSection } from './submit.ts';
+import { tracingSection } from './tracing.ts';
 import { uploadsSection } from './uploads.ts';
 
 export const SECTIONS: Section[] = [
@@ -19,4 +20,5 @@ export const SECTIONS: Section[] = [
   redisOutageSection, // issue 26
   exportSection, // issue 22
   uploadsSection, // issue 34
+  tracingSection, // issue 40
 ];

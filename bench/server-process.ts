@@ -44,6 +44,17 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/** CPU time (user + system, every thread) the process has used so far, in µs from /proc; 0 where /proc is missing. */
+export function readCpuMicros(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * (1e6 / 100); // USER_HZ ticks
+  } catch {
+    return 0;
+  }
+}
+
 /** Peak and current RSS in bytes from /proc; zeros where /proc is missing or the process is gone. */
 export function readRss(pid: number): { peak: number; current: number } {
   try {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { CONTACT_SUBMISSION, createForm, createOwner } from './intake-setup.ts';
 import { runLoad, type LoadOptions, type LoadResult } from './load-client.ts';
-import { startBaseline, startIntake } from './server-process.ts';
+import { readCpuMicros, startBaseline, startIntake } from './server-process.ts';
 import { createStore, sqlitePath, withPostgres, type BenchStore, type Engine } from './stores.ts';
 
 export const CONNECTIONS = 50;
@@ -32,6 +32,8 @@ export interface Durability {
 
 export interface IntakeRun extends TargetRun {
   durability: Durability;
+  /** The server's CPU time (all threads) over the load, warm-up included, per submission answered 201: less swayed by a busy machine than requests/s. */
+  cpuMicrosPerSubmission: number;
 }
 
 /** The submit benchmark's load: the contact submission POSTed by CONNECTIONS connections. */
@@ -87,22 +89,25 @@ function checkDurability(createdIds: string[], stored: Set<string>, unanswered: 
 }
 
 /**
- * Intake's public endpoint under load, then SIGKILL (no clean shutdown, nothing left to flush) and
+ * Intake's public endpoint under load (`env`: settings beside the store's), then SIGKILL (no clean shutdown, nothing left to flush) and
  * a look-up of every id that was answered 201.
  */
-export async function runIntake(engine: Engine, postgresUrl: string | null, seconds: number, nodeOptions: string[] = []): Promise<IntakeRun> {
+export async function runIntake(engine: Engine, postgresUrl: string | null, seconds: number, nodeOptions: string[] = [], env: Record<string, string> = {}): Promise<IntakeRun> {
   const store = await createStore(engine, postgresUrl);
   const idsFile = path.join(store.dataDir, 'created-ids.txt');
   try {
     const key = await createOwner(store.env);
-    const server = await startIntake(store.env, nodeOptions);
+    const server = await startIntake({ ...store.env, ...env }, nodeOptions);
     let load: LoadResult;
     let peakRss: number;
     let formId: string;
+    let cpuMicros: number;
     try {
       const form = await createForm(server.base, key);
       formId = form.id;
+      const cpuBefore = readCpuMicros(server.pid);
       load = await runLoad(loadOptions(`${server.base}${form.endpointPath}`, seconds, idsFile));
+      cpuMicros = readCpuMicros(server.pid) - cpuBefore;
       peakRss = server.peakRss();
     } finally {
       // A profiled server must exit cleanly to write its profile; otherwise it is killed like a crash.
@@ -110,7 +115,7 @@ export async function runIntake(engine: Engine, postgresUrl: string | null, seco
     }
     const createdIds = fs.readFileSync(idsFile, 'utf8').split('\n').filter(Boolean);
     const durability = checkDurability(createdIds, await storedIds(store, formId), load.unanswered);
-    return { load, peakRss, durability };
+    return { load, peakRss, durability, cpuMicrosPerSubmission: cpuMicros / Math.max(1, durability.created) };
   } finally {
     await store.cleanup();
   }

@@ -34,6 +34,7 @@ import { submissionRoutes } from './submissions/routes.ts';
 import { exportRoutes } from './exports/routes.ts';
 import { dataSubjectRoutes } from './data-subjects/routes.ts';
 import { useMetrics } from './metrics/index.ts';
+import { useTracing } from './tracing/index.ts';
 
 export interface AppOptions {
   config: Config;
@@ -86,6 +87,7 @@ export async function buildApp({ config, database, logger, services }: AppOption
   await app.register(healthRoutes, { checks: services.dependencies });
   // Before the routes it counts: its hooks apply to the routes registered after it.
   useMetrics(app, config, services.metrics);
+  useTracing(app);
 
   await app.register(async (zone) => {
     await rateLimitZone(zone, { name: 'submit', perMinute: config.rateLimits.submitPerMinute, key: byClientIp });

@@ -157,6 +157,11 @@ export interface Config {
     /** GET /metrics on 127.0.0.1 at this port, without a token; null: no such server. */
     port: number | null;
   };
+  /**
+   * OpenTelemetry traces (docs/tracing.md): on when OTEL_EXPORTER_OTLP_ENDPOINT is set, exported as
+   * OTLP/HTTP to its /v1/traces; null: no SDK is loaded at all.
+   */
+  tracing: { endpoint: string; serviceName: string } | null;
 }
 
 export interface S3StorageConfig {
@@ -275,6 +280,13 @@ function metricsConfig(env: Env): Config['metrics'] {
   }
   const port = read(env, 'INTAKE_METRICS_PORT') === undefined ? null : integer(env, 'INTAKE_METRICS_PORT', 0, 0, 65535);
   return { token, port };
+}
+
+/** The standard OpenTelemetry variables: the collector's base URL (traces go to its /v1/traces) and the service's name. */
+function tracingConfig(env: Env): Config['tracing'] {
+  const endpoint = url(env, 'OTEL_EXPORTER_OTLP_ENDPOINT', ['http:', 'https:']);
+  const serviceName = read(env, 'OTEL_SERVICE_NAME') ?? 'intake';
+  return endpoint ? { endpoint: withoutTrailingSlashes(endpoint), serviceName } : null;
 }
 
 function storageConfig(env: Env): Config['files']['storage'] {
@@ -402,5 +414,6 @@ export function loadConfig(env: Env = process.env): Config {
     },
     logLevel: logLevel(env),
     metrics: metricsConfig(env),
+    tracing: tracingConfig(env),
   };
 }

@@ -12,6 +12,7 @@ import type { RunningWorker } from './jobs/queue.ts';
 import { startupNotices } from './setup/startup-notices.ts';
 import { loggerOptions } from './http/log-redaction.ts';
 import { startMetricsServer } from './metrics/index.ts';
+import { startTracing } from './tracing/setup.ts';
 
 function onSignal(shutdown: (signal: string) => Promise<void>): void {
   let closing = false;
@@ -25,6 +26,8 @@ function onSignal(shutdown: (signal: string) => Promise<void>): void {
 }
 
 export async function serve(config: Config): Promise<void> {
+  // First: the app's hooks and the workers' handlers are traced only if tracing is on when they are made.
+  const tracing = await startTracing(config.tracing, 'serve');
   const database = openDatabase(config);
   await migrateToLatest(database);
   const { secrets, notices } = await openSecrets(config, database);
@@ -45,6 +48,8 @@ export async function serve(config: Config): Promise<void> {
     // Workers still starting when the signal came are stopped once started: left running, they held
     // the pool's connections, and the database's close waited for them for ever.
     await (await worker.catch(() => null))?.stop();
+    // The last spans (the requests and jobs just finished) are sent before the process ends.
+    await tracing?.shutdown().catch((error: unknown) => app.log.error({ err: error }, 'could not send the last traces'));
     await services.limits.close();
     await services.live.close();
     await database.close();
@@ -57,6 +62,7 @@ export async function serve(config: Config): Promise<void> {
   } catch (error) {
     if ((error as { code?: unknown }).code !== 'EADDRINUSE') throw error;
     await app.close();
+    await tracing?.shutdown().catch(() => {});
     await services.limits.close();
     await services.live.close();
     await database.close();
@@ -97,6 +103,7 @@ export class PortInUseError extends Error {
 /** Workers alone: several processes can run beside the API processes, on PostgreSQL on several machines. */
 export async function work(config: Config): Promise<void> {
   const log = pino({ level: config.logLevel });
+  const tracing = await startTracing(config.tracing, 'worker');
   // Nothing here answers a submitter: a final status lost to a power cut takes the deletion of its
   // job with it (WAL keeps commits in order), so the job runs again. The fsyncs it saves are most
   // of a worker's commits (README, "What limits the pipeline").
@@ -115,6 +122,7 @@ export async function work(config: Config): Promise<void> {
     log.info({ signal }, 'worker shutting down');
     await metricsServer?.close();
     await worker.stop();
+    await tracing?.shutdown().catch((error: unknown) => log.error({ err: error }, 'could not send the last traces'));
     await services.limits.close();
     await services.live.close();
     await database.close();

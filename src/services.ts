@@ -62,6 +62,7 @@ import { fileService } from './files/service.ts';
 import { fileStore } from './files/store.ts';
 import { LINK_PURPOSE } from './files/links.ts';
 import { countedMailer, metricsFor, queueFigures, type Metrics } from './metrics/index.ts';
+import { batchStarted } from './tracing/index.ts';
 
 /** A send that has held a reply this long died with its process; another may take it over. */
 const REPLY_CLAIM_TIMEOUT_MS = 5 * 60_000;
@@ -144,6 +145,7 @@ export function buildServices(config: Config, database: Database, secrets: Secre
     queue,
     // Once a batch has committed, one live event per form it touched (one message for the batch).
     writeBatch: async (items) => {
+      batchStarted(items);
       const outcomes = await writeBatch(items);
       metrics.submitBatch(items.length);
       live.publish(countEvents('submissions', items.filter((_, i) => outcomes[i]?.kind === 'created').map((item) => ({ account: item.accountId, form: item.formId }))));

@@ -20,7 +20,7 @@ import { StepFailure } from './step-failure.ts';
 import { Superseded } from './superseded.ts';
 import { FINAL_STATUSES, type Finished, type Outcome, type PipelineStore, type StepResult, type Work, type OnBatchFinished } from './store.ts';
 import { replyStep, type ReplyStepOutcome } from './reply-step.ts';
-import { PROCESS_SUBMISSION, type ProcessSubmissionPayload, type ProcessSubmissionsPayload } from './tasks.ts';
+import { PROCESS_SUBMISSION, PROCESS_SUBMISSIONS, type ProcessSubmissionPayload, type ProcessSubmissionsPayload } from './tasks.ts';
 import { Slots } from './slots.ts';
 import { translationStep } from './translation-step.ts';
 import { scanStep } from './scan-step.ts';
@@ -28,6 +28,9 @@ import { ScannerUnavailable } from '../files/clamav.ts';
 import type { FileScanner } from '../files/scan.ts';
 import type { Translator } from './translation/index.ts';
 import { noMetrics, type Metrics } from '../metrics/index.ts';
+import type { Attributes } from '@opentelemetry/api';
+import type { JobContext } from '../jobs/queue.ts';
+import { annotate, jobTrace, jobTraceOf, rememberTrace, runTracedJob, withSpan } from '../tracing/index.ts';
 
 export interface ProcessorDeps {
   store: PipelineStore;
@@ -66,18 +69,26 @@ export function submissionProcessor(deps: ProcessorDeps) {
   const clock = deps.clock ?? (() => new Date());
   const metrics = deps.metrics ?? noMetrics;
 
-  /** Runs one step, counting its time and outcome (a StepFailure's as retrying or failed; a superseded run's not at all). */
-  async function timed<T>(step: string, attempt: number, run: () => Promise<T> | T): Promise<T> {
-    const start = performance.now();
-    const seconds = () => (performance.now() - start) / 1000;
-    try {
-      const outcome = await run();
-      metrics.pipelineStep(step, 'ok', seconds());
-      return outcome;
-    } catch (error) {
-      if (error instanceof StepFailure) metrics.pipelineStep(step, retriable(error, attempt) ? 'retrying' : 'failed', seconds());
-      throw error;
-    }
+  /**
+   * Runs one step, counting its time and outcome (a StepFailure's as retrying or failed; a superseded
+   * run's not at all), in a span of its own (`pipeline.<step>`) with its outcome and what `describe` says of its result.
+   */
+  function timed<T>(step: string, attempt: number, run: () => Promise<T> | T, describe?: (result: T) => Attributes): Promise<T> {
+    return withSpan(`pipeline.${step}`, { 'intake.step.attempt': attempt }, async (span) => {
+      const start = performance.now();
+      const seconds = () => (performance.now() - start) / 1000;
+      try {
+        const outcome = await run();
+        metrics.pipelineStep(step, 'ok', seconds());
+        if (span.isRecording()) span.setAttributes({ 'intake.step.outcome': 'ok', ...describe?.(outcome) });
+        return outcome;
+      } catch (error) {
+        const failure = error instanceof StepFailure ? (retriable(error, attempt) ? 'retrying' : 'failed') : null;
+        if (failure) metrics.pipelineStep(step, failure, seconds());
+        span.setAttribute('intake.step.outcome', failure ?? (error instanceof Superseded ? 'superseded' : error instanceof ScannerUnavailable ? 'scanner_unavailable' : 'error'));
+        throw error;
+      }
+    });
   }
 
   /**
@@ -115,13 +126,16 @@ export function submissionProcessor(deps: ProcessorDeps) {
     { maxBatch: 64, maxConcurrent: 1 },
   );
 
-  async function finish(work: Work, result: StepResult, outcome: Outcome): Promise<void> {
-    const failed = await finishing.write({ work, result, outcome });
-    if (failed) throw failed.error;
-    metrics.pipelineFinished(outcome.status);
-    if (result.spam_flag !== undefined) metrics.spamVerdict(result.spam_flag);
-    // Notifications enqueued with the final status start at once in this process.
-    deps.queue.wake();
+  /** The final status, in a shared commit (its span `pipeline.finish` includes the wait for its turn). */
+  function finish(work: Work, result: StepResult, outcome: Outcome): Promise<void> {
+    return withSpan('pipeline.finish', { 'intake.submission.status': outcome.status }, async () => {
+      const failed = await finishing.write({ work, result, outcome });
+      if (failed) throw failed.error;
+      metrics.pipelineFinished(outcome.status);
+      if (result.spam_flag !== undefined) metrics.spamVerdict(result.spam_flag);
+      // Notifications enqueued with the final status start at once in this process.
+      deps.queue.wake();
+    });
   }
 
   // A batch job starts all its submissions at once: those that wait on a provider (a model, a
@@ -148,7 +162,7 @@ export function submissionProcessor(deps: ProcessorDeps) {
       const runAt = new Date(clock().getTime() + delay);
       const reason = `${failure.step}_retrying: ${failure.message} (attempt ${attempt} of ${deps.pipeline.maxAttempts})`;
       log.info({ submissionId: work.submission.id, step: failure.step, attempt, runAt }, 'step failed; retrying later');
-      const payload: ProcessSubmissionPayload = { submissionId: work.submission.id, attempt: attempt + 1 };
+      const payload: ProcessSubmissionPayload = { submissionId: work.submission.id, attempt: attempt + 1, ...jobTrace(runAt) };
       await store.retryLater(work.submission.id, reason, (tx) =>
         deps.queue.enqueueInTransaction(tx, [{ task: PROCESS_SUBMISSION, payload: { ...payload }, runAt }]));
       return;
@@ -169,7 +183,7 @@ export function submissionProcessor(deps: ProcessorDeps) {
    */
   async function replyOrItsFailure(work: Work, result: StepResult, attempt: number): Promise<ReplyStepOutcome> {
     try {
-      return await timed('reply', attempt, () => replyStep(work, result, { ...deps, beginRemote }));
+      return await timed('reply', attempt, () => replyStep(work, result, { ...deps, beginRemote }), (r) => ({ 'intake.reply.status': r.result.reply_status ?? 'none' }));
     } catch (error) {
       if (!(error instanceof StepFailure) || retriable(error, attempt)) throw error;
       log.error({ err: error.cause, submissionId: work.submission.id, step: error.step, attempt }, 'smart reply failed');
@@ -187,14 +201,14 @@ export function submissionProcessor(deps: ProcessorDeps) {
     const waits = scanWaits + 1;
     const runAt = new Date(clock().getTime() + Math.min(retryDelay(waits, deps.pipeline.retrySchedule), MAX_SCAN_WAIT_MS));
     log.info({ submissionId: work.submission.id, waits, runAt, reason: error.message }, 'malware scanner unavailable; waiting');
-    const payload: ProcessSubmissionPayload = { submissionId: work.submission.id, attempt, scanWaits: waits };
+    const payload: ProcessSubmissionPayload = { submissionId: work.submission.id, attempt, scanWaits: waits, ...jobTrace(runAt) };
     await store.retryLater(work.submission.id, `scan_waiting: ${error.message}`.slice(0, 500), (tx) =>
       deps.queue.enqueueInTransaction(tx, [{ task: PROCESS_SUBMISSION, payload: { ...payload }, runAt }]));
   }
 
   async function run(work: Work, result: StepResult, attempt: number): Promise<void> {
-    const quarantine = deps.scanner ? await timed('scan', attempt, () => scanStep(work, deps.scanner!)) : null;
-    const spam = await timed('spam', attempt, () => spamStep(work, { ...deps, beginRemote }));
+    const quarantine = deps.scanner ? await timed('scan', attempt, () => scanStep(work, deps.scanner!), (q) => ({ 'intake.scan.quarantined': q !== null })) : null;
+    const spam = await timed('spam', attempt, () => spamStep(work, { ...deps, beginRemote }), (s) => ({ 'intake.spam.flag': s.result.spam_flag === true }));
     Object.assign(result, spam.result);
     if (spam.result.spam_flag) {
       // Spam gets no reply; a correction to not spam resumes the pipeline from here.
@@ -203,10 +217,11 @@ export function submissionProcessor(deps: ProcessorDeps) {
     }
 
     if (!work.submission.steps.includes('language')) {
-      result.original_language = await timed('language', attempt, () => detectSubmissionLanguage(work.submission.data, work.fields));
+      result.original_language = await timed('language', attempt, () => detectSubmissionLanguage(work.submission.data, work.fields), (l) => ({ 'intake.language': l ?? 'unknown' }));
       work.submission.steps.push('language');
     }
-    const translation = await timed('translation', attempt, () => translationStep(work, result, { ...deps, beginRemote }));
+    const translation = await timed('translation', attempt, () => translationStep(work, result, { ...deps, beginRemote }),
+      (t) => ({ 'intake.translation.translated': t.result.translated_data != null, ...(t.reason && { 'intake.translation.reason': t.reason }) }));
     Object.assign(result, translation.result);
     const reply = await replyOrItsFailure(work, result, attempt);
     Object.assign(result, reply.result);
@@ -219,6 +234,9 @@ export function submissionProcessor(deps: ProcessorDeps) {
   }
 
   async function processLoaded(work: Work, attempt: number, scanWaits = 0): Promise<void> {
+    // The job's span: the notifications enqueued for it in a shared commit are its children.
+    rememberTrace(work);
+    annotate({ 'intake.submission.id': work.submission.id, 'intake.form.id': work.form.id });
     const result: StepResult = {};
     try {
       await run(work, result, attempt);
@@ -248,16 +266,20 @@ export function submissionProcessor(deps: ProcessorDeps) {
      * others be: it gets a job of its own, retried and finally failed as any single one is. If even
      * that cannot be enqueued, the whole job throws and runs again, skipping what is final by then.
      */
-    async processSubmissions(payload: ProcessSubmissionsPayload): Promise<void> {
+    async processSubmissions(payload: ProcessSubmissionsPayload, job: JobContext | null = null): Promise<void> {
       const works = (await store.loadMany(payload.submissionIds)).filter(unfinished);
-      const threw: string[] = [];
-      await Promise.all(works.map((work) => processLoaded(work, 1).catch((error: unknown) => {
-        log.error({ err: error, submissionId: work.submission.id }, 'processing failed; retrying it on its own');
-        threw.push(work.submission.id);
-      })));
+      const threw: Work[] = [];
+      // Each submission is processed in its own trace, the child of its own submit request.
+      const parentOf = (id: string) => (payload.traceparents ? payload.traceparents[payload.submissionIds.indexOf(id)] : undefined);
+      const batch = { 'intake.job.batch_size': payload.submissionIds.length };
+      await Promise.all(works.map((work) => runTracedJob(PROCESS_SUBMISSIONS, { traceparent: parentOf(work.submission.id), dueAt: payload.dueAt }, job, () => processLoaded(work, 1), batch)
+        .catch((error: unknown) => {
+          log.error({ err: error, submissionId: work.submission.id }, 'processing failed; retrying it on its own');
+          threw.push(work);
+        })));
       if (threw.length === 0) return;
       const runAt = new Date(clock().getTime() + retryDelay(1, deps.pipeline.retrySchedule));
-      await deps.queue.enqueue(threw.map((submissionId) => ({ task: PROCESS_SUBMISSION, payload: { submissionId, attempt: 1 }, runAt })));
+      await deps.queue.enqueue(threw.map((work) => ({ task: PROCESS_SUBMISSION, payload: { submissionId: work.submission.id, attempt: 1, ...jobTraceOf(work, runAt) }, runAt })));
     },
   };
 }

@@ -18,20 +18,36 @@ export interface ProcessSubmissionPayload {
   attempt?: number;
   /** How many times the malware scanner did not answer for it so far (the wait grows with it). */
   scanWaits?: number;
+  /** The trace it belongs to, while tracing is on (src/tracing/jobs.ts). */
+  traceparent?: string;
+  dueAt?: number;
 }
 
 export interface ProcessSubmissionsPayload {
   submissionIds: string[];
+  /** Each submission's own trace (its submit request's), by position, while tracing is on: one job, many parents. */
+  traceparents?: Array<string | null>;
+  dueAt?: number;
+}
+
+/** A newly stored submission: its id, and its request's trace context when tracing is on. */
+export interface Stored {
+  id: string;
+  traceparent?: string;
 }
 
 /** The processing jobs of newly stored submissions, in the order they were stored. */
-export function processingJobsFor(submissionIds: string[]): JobSpec[] {
+export function processingJobsFor(stored: Stored[]): JobSpec[] {
   const jobs: JobSpec[] = [];
-  for (let i = 0; i < submissionIds.length; i += PROCESSING_JOB_SIZE) {
-    const ids = submissionIds.slice(i, i + PROCESSING_JOB_SIZE);
-    jobs.push(ids.length === 1
-      ? { task: PROCESS_SUBMISSION, payload: { submissionId: ids[0]! } satisfies ProcessSubmissionPayload }
-      : { task: PROCESS_SUBMISSIONS, payload: { submissionIds: ids } satisfies ProcessSubmissionsPayload });
+  const dueAt = Date.now();
+  for (let i = 0; i < stored.length; i += PROCESSING_JOB_SIZE) {
+    const slice = stored.slice(i, i + PROCESSING_JOB_SIZE);
+    const traced = slice.some((s) => s.traceparent !== undefined);
+    jobs.push(slice.length === 1
+      ? { task: PROCESS_SUBMISSION, payload: { submissionId: slice[0]!.id, ...(traced && { traceparent: slice[0]!.traceparent, dueAt }) } satisfies ProcessSubmissionPayload }
+      : { task: PROCESS_SUBMISSIONS, payload: {
+        submissionIds: slice.map((s) => s.id), ...(traced && { traceparents: slice.map((s) => s.traceparent ?? null), dueAt }),
+      } satisfies ProcessSubmissionsPayload });
   }
   return jobs;
 }

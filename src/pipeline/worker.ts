@@ -60,7 +60,7 @@ export function startPipelineWorker({ config, database, queue, log, knowledge, o
           await store.markFailed(job.submissionId, 'processing_error: the submission could not be processed', new Date().toISOString());
         }
       },
-      [PROCESS_SUBMISSIONS]: (payload) => process.processSubmissions(payload as unknown as ProcessSubmissionsPayload),
+      [PROCESS_SUBMISSIONS]: (payload, context) => process.processSubmissions(payload as unknown as ProcessSubmissionsPayload, context),
     },
     { concurrency: config.pipeline.concurrency, log },
   );

@@ -3,6 +3,7 @@
 import type { Transaction } from 'kysely';
 import type { Tables } from '../db/tables.ts';
 import type { JobQueue } from '../jobs/queue.ts';
+import { jobTraceOf } from '../tracing/index.ts';
 import type { Work } from '../pipeline/store.ts';
 import { fromJson } from '../db/values.ts';
 import type { ReplyConfidence } from './evidence.ts';
@@ -31,9 +32,11 @@ export async function enqueueAutoReplies(queue: JobQueue, tx: Transaction<Tables
   if (heldIds.length > 0) await tx.updateTable('submissions').set({ reply_reason: HELD_FOR_REVIEW }).where('id', 'in', heldIds).execute();
   const held = new Set(unsure.map((row) => row.id));
   const drafted = new Set(rows.filter((row) => row.reply_status === 'completed' && !partial(row.reply_reason) && !held.has(row.id)).map((row) => row.id));
+  const workOf = new Map(works.map((work) => [work.submission.id, work]));
   const jobs = ids.filter((id) => drafted.has(id)).map((submissionId) => {
     const payload: SendReplyPayload = { submissionId };
-    return { task: SEND_REPLY, payload: { ...payload } };
+    // The send continues the submission's trace (src/tracing; nothing while tracing is off).
+    return { task: SEND_REPLY, payload: { ...payload, ...jobTraceOf(workOf.get(submissionId)) } };
   });
   if (jobs.length > 0) await queue.enqueueInTransaction(tx, jobs);
 }

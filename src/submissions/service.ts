@@ -21,6 +21,7 @@ import { learnCorrections } from '../pipeline/spam/feedback-store.ts';
 import { withoutCaptchaFields, type CaptchaService } from '../captcha/index.ts';
 import { correctionFeatures } from '../pipeline/spam/owner-feedback.ts';
 import { byContent, withFiles, withoutFileFields, type StoredUpload } from '../files/uploads.ts';
+import { annotate, submitTrace, tracedCommit } from '../tracing/index.ts';
 
 export interface SubmitRequest {
   segment: string;
@@ -174,8 +175,10 @@ export function submissionService(deps: {
         createdAt: now.toISOString(),
         submissionCap: config.freeSubmissionLimit,
         ...(files.length > 0 && { files }),
+        ...submitTrace(),
       };
-      const outcome = await writer.write(item);
+      annotate({ 'intake.form.id': form.id, 'intake.submission.id': item.id });
+      const outcome = await tracedCommit(item, () => writer.write(item));
       if (outcome.kind === 'plan_limit') throw fail.planLimitExhausted(config.billingUrl);
       if (outcome.kind === 'form_gone') throw fail.formNotFound();
       if (outcome.kind === 'key_reused') throw fail.idempotencyKeyReused();

@@ -73,6 +73,8 @@ export interface NewSubmission {
   submissionCap: number | null;
   /** Uploads already in the file storage: their rows are inserted with the submission's. */
   files?: StoredUpload[];
+  /** The submit request's trace context (src/tracing), carried into its processing job; absent while tracing is off. */
+  traceparent?: string;
 }
 
 export type InsertOutcome =

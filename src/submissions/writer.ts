@@ -14,7 +14,7 @@ import type { InsertOutcome, NewSubmission, SubmissionStore } from './store.ts';
 export type WriteBatch = (items: NewSubmission[]) => Promise<InsertOutcome[]>;
 
 export function processingJobs(created: NewSubmission[]): JobSpec[] {
-  return processingJobsFor(created.map((item) => item.id));
+  return processingJobsFor(created);
 }
 
 // Batches cross as JSON text: one string is copied in a blink, where cloning hundreds of small

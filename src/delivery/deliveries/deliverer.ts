@@ -12,6 +12,8 @@ import type { AttemptOutcome, DeliveryStore, DeliveryWork } from './store.ts';
 import { DELIVER, type DeliverPayload } from './tasks.ts';
 import { destinationLink } from '../../dashboard/links.ts';
 import { noMetrics, type Metrics } from '../../metrics/index.ts';
+import { SpanStatusCode } from '@opentelemetry/api';
+import { jobTrace, SpanKind, withSpan } from '../../tracing/index.ts';
 
 export interface DelivererDeps {
   store: DeliveryStore;
@@ -94,21 +96,34 @@ export function deliverer(deps: DelivererDeps) {
       return async () => {};
     });
     if (!release) {
-      await deps.queue.enqueue([{ task: DELIVER, payload: { ...payload }, runAt: new Date(clock().getTime() + BUSY_DESTINATION_DELAY_MS) }]);
+      const runAt = new Date(clock().getTime() + BUSY_DESTINATION_DELAY_MS);
+      await deps.queue.enqueue([{ task: DELIVER, payload: { ...payload, ...jobTrace(runAt) }, runAt }]);
       return;
     }
 
     const attempt = payload.attempt ?? 1;
     const at = clock();
-    let result: AttemptResult;
-    try {
-      result = await sendToDestination(destination, work.delivery.payload, at, deps.sender);
-    } finally {
-      await release().catch((error: unknown) => log.error({ err: error, destinationId: destination.id }, 'could not release an in-flight slot; it expires by itself'));
-    }
-    const outcome = decide(work, result, attempt, at);
+    // The attempt's span: the destination's kind, the receiver's answer and what follows (its outcome).
+    const { result, outcome } = await withSpan('delivery.send', { 'intake.destination.kind': destination.type, 'intake.delivery.attempt': attempt }, async (span) => {
+      let result: AttemptResult;
+      try {
+        result = await sendToDestination(destination, work.delivery.payload, at, deps.sender);
+      } finally {
+        await release().catch((error: unknown) => log.error({ err: error, destinationId: destination.id }, 'could not release an in-flight slot; it expires by itself'));
+      }
+      const outcome = decide(work, result, attempt, at);
+      if (span.isRecording()) {
+        span.setAttributes({
+          'intake.delivery.outcome': outcome.status === 'pending' ? 'retrying' : outcome.status,
+          ...(result.statusCode !== null && { 'http.response.status_code': result.statusCode }),
+          ...(result.error !== null && { 'intake.delivery.error': result.error.slice(0, 200) }),
+        });
+        if (outcome.status !== 'succeeded') span.setStatus({ code: SpanStatusCode.ERROR, message: result.error ?? undefined });
+      }
+      return { result, outcome };
+    }, { kind: SpanKind.CLIENT });
     const retry = outcome.nextAttemptAt
-      ? [{ task: DELIVER, payload: { deliveryId: work.delivery.id, attempt: attempt + 1 }, runAt: new Date(outcome.nextAttemptAt) }]
+      ? [{ task: DELIVER, payload: { deliveryId: work.delivery.id, attempt: attempt + 1, ...jobTrace(new Date(outcome.nextAttemptAt)) }, runAt: new Date(outcome.nextAttemptAt) }]
       : [];
     await store.recordAttempt(work, outcome, (tx) => deps.queue.enqueueInTransaction(tx, retry));
     deps.onRecorded?.(work, outcome.status);

@@ -11,6 +11,7 @@ import type { SubmissionEvent } from '../event.ts';
 import type { DeliveryStore, NewDelivery } from './store.ts';
 import { DELIVER } from './tasks.ts';
 import { submissionLink } from '../../dashboard/links.ts';
+import { jobTraceOf } from '../../tracing/index.ts';
 
 /** Deliveries per statement: a few thousand bound parameters at most. */
 const SLICE = 500;
@@ -60,11 +61,13 @@ export function enqueueDeliveries(deps: { destinations: DestinationStore; delive
       const payload = { event, fields: work.fields, link: submissionLink(deps.baseUrl, form.id, submission.id) };
       deliveries.push(...receivers.map((d) => ({ id: randomUUID(), destinationId: d.id, submissionId: submission.id, payload, createdAt: now })));
     }
+    // Each delivery's job continues its submission's trace (the processing job's span; nothing while tracing is off).
+    const workOf = new Map(wanting.map(({ work }) => [work.submission.id, work]));
     // In slices: a batch to forms with many destinations must stay under the engines' limits on bound parameters.
     for (let i = 0; i < deliveries.length; i += SLICE) {
       const slice = deliveries.slice(i, i + SLICE);
       await deps.deliveries.insert(tx, slice);
-      await deps.queue.enqueueInTransaction(tx, slice.map((d) => ({ task: DELIVER, payload: { deliveryId: d.id } })));
+      await deps.queue.enqueueInTransaction(tx, slice.map((d) => ({ task: DELIVER, payload: { deliveryId: d.id, ...jobTraceOf(workOf.get(d.submissionId ?? '')) } })));
     }
   };
 }
