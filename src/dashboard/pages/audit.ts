@@ -30,7 +30,7 @@ export function auditDashboardWrites(app: FastifyInstance, audit: AuditService):
     const target = names.length ? (params[names.at(-1)!] ?? null) : null;
     try {
       await audit.recordKeyless({
-        accountId: request.session.account.id, surface: 'dashboard', actor: request.session.account.email,
+        accountId: request.session.account.id, surface: 'dashboard', actor: request.session.person.email,
         operation: `POST ${route}`, targetId: target, outcome: reply.statusCode < 400 ? 'succeeded' : 'failed',
       });
     } catch (error) {

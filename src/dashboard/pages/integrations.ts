@@ -123,7 +123,7 @@ export async function integrationPages(app: FastifyInstance, deps: DashboardDeps
   app.post('/integrations/keys', async (request, reply) => {
     const session = sessionOf(request);
     try {
-      const created = await accounts.createKey({ email: session.account.email, name: text(request.body, 'name'), scope: text(request.body, 'scope') || 'full' });
+      const created = await accounts.createKey({ email: session.account.email, name: text(request.body, 'name'), scope: text(request.body, 'scope') || 'full', personId: session.person.id });
       return redirectWith(request, reply, deps, '/integrations', {
         kind: 'ok', text: 'Key created.', secret: { label: `New ${created.scope === 'read' ? 'read-only ' : ''}API key “${text(request.body, 'name')}”.`, value: created.key },
       });
