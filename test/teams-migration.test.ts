@@ -25,7 +25,7 @@ describe('migration 0041 (workspaces)', () => {
       }
       await db.insertInto('oauth_records').values({ model: 'Grant', id: 'g1', payload: '{}', account_id: 'a1' } as never).execute();
 
-      assert.deepEqual(await migrateToLatest(database), ['0041_workspaces']);
+      assert.deepEqual(await migrateToLatest(database), ['0041_workspaces', '0042_audit_members']);
       const members = await db.selectFrom('workspace_members').select(['id', 'workspace_id', 'person_id', 'role', 'status']).orderBy('id').execute();
       assert.deepEqual(members.map((m) => ({ ...m })), [
         { id: 'a1', workspace_id: 'a1', person_id: 'a1', role: 'owner', status: 'active' },
@@ -45,7 +45,7 @@ describe('migration 0041 (workspaces)', () => {
         // The other account sees none of it.
         assert.equal((await app.inject({ method: 'GET', url: `/api/forms/${created.json().id}`, headers: bearer('ik_key-of-a2') })).statusCode, 404);
         // A grant made before 0041 acts as the workspace's own account, an owner.
-        assert.deepEqual(await services.workspaces.grantMember('g1', 'a1'), { personId: 'a1', role: 'owner' });
+        assert.deepEqual(await services.workspaces.grantMember('g1', 'a1'), { personId: 'a1', role: 'owner', email: 'first@example.com' });
       } finally {
         await app.close();
         await services.limits.close();

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { ALL_TOOLS } from '../src/mcp/tools/index.ts';
 import { MINIMUM_ROLE, REST_ACTIONS, ROLES, TOOL_ACTIONS, allows, type Role } from '../src/workspaces/permissions.ts';
 import { DashboardClient } from './dashboard-helpers.ts';
-import { bearer, createForm } from './helpers.ts';
+import { bearer, CONTACT_SCHEMA, createForm } from './helpers.ts';
 import { startMcpApp, type McpApp } from './mcp-helpers.ts';
 
 const PASSWORD = 'correct horse battery';
@@ -117,6 +117,26 @@ describe('teams', () => {
     assert.ok((await call('list_members', {})).members.some((m: { email: string; status: string }) => m.email === 'agent-invited@teams.example' && m.status === 'invited'));
     assert.equal((await call('update_member', { id: invited.member.id, role: 'viewer' })).role, 'viewer');
     assert.deepEqual(await call('remove_member', { id: invited.member.id }), { id: invited.member.id, removed: true });
+  });
+
+  it('records the member and the key of every write in the audit log', async () => {
+    const created = await t.request({ method: 'POST', url: '/api/forms', headers: bearer(keys.get('editor')!), payload: { name: 'By editor', slug: `by-editor-${randomUUID().slice(0, 6)}`, visibility: 'public', fields_schema: CONTACT_SCHEMA } });
+    assert.equal(created.statusCode, 201, created.body);
+    const audit = await t.request({ method: 'GET', url: '/api/audit', headers: bearer(ownerKey) });
+    const entry = audit.json().data.find((e: { target_id: string | null }) => e.target_id === created.json().id);
+    assert.equal(entry.member, 'editor@teams.example');
+    assert.equal(entry.key_name, 'editor@teams.example key');
+  });
+
+  it("does not let a viewer see or revoke another member's key on the Integrations page", async () => {
+    const ownerKeyId = (await t.services.accounts.listKeys(ownerEmail)).find((k) => k.name === 'test' && !k.revokedAt)!.id;
+    const viewer = new DashboardClient(t);
+    await viewer.logIn('viewer@teams.example', PASSWORD);
+    const page = await viewer.get('/integrations');
+    assert.equal(page.statusCode, 200);
+    assert.doesNotMatch(page.body, new RegExp(ownerKeyId));
+    assert.equal((await viewer.post(`/integrations/keys/${ownerKeyId}/revoke`)).statusCode, 404);
+    assert.equal((await t.request({ method: 'GET', url: '/api/forms', headers: bearer(ownerKey) })).statusCode, 200);
   });
 
   it('keeps a read-scoped key of an editor to reads (narrowed, never widened)', async () => {

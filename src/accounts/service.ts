@@ -17,6 +17,8 @@ export interface Owner {
   scope: KeyScope;
   personId: string;
   role: Role;
+  /** The member's email, for the audit log. */
+  memberEmail?: string;
 }
 
 export interface CreditStatus {
@@ -120,7 +122,7 @@ export function accountService(store: AccountStore, config: Config, clock: () =>
       if (!found.lastUsedAt || now.getTime() - Date.parse(found.lastUsedAt) > TOUCH_INTERVAL_MS) {
         await store.touchKey(found.keyId, now.toISOString());
       }
-      return { account: found.account, keyId: found.keyId, keyName: found.keyName, scope: found.scope, personId: found.personId, role: found.role };
+      return { account: found.account, keyId: found.keyId, keyName: found.keyName, scope: found.scope, personId: found.personId, role: found.role, memberEmail: found.memberEmail };
     },
 
     async credits(account: Account): Promise<CreditStatus> {

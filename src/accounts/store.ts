@@ -28,6 +28,8 @@ export interface ApiKeyRecord {
   lastUsedAt: string | null;
   revokedAt: string | null;
   scope: KeyScope;
+  /** Whose key it is (docs/teams.md): the member's person, or the workspace's own account. */
+  personId: string;
 }
 
 /** `full`: everything the owner can do; `read`: reads only, on every surface. */
@@ -43,6 +45,7 @@ export interface KeyOwner {
   personId: string;
   role: Role;
   memberId: string;
+  memberEmail: string;
 }
 
 type AccountRow = { id: string; email: string; plan: Plan; language: string; reply_to_email: string | null; submissions_total: number | string; created_at: string | Date };
@@ -143,7 +146,7 @@ export function accountStore(db: Db) {
         .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
         .select([
           'api_keys.id', 'api_keys.account_id', 'accounts.email', 'api_keys.name', 'api_keys.key_prefix',
-          'api_keys.created_at', 'api_keys.last_used_at', 'api_keys.revoked_at', 'api_keys.scope',
+          'api_keys.created_at', 'api_keys.last_used_at', 'api_keys.revoked_at', 'api_keys.scope', 'api_keys.person_id',
         ])
         .orderBy('api_keys.created_at');
       if (email) query = query.where('accounts.email', '=', email);
@@ -158,6 +161,7 @@ export function accountStore(db: Db) {
         lastUsedAt: toIsoOrNull(r.last_used_at),
         revokedAt: toIsoOrNull(r.revoked_at),
         scope: r.scope,
+        personId: r.person_id ?? r.account_id,
       }));
     },
 
@@ -180,7 +184,7 @@ export function accountStore(db: Db) {
           join.onRef('m.workspace_id', '=', 'api_keys.account_id').on(sql<boolean>`m.person_id = coalesce(api_keys.person_id, api_keys.account_id)`).on('m.status', '=', 'active'))
         .select([
           'api_keys.id as key_id', 'api_keys.name as key_name', 'api_keys.scope', 'api_keys.last_used_at', 'accounts.id', 'accounts.email', 'accounts.plan', 'accounts.language', 'accounts.reply_to_email',
-          'accounts.submissions_total', 'accounts.created_at', 'm.person_id', 'm.role', 'm.id as member_id',
+          'accounts.submissions_total', 'accounts.created_at', 'm.person_id', 'm.role', 'm.id as member_id', 'm.email as member_email',
         ])
         .where('api_keys.key_hash', '=', hash)
         .where('api_keys.revoked_at', 'is', null)
@@ -188,7 +192,7 @@ export function accountStore(db: Db) {
       if (!row || !row.person_id) return null;
       return {
         keyId: row.key_id, keyName: row.key_name, scope: row.scope, lastUsedAt: toIsoOrNull(row.last_used_at), account: toAccount(row),
-        personId: row.person_id, role: row.role, memberId: row.member_id,
+        personId: row.person_id, role: row.role, memberId: row.member_id, memberEmail: row.member_email,
       };
     },
 

@@ -29,7 +29,7 @@ export interface ConsentRequest {
 
 /** Who acts through a grant, with which current role (src/workspaces); null: no longer a member. */
 export interface GrantMembers {
-  grantMember(grantId: string, workspaceId: string): Promise<{ personId: string; role: Role } | null>;
+  grantMember(grantId: string, workspaceId: string): Promise<{ personId: string; role: Role; email: string } | null>;
   consented(grantId: string, workspaceId: string, personId: string): Promise<void>;
 }
 
@@ -66,6 +66,7 @@ export function oauthService(deps: { store: OauthStore; providers: Providers; ac
         scope: scopes.has('full') ? 'full' : 'read',
         personId: member.personId,
         role: member.role,
+        memberEmail: member.email,
       };
     },
 

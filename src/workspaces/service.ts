@@ -131,10 +131,10 @@ export function workspaceService(deps: {
     personFor: (email: string) => accounts.ensurePerson(email, clock().toISOString()),
 
     /** For oauthService: the grant's person and their current role, or null once they left the workspace. */
-    async grantMember(grantId: string, workspaceId: string): Promise<{ personId: string; role: Role } | null> {
+    async grantMember(grantId: string, workspaceId: string): Promise<{ personId: string; role: Role; email: string } | null> {
       const personId = (await store.grantPerson(grantId)) ?? workspaceId;
-      const role = await store.activeRole(workspaceId, personId);
-      return role ? { personId, role } : null;
+      const member = await store.activeMember(workspaceId, personId);
+      return member ? { personId, ...member } : null;
     },
 
     consented: (grantId: string, workspaceId: string, personId: string) => store.setGrantMember(grantId, workspaceId, personId),

@@ -52,14 +52,18 @@ export function workspaceStore(db: Db) {
   return {
     /** The active member's role in the workspace, or null. */
     async activeRole(workspaceId: string, personId: string): Promise<Role | null> {
+      return (await this.activeMember(workspaceId, personId))?.role ?? null;
+    },
+
+    async activeMember(workspaceId: string, personId: string): Promise<{ role: Role; email: string } | null> {
       const row = await db
         .selectFrom('workspace_members')
-        .select('role')
+        .select(['role', 'email'])
         .where('workspace_id', '=', workspaceId)
         .where('person_id', '=', personId)
         .where('status', '=', 'active')
         .executeTakeFirst();
-      return row?.role ?? null;
+      return row ?? null;
     },
 
     /** Every workspace the person is an active member of, their own first. */

@@ -90,6 +90,8 @@ export interface AuditLogTable {
   created_at: Timestamp;
   /** What the entry counted (an export's rows, an erasure's submissions); never personal data. */
   detail: string | null;
+  /** The member who acted, by their email then (0042); null before teams. */
+  member_email: string | null;
 }
 
 export interface ServerSettingsTable {
