@@ -200,6 +200,21 @@ describe('teams', () => {
     assert.equal((await client.logIn('leaver@teams.example', PASSWORD)).statusCode, 401);
   });
 
+  it("removing a member ends their OAuth grant on the workspace: its records go and the grant names nobody", async () => {
+    const { memberId } = await join(t, ownerKey, 'oauth-leaver@teams.example', 'editor');
+    const person = (await t.services.accounts.find('oauth-leaver@teams.example'))!;
+    const workspace = (await t.services.accounts.find(ownerEmail))!;
+    const { db } = t.database;
+    await db.insertInto('oauth_records').values({ model: 'Grant', id: 'grant-of-leaver', payload: '{}', account_id: workspace.id } as never).execute();
+    await db.insertInto('oauth_records').values({ model: 'AccessToken', id: 'token-of-leaver', payload: '{}', grant_id: 'grant-of-leaver', account_id: workspace.id } as never).execute();
+    await t.services.workspaces.consented('grant-of-leaver', workspace.id, person.id);
+    assert.deepEqual(await t.services.workspaces.grantMember('grant-of-leaver', workspace.id), { personId: person.id, role: 'editor', email: 'oauth-leaver@teams.example' });
+    assert.equal((await t.request({ method: 'DELETE', url: `/api/members/${memberId}`, headers: bearer(ownerKey) })).statusCode, 200);
+    assert.equal(await t.services.workspaces.grantMember('grant-of-leaver', workspace.id), null);
+    const left = await db.selectFrom('oauth_records').select('id').where((eb) => eb.or([eb('id', '=', 'grant-of-leaver'), eb('grant_id', '=', 'grant-of-leaver')])).execute();
+    assert.deepEqual(left, []);
+  });
+
   it('lets a viewer see the inbox in the dashboard but not delete a submission there', async () => {
     const form = await createForm(t, ownerKey);
     const sent = await t.request({ method: 'POST', url: new URL(form.endpoint).pathname, payload: { name: 'Ada', email: 'ada@example.com', message: 'Hello there, a question' } });

@@ -167,7 +167,8 @@ export function workspaceStore(db: Db) {
         if (grantIds.length > 0) {
           await tx.deleteFrom('oauth_records').where('grant_id', 'in', grantIds).execute();
           await tx.deleteFrom('oauth_records').where('model', '=', 'Grant').where('id', 'in', grantIds).execute();
-          await tx.deleteFrom('oauth_grant_members').where('grant_id', 'in', grantIds).execute();
+          // The grant's member row stays: were any record of the grant left, it would still name the
+          // removed person (no role), never fall back to the workspace's own account.
         }
       });
     },
