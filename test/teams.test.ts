@@ -56,6 +56,9 @@ describe('teams', () => {
     assert.deepEqual(members.map((m) => [m.email, m.role, m.status]).sort(), [
       ['admin@teams.example', 'admin', 'active'], ['editor@teams.example', 'editor', 'active'], [ownerEmail, 'owner', 'active'], ['viewer@teams.example', 'viewer', 'active'],
     ]);
+    const twice = await t.request({ method: 'POST', url: '/api/members', headers: bearer(ownerKey), payload: { email: 'viewer@teams.example', role: 'editor' } });
+    assert.equal(twice.statusCode, 400, twice.body);
+    assert.deepEqual(Object.keys(twice.json().error.details), ['email']);
     const viewer = await t.services.accounts.find('viewer@teams.example');
     assert.deepEqual((await t.services.workspaces.memberships(viewer!.id)).map((m) => m.workspaceEmail), [ownerEmail]);
   });

@@ -6,7 +6,7 @@ import { hashSecret, newSecret } from '../accounts/secrets.ts';
 import type { Role } from '../db/tables.ts';
 import type { Mailer } from '../delivery/email.ts';
 import { identityEmail } from '../forms/email-address.ts';
-import { AppError, fail } from '../http/errors.ts';
+import { fail } from '../http/errors.ts';
 import type { Member, WorkspaceStore } from './store.ts';
 import { ROLES } from './permissions.ts';
 
@@ -74,7 +74,7 @@ export function workspaceService(deps: {
         workspaceId: owner.account.id, email, role, personId: person?.id ?? null, inviteHash: hashSecret(token),
         expiresAt: new Date(now.getTime() + INVITE_DAYS * 86_400_000).toISOString(), invitedBy: owner.personId, now: now.toISOString(),
       });
-      if (!member) throw new AppError('validation_error', 409, `${email} is already a member of this workspace or invited to it.`, { email: ['already a member or invited'] });
+      if (!member) throw fail.validation({ email: ['is already a member of this workspace or invited to it'] }, `${email} is already a member of this workspace or invited to it.`);
       const inviteUrl = `${baseUrl}/invite?token=${token}`;
       let emailed = false;
       if (mailer) {
