@@ -225,7 +225,11 @@ describe('teams', () => {
     const submissionId = sent.json().id as string;
     const viewer = new DashboardClient(t);
     await viewer.logIn('viewer@teams.example', PASSWORD);
-    assert.equal((await viewer.get(`/forms/${form.id}/inbox`)).statusCode, 200);
+    const inbox = await viewer.get(`/forms/${form.id}/inbox`);
+    assert.equal(inbox.statusCode, 200);
+    assert.match(inbox.body, new RegExp(submissionId));
+    assert.doesNotMatch(inbox.body, /id="bulk-form"/);
+    assert.equal((await viewer.post(`/forms/${form.id}/inbox/bulk`, { action: 'delete', ids: submissionId })).statusCode, 403);
     const page = await viewer.get(`/forms/${form.id}/submissions/${submissionId}`);
     assert.equal(page.statusCode, 200);
     assert.doesNotMatch(page.body, new RegExp(`/submissions/${submissionId}/delete`));
