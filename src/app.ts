@@ -35,6 +35,7 @@ import { exportRoutes } from './exports/routes.ts';
 import { dataSubjectRoutes } from './data-subjects/routes.ts';
 import { useMetrics } from './metrics/index.ts';
 import { useTracing } from './tracing/index.ts';
+import { memberRoutes } from './workspaces/routes.ts';
 
 export interface AppOptions {
   config: Config;
@@ -109,6 +110,7 @@ export async function buildApp({ config, database, logger, services }: AppOption
     await zone.register(destinationRoutes, { config, accounts: services.accounts, destinations: services.destinations, deliveries: services.deliveries });
     await zone.register(dataSubjectRoutes, { config, accounts: services.accounts, subjects: services.subjects });
     await zone.register(auditRoutes, { config, accounts: services.accounts, audit: services.audit });
+    await zone.register(memberRoutes, { config, accounts: services.accounts, workspaces: services.workspaces });
   });
 
   await app.register(protectedResourceRoutes, { config });

@@ -63,6 +63,8 @@ import { fileStore } from './files/store.ts';
 import { LINK_PURPOSE } from './files/links.ts';
 import { countedMailer, metricsFor, queueFigures, type Metrics } from './metrics/index.ts';
 import { batchStarted } from './tracing/index.ts';
+import { workspaceService } from './workspaces/service.ts';
+import { workspaceStore } from './workspaces/store.ts';
 
 /** A send that has held a reply this long died with its process; another may take it over. */
 const REPLY_CLAIM_TIMEOUT_MS = 5 * 60_000;
@@ -125,7 +127,8 @@ export function buildServices(config: Config, database: Database, secrets: Secre
   const accountRows = accountStore(database.db);
   const accounts = accountService(accountRows, config);
   const setup = setupService({ store: setupStore(database.db) });
-  const dashboard = dashboardService({ store: dashboardStore(database.db), accounts: accountRows, setup });
+  const memberRows = workspaceStore(database.db);
+  const dashboard = dashboardService({ store: dashboardStore(database.db), accounts: accountRows, setup, members: memberRows });
   const knowledge = knowledgeService(knowledgeStore(database.db), { maxBytes: config.knowledge.maxBytes });
   const forms = formService(formStore(database.db, secrets), {
     ownsKnowledgeBase: knowledge.owns,
@@ -185,8 +188,9 @@ export function buildServices(config: Config, database: Database, secrets: Secre
     });
   }
   const oauthRows = oauthStore(database.db, secrets);
-  const oauth = oauthService({ store: oauthRows, providers: providers({ store: oauthRows, proxy: config.trustProxy }), accounts: accountRows });
-  return { metrics, queue, limits, live, dependencies, files, accounts, setup, dashboard, forms, knowledge, submissions, captcha, triage, replies, replySending, destinations, deliveries, delivery, audit, analysis, exports, subjects, retention, oauth };
+  const workspaces = workspaceService({ store: memberRows, accounts: accountRows, mailer, baseUrl });
+  const oauth = oauthService({ store: oauthRows, providers: providers({ store: oauthRows, proxy: config.trustProxy }), accounts: accountRows, members: workspaces });
+  return { workspaces, metrics, queue, limits, live, dependencies, files, accounts, setup, dashboard, forms, knowledge, submissions, captcha, triage, replies, replySending, destinations, deliveries, delivery, audit, analysis, exports, subjects, retention, oauth };
 }
 
 export type Services = ReturnType<typeof buildServices>;

@@ -1,5 +1,6 @@
 // Every tool through the SDK's client over HTTP, with valid and invalid arguments, on the real
 // app with its workers. The language model is a stand-in speaking the OpenAI protocol.
+import { memberTools } from '../src/mcp/tools/members.ts';
 import { fileTools } from '../src/mcp/tools/files.ts';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -314,8 +315,8 @@ describe('MCP tools', () => {
 
   it('called every tool successfully', async () => {
     const { tools } = await client.listTools();
-    // In mcp-replies.test.ts, mcp-more-tools.test.ts, exports-surfaces.test.ts, data-subjects.test.ts and mcp-files.test.ts.
-    const elsewhere = new Set([...fileTools, ...knowledgeBaseTools, ...replyTools, ...destinationTools, ...accountTools, ...bulkTools, ...exportTools, ...dataSubjectTools].map((tool) => tool.name));
+    // In mcp-replies.test.ts, mcp-more-tools.test.ts, exports-surfaces.test.ts, data-subjects.test.ts, mcp-files.test.ts and teams.test.ts.
+    const elsewhere = new Set([...fileTools, ...knowledgeBaseTools, ...replyTools, ...destinationTools, ...accountTools, ...bulkTools, ...exportTools, ...dataSubjectTools, ...memberTools].map((tool) => tool.name));
     elsewhere.delete('mark_spam');
     elsewhere.delete('mark_not_spam');
     assert.deepEqual(tools.map((tool) => tool.name).filter((name) => !called.has(name) && !elsewhere.has(name)), []);

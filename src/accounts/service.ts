@@ -4,12 +4,21 @@ import { KEY_SCOPES, type Account, type AccountStore, type ApiKeyRecord, type Ke
 import { creditPeriod } from './credits.ts';
 import { hashSecret, newSecret } from './secrets.ts';
 import { identityEmail } from '../forms/email-address.ts';
+import type { Role } from '../db/tables.ts';
 
+/**
+ * The principal of a request (docs/teams.md): the workspace (`account`, which every object belongs to),
+ * the person acting in it with their current role, and the key or grant they act through.
+ */
 export interface Owner {
   account: Account;
   keyId: string;
   keyName: string;
   scope: KeyScope;
+  personId: string;
+  role: Role;
+  /** The member's email, for the audit log. */
+  memberEmail?: string;
 }
 
 export interface CreditStatus {
@@ -43,6 +52,8 @@ export function accountService(store: AccountStore, config: Config, clock: () =>
       name: string;
       scope?: string;
       secondAccount?: 'allow' | 'refuse';
+      /** A member's key on the workspace of `email` (docs/teams.md): it acts with that member's role. */
+      personId?: string;
     }): Promise<{ key: string; id: string; account: Account; scope: KeyScope; accountCreated: boolean }> {
       const email = identityEmail(input.email);
       const name = input.name.trim();
@@ -63,7 +74,11 @@ export function accountService(store: AccountStore, config: Config, clock: () =>
       }
       const account = existing ?? (await store.ensure(email, now));
       const key = newSecret(KEY_PREFIX);
-      const id = await store.insertKey({ accountId: account.id, name, hash: hashSecret(key), prefix: key.slice(0, 10), scope, now });
+      const personId = input.personId && input.personId !== account.id ? input.personId : undefined;
+      // The operator's key for an email (the CLI): that account's own workspace, even for a login that
+      // so far only joined others' (docs/teams.md).
+      if (!personId) await store.ownWorkspace(account, now);
+      const id = await store.insertKey({ accountId: account.id, name, hash: hashSecret(key), prefix: key.slice(0, 10), scope, now, personId });
       return { key, id, account, scope, accountCreated: !existing };
     },
 
@@ -107,7 +122,7 @@ export function accountService(store: AccountStore, config: Config, clock: () =>
       if (!found.lastUsedAt || now.getTime() - Date.parse(found.lastUsedAt) > TOUCH_INTERVAL_MS) {
         await store.touchKey(found.keyId, now.toISOString());
       }
-      return { account: found.account, keyId: found.keyId, keyName: found.keyName, scope: found.scope };
+      return { account: found.account, keyId: found.keyId, keyName: found.keyName, scope: found.scope, personId: found.personId, role: found.role, memberEmail: found.memberEmail };
     },
 
     async credits(account: Account): Promise<CreditStatus> {

@@ -13,6 +13,7 @@ export const AuditEntryOutput = Type.Object({
   target_id: Type.Unsafe<string | null>({ type: ['string', 'null'], description: 'The id of what was changed, when there is one' }),
   outcome: Type.Enum(['succeeded', 'failed']),
   detail: Type.Unsafe<string | null>({ type: ['string', 'null'], description: 'What it counted: rows exported, submissions erased or purged (never who)' }),
+  member: Type.Unsafe<string | null>({ type: ['string', 'null'], description: 'The workspace member who acted (their email then); null for entries from before teams and for the system' }),
 });
 
 export const AuditQuery = Type.Object(

@@ -27,6 +27,8 @@ export interface KeylessEvent {
   operation: string;
   targetId: string | null;
   detail?: string;
+  /** The member who acted (the dashboard's person). */
+  member?: string;
   /** Succeeded unless said (a dashboard form that was refused). */
   outcome?: 'succeeded' | 'failed';
 }
@@ -37,6 +39,7 @@ export function auditService(store: AuditStore, clock: () => Date = () => new Da
       return store.insert({
         detail: detail ?? null,
         account_id: owner.account.id,
+        member_email: owner.memberEmail ?? null,
         key_id: owner.keyId,
         key_name: owner.keyName,
         surface,
@@ -47,9 +50,10 @@ export function auditService(store: AuditStore, clock: () => Date = () => new Da
       });
     },
 
-    recordKeyless({ accountId, surface, actor, operation, targetId, detail, outcome = 'succeeded' }: KeylessEvent): Promise<void> {
+    recordKeyless({ accountId, surface, actor, operation, targetId, detail, member, outcome = 'succeeded' }: KeylessEvent): Promise<void> {
       return store.insert({
         account_id: accountId,
+        member_email: member ?? null,
         key_id: actor,
         key_name: actor,
         surface,

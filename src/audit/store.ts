@@ -13,9 +13,11 @@ export interface AuditEntry {
   target_id: string | null;
   outcome: AuditLogTable['outcome'];
   detail: string | null;
+  /** The member who acted (their email when they did); null for entries from before teams. */
+  member: string | null;
 }
 
-export type NewAuditEntry = Omit<AuditEntry, 'id'> & { account_id: string };
+export type NewAuditEntry = Omit<AuditEntry, 'id' | 'member'> & { account_id: string; member_email?: string | null };
 
 export function auditStore(db: Db) {
   return {
@@ -31,7 +33,7 @@ export function auditStore(db: Db) {
       };
       const [rows, count] = await Promise.all([
         of()
-          .select(['id', 'created_at', 'key_id', 'key_name', 'surface', 'operation', 'target_id', 'outcome', 'detail'])
+          .select(['id', 'created_at', 'key_id', 'key_name', 'surface', 'operation', 'target_id', 'outcome', 'detail', 'member_email'])
           .orderBy('id', 'desc')
           .limit(limit)
           .offset(offset)
@@ -39,7 +41,7 @@ export function auditStore(db: Db) {
         of().select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
       ]);
       return {
-        entries: rows.map((row) => ({ ...row, id: String(row.id), created_at: toIso(row.created_at) })),
+        entries: rows.map(({ member_email: member, ...row }) => ({ ...row, member, id: String(row.id), created_at: toIso(row.created_at) })),
         total: toCount(count.n as number | string),
       };
     },

@@ -11,7 +11,7 @@ export interface PageOptions {
   title: string;
   session: Session | null;
   /** The navigation entry to mark current. */
-  section?: 'overview' | 'forms' | 'knowledge' | 'integrations' | 'audit' | 'account' | 'health';
+  section?: 'overview' | 'forms' | 'knowledge' | 'integrations' | 'team' | 'audit' | 'account' | 'health';
   body: Html;
   /** Narrow centred card for the sign-in pages. */
   narrow?: boolean;
@@ -22,6 +22,7 @@ const NAV: Array<[NonNullable<PageOptions['section']>, string, string]> = [
   ['forms', '/forms', 'Forms'],
   ['knowledge', '/knowledge', 'Knowledge'],
   ['integrations', '/integrations', 'Integrations'],
+  ['team', '/team', 'Team'],
   ['audit', '/audit', 'Audit log'],
   ['account', '/account', 'Account'],
   ['health', '/health', 'Health'],
@@ -33,8 +34,18 @@ function header(session: Session, section: PageOptions['section']): Html {
   <nav aria-label="Main"><ul>${NAV.map(
     ([key, href, label]) => html`<li><a href="${href}"${key === section ? html` aria-current="page"` : ''}>${label}</a></li>`,
   )}</ul></nav>
+  ${workspaceMenu(session)}
   <form method="post" action="/logout" class="logout">${csrfField(session)}<button type="submit" class="link">Log out</button></form>
 </header>`;
+}
+
+/** Shown when the person belongs to several workspaces: which one the dashboard acts in. */
+function workspaceMenu(session: Session): Html {
+  if (session.workspaces.length < 2) return html``;
+  return html`<form method="post" action="/workspace" class="workspace-menu">${csrfField(session)}
+  <label for="workspace-switch">Workspace</label>
+  <select id="workspace-switch" name="workspace">${session.workspaces.map((w) => html`<option value="${w.id}"${w.id === session.account.id ? ' selected' : ''}>${w.email}</option>`)}</select>
+  <button type="submit" class="button secondary">Switch</button></form>`;
 }
 
 export function page(options: PageOptions): Html {

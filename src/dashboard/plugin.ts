@@ -30,7 +30,9 @@ import { knowledgePages } from './pages/knowledge.ts';
 import { livePages } from './pages/live.ts';
 import { overviewPages } from './pages/overview.ts';
 import { auditDashboardWrites, auditPages } from './pages/audit.ts';
+import { teamPages } from './pages/team.ts';
 import { knowledgeBodyLimit } from '../knowledge/routes.ts';
+import { MINIMUM_ROLE, allows, dashboardAction } from '../workspaces/permissions.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -104,6 +106,14 @@ export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps)
     if (request.method !== 'POST' || csrfValid(request)) return;
     return sendPage(reply, errorPage(request, 'Request refused', 'This form has expired or came from another site. Go back, reload the page and try again.'), 403);
   });
+  // The member's role (src/workspaces/permissions.ts): after CSRF, so a refused post says why.
+  app.addHook('preHandler', async (request, reply) => {
+    if (!request.session || request.routeOptions.config.public) return;
+    const action = dashboardAction(request.method, request.routeOptions.url);
+    if (action && allows(request.session.role, action)) return;
+    const needed = action ? `${MINIMUM_ROLE[action]} or above` : 'a role this page does not list';
+    return sendPage(reply, errorPage(request, 'Not allowed', `Your role in this workspace is ${request.session.role}; this needs ${needed}. Ask an owner of the workspace.`), 403);
+  });
 
   app.addHook('onSend', async (request, reply, payload) => {
     setPageHeaders(request, reply);
@@ -146,6 +156,7 @@ export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps)
     await rateLimitZone(zone, { name: 'login', perMinute: config.rateLimits.loginPerMinute, key: byClientIp });
     bodyKeyedLimit(zone, { name: 'account', perWindow: config.rateLimits.loginPerAccountPerHour, windowMs: 3_600_000, key: loginAccountKey });
     await authPages(zone, deps, 'attempts');
+    await teamPages(zone, deps, 'attempts');
   });
   await authPages(app, deps, 'pages');
   await overviewPages(app, deps);
@@ -160,4 +171,5 @@ export async function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps)
   await dataRequestPages(app, deps);
   await livePages(app, deps);
   await auditPages(app, deps);
+  await teamPages(app, deps, 'pages');
 }

@@ -7,6 +7,7 @@ import { identityEmail } from '../forms/email-address.ts';
 import { hashPassword, passwordProblem, verifyPassword } from './passwords.ts';
 import type { DashboardStore } from './store.ts';
 import type { SetupService } from '../setup/service.ts';
+import type { Role } from '../db/tables.ts';
 
 export const SESSION_DAYS = 14;
 const LINK_HOURS = 24;
@@ -23,10 +24,24 @@ export class DashboardError extends Error {
   }
 }
 
+/**
+ * `account` is the workspace the session acts in (what every page lists and changes); `person` is who
+ * logged in, with their current `role` there (docs/teams.md).
+ */
 export interface Session {
   account: Account;
+  person: Account;
+  role: Role;
+  /** Every workspace the person is an active member of: the menu, when there are several. */
+  workspaces: Array<{ id: string; email: string }>;
   csrfToken: string;
   tokenHash: string;
+}
+
+/** What the dashboard asks of teams (src/workspaces/store.ts). */
+export interface SessionMembers {
+  activeRole(workspaceId: string, personId: string): Promise<Role | null>;
+  memberships(personId: string): Promise<Array<{ workspaceId: string; workspaceEmail: string; role: Role }>>;
 }
 
 function normaliseEmail(email: string): string {
@@ -44,14 +59,35 @@ function checkPassword(password: string): void {
 const SIGNUP_REFUSED = 'No account could be created with this email. If you have one, log in, or ask the owner of this server for a set-password link.';
 const SETUP_LINK_REFUSED = 'This set-up link has expired or was used. Run `npm run intake -- setup-link` on the server for a new one.';
 
-export function dashboardService(deps: { store: DashboardStore; accounts: AccountStore; setup: SetupService; clock?: () => Date }) {
+/** Without teams (a unit test's service): each person is the owner of their own account alone. */
+const OWN_ACCOUNT_ONLY: SessionMembers = {
+  activeRole: async (workspaceId, personId) => (workspaceId === personId ? 'owner' : null),
+  memberships: async () => [],
+};
+
+export function dashboardService(deps: { store: DashboardStore; accounts: AccountStore; setup: SetupService; members?: SessionMembers; clock?: () => Date }) {
   const { store, accounts, setup } = deps;
+  const members = deps.members ?? OWN_ACCOUNT_ONLY;
   const clock = deps.clock ?? (() => new Date());
 
-  async function startSession(account: Account): Promise<{ token: string; session: Session }> {
+  /** The workspace a person acts in: the one chosen if still a member there, else their own, else their first. */
+  async function workspaceOf(person: Account, chosen: string | null): Promise<{ workspace: Account; role: Role } | null> {
+    for (const id of chosen ? [chosen, person.id] : [person.id]) {
+      const role = await members.activeRole(id, person.id);
+      const workspace = role ? (id === person.id ? person : await accounts.findById(id)) : null;
+      if (role && workspace) return { workspace, role };
+    }
+    const first = (await members.memberships(person.id))[0];
+    const workspace = first ? await accounts.findById(first.workspaceId) : null;
+    return first && workspace ? { workspace, role: first.role } : null;
+  }
+
+  async function startSession(account: Account, workspaceId: string | null = null): Promise<{ token: string; session: Session }> {
     const token = newSecret('', 32);
     const now = clock();
-    const session = { account, csrfToken: randomBytes(24).toString('base64url'), tokenHash: hashSecret(token) };
+    const place = await workspaceOf(account, workspaceId);
+    if (!place) throw new DashboardError('email', 'This login is a member of no workspace any more. Ask a workspace owner for a new invitation.');
+    const session = { account: place.workspace, person: account, role: place.role, workspaces: [], csrfToken: randomBytes(24).toString('base64url'), tokenHash: hashSecret(token) };
     await store.insertSession({
       tokenHash: session.tokenHash,
       accountId: account.id,
@@ -100,6 +136,25 @@ export function dashboardService(deps: { store: DashboardStore; accounts: Accoun
       return startSession(account);
     },
 
+    /**
+     * An invitee's login for the invitation page (src/dashboard/pages/team.ts): an account with a
+     * password must give it; one without (new to the server, or made by the CLI) sets it here, the
+     * invitation link to that email standing for a set-password link.
+     */
+    async inviteeLogin(person: Account, password: string): Promise<void> {
+      const hash = await store.passwordHash(person.id);
+      if (hash) {
+        if (!(await verifyPassword(password, hash))) throw new DashboardError('password', 'That is not the password of this account.');
+        return;
+      }
+      checkPassword(password);
+      await setPassword(person, password);
+    },
+
+    async hasPassword(person: Account): Promise<boolean> {
+      return (await store.passwordHash(person.id)) !== null;
+    },
+
     /** `intake keys create --password`: the account's password set from the CLI. */
     async setPasswordOf(email: string, password: string): Promise<Account> {
       const normal = normaliseEmail(email);
@@ -134,18 +189,31 @@ export function dashboardService(deps: { store: DashboardStore; accounts: Accoun
       const tokenHash = hashSecret(token);
       const row = await store.findSession(tokenHash, clock().toISOString());
       if (!row) return null;
-      const account = await accounts.findById(row.accountId);
-      return account ? { account, csrfToken: row.csrfToken, tokenHash } : null;
+      const person = await accounts.findById(row.accountId);
+      const place = person ? await workspaceOf(person, row.workspaceId) : null;
+      if (!person || !place) return null;
+      const workspaces = (await members.memberships(person.id)).map((m) => ({ id: m.workspaceId, email: m.workspaceEmail }));
+      return { account: place.workspace, person, role: place.role, workspaces, csrfToken: row.csrfToken, tokenHash };
     },
+
+    /** The workspace menu: the session acts in another workspace the person is an active member of. */
+    async switchWorkspace(session: Session, workspaceId: string): Promise<boolean> {
+      if (!(await members.activeRole(workspaceId, session.person.id))) return false;
+      await store.setSessionWorkspace(session.tokenHash, workspaceId);
+      return true;
+    },
+
+    /** A session for a person who just accepted an invitation, in the workspace they joined. */
+    startSessionIn: (person: Account, workspaceId: string) => startSession(person, workspaceId),
 
     logOut: (session: Session) => store.deleteSession(session.tokenHash),
 
     async changePassword(session: Session, current: string, next: string): Promise<void> {
-      const hash = await store.passwordHash(session.account.id);
+      const hash = await store.passwordHash(session.person.id);
       if (!hash || !(await verifyPassword(current, hash))) throw new DashboardError('current_password', 'That is not your current password.');
       checkPassword(next);
-      await setPassword(session.account, next);
-      await store.deleteOtherSessions(session.account.id, session.tokenHash, clock().toISOString());
+      await setPassword(session.person, next);
+      await store.deleteOtherSessions(session.person.id, session.tokenHash, clock().toISOString());
     },
 
     /** A one-time link token for the account of `email` (created when `create` and missing). */

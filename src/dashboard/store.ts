@@ -4,6 +4,8 @@ import { toIso } from '../db/values.ts';
 
 export interface SessionRow {
   accountId: string;
+  /** The workspace chosen in the menu (0041); null: the person's own, else their first. */
+  workspaceId: string | null;
   csrfToken: string;
   expiresAt: string;
 }
@@ -57,11 +59,15 @@ export function dashboardStore(db: Db) {
     async findSession(tokenHash: string, now: string): Promise<SessionRow | null> {
       const row = await db
         .selectFrom('dashboard_sessions')
-        .select(['account_id', 'csrf_token', 'expires_at'])
+        .select(['account_id', 'csrf_token', 'expires_at', 'workspace_id'])
         .where('token_hash', '=', tokenHash)
         .where('expires_at', '>', now)
         .executeTakeFirst();
-      return row ? { accountId: row.account_id, csrfToken: row.csrf_token, expiresAt: toIso(row.expires_at) } : null;
+      return row ? { accountId: row.account_id, workspaceId: row.workspace_id, csrfToken: row.csrf_token, expiresAt: toIso(row.expires_at) } : null;
+    },
+
+    async setSessionWorkspace(tokenHash: string, workspaceId: string): Promise<void> {
+      await db.updateTable('dashboard_sessions').set({ workspace_id: workspaceId }).where('token_hash', '=', tokenHash).execute();
     },
 
     async deleteSession(tokenHash: string): Promise<void> {

@@ -35,6 +35,8 @@ import * as replyConfidence from './migrations/0032_reply_confidence.ts';
 import * as submissionFiles from './migrations/0034_submission_files.ts';
 import * as fileScans from './migrations/0039_file_scans.ts';
 import * as spamSensitivity from './migrations/0040_spam_sensitivity.ts';
+import * as workspaces from './migrations/0041_workspaces.ts';
+import * as auditMembers from './migrations/0042_audit_members.ts';
 
 type CodeMigration = { up(db: Kysely<any>, t: ColumnTypes): Promise<void> };
 
@@ -66,6 +68,8 @@ const MIGRATIONS: Record<string, CodeMigration> = {
   '0034_submission_files': submissionFiles,
   '0039_file_scans': fileScans,
   '0040_spam_sensitivity': spamSensitivity,
+  '0041_workspaces': workspaces,
+  '0042_audit_members': auditMembers,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

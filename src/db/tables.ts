@@ -5,12 +5,14 @@ import type { FormsTable, FormVersionsTable, SubmissionsTable, SubmissionAnalyse
 import type { DestinationsTable, DeliveriesTable, DeliveryAttemptsTable, DailyDeliveriesTable } from './tables/delivery.ts';
 import type { JobsTable, WorkerLeasesTable, ScheduledRunsTable, RateLimitCountersTable, InFlightSlotsTable } from './tables/jobs.ts';
 import type { KnowledgeBasesTable, KnowledgePassagesTable } from './tables/knowledge.ts';
+import type { WorkspaceMembersTable, OauthGrantMembersTable } from './tables/workspaces.ts';
 
 export type * from './tables/accounts.ts';
 export type * from './tables/submissions.ts';
 export type * from './tables/delivery.ts';
 export type * from './tables/jobs.ts';
 export type * from './tables/knowledge.ts';
+export type * from './tables/workspaces.ts';
 
 export interface Tables {
   accounts: AccountsTable;
@@ -51,4 +53,6 @@ export interface Tables {
   captcha_solutions: CaptchaSolutionsTable;
   submission_files: SubmissionFilesTable;
   file_deletions: FileDeletionsTable;
+  workspace_members: WorkspaceMembersTable;
+  oauth_grant_members: OauthGrantMembersTable;
 }

@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountService, Owner } from '../accounts/service.ts';
 import { bearerToken } from '../accounts/secrets.ts';
 import { fail } from './errors.ts';
+import { checkRestRole } from '../workspaces/guard.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -55,6 +56,7 @@ export function requireApiKey(app: FastifyInstance, accounts: AccountService): v
     if (!owner) throw fail.unauthorized('Missing or invalid API key. Send Authorization: Bearer <API_KEY>.');
     await stampCredits(accounts, owner, reply);
     if (owner.scope === 'read' && isWrite(request)) throw fail.insufficientScope();
+    checkRestRole(request, owner);
   });
 
   // A request refused before the hook above ran (the rate limiter answers first) still came with

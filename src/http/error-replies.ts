@@ -43,7 +43,7 @@ function send(reply: FastifyReply, family: Family, error: AppError): FastifyRepl
   // A 503 says when to come back, in the header every HTTP client knows as well as in the body.
   if (error.status === 503 && typeof error.extra.retry_after === 'number') reply.header('retry-after', String(error.extra.retry_after));
   // No family of the spec has a 403; every one answers a read key's write, and a quarantined file, the same way.
-  if (error.code === 'insufficient_scope' || error.code === 'file_quarantined') return reply.code(403).send(publicBody(error));
+  if (error.code === 'insufficient_scope' || error.code === 'insufficient_role' || error.code === 'file_quarantined') return reply.code(403).send(publicBody(error));
   if (family === 'forms') {
     if (error.code === 'unauthorized') return reply.code(401).type('text/plain; charset=utf-8').send('Unauthorized');
     if (error.status === 404) return reply.code(404).send({ errors: error.message });

@@ -6,6 +6,7 @@ export type ErrorCode =
   | 'validation_error'
   | 'unauthorized'
   | 'insufficient_scope'
+  | 'insufficient_role'
   | 'origin_not_allowed'
   | 'form_not_found'
   | 'submission_not_found'
@@ -58,6 +59,9 @@ export const fail = {
   unauthorized: (message: string) => new AppError('unauthorized', 401, message),
   insufficientScope: (message = 'This API key has the read scope: it can read but not change anything. Use a key with the full scope.') =>
     new AppError('insufficient_scope', 403, message),
+  /** The member's role does not allow this (src/workspaces/permissions.ts, docs/teams.md). */
+  insufficientRole: (role: string, needed: string) =>
+    new AppError('insufficient_role', 403, `Your role in this workspace is ${role}; this needs ${needed} or above. Ask an owner of the workspace.`),
   /** The form lists the sites that may post to it, and this post came from another. */
   originNotAllowed: () =>
     new AppError('origin_not_allowed', 403, 'This form accepts submissions only from the websites its owner listed.'),

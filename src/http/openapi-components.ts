@@ -13,6 +13,7 @@ import { FieldDefinition, FieldDefinitionOutput, FieldsSchemaInput, CreateFormBo
 import { Accepted, DiscoveryOutput, SubmissionOutput, SubmissionPage, SubmissionPatchBody } from '../submissions/schemas.ts';
 import { KnowledgeErrors } from '../knowledge/schemas.ts';
 import { ERROR_BODIES } from './error-docs.ts';
+import { MemberOutput } from '../workspaces/schemas.ts';
 
 /** Component name → the route schema it names. test/openapi.test.ts checks that each is used. */
 export const NAMED_SCHEMAS: Record<string, object> = {
@@ -30,6 +31,7 @@ export const NAMED_SCHEMAS: Record<string, object> = {
   SubmissionChanges: SubmissionPatchBody,
   SubmissionAccepted: Accepted,
   FormDiscovery: DiscoveryOutput,
+  Member: MemberOutput,
   ...ERROR_BODIES,
   // The knowledge family's 400, 404, 413 and 422: Error without the extra members.
   KnowledgeError: KnowledgeErrors[400],

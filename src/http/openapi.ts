@@ -49,6 +49,10 @@ export const OPERATION_IDS: Record<string, string> = {
   'POST /api/data-subjects/export': 'exportDataSubject',
   'POST /api/data-subjects/erase': 'eraseDataSubject',
   'GET /api/audit': 'listAudit',
+  'GET /api/members': 'listMembers',
+  'POST /api/members': 'inviteMember',
+  'PATCH /api/members/{id}': 'updateMember',
+  'DELETE /api/members/{id}': 'removeMember',
 };
 
 /** Fastify's path (`:id`) as the document writes it (`{id}`). */
@@ -109,6 +113,7 @@ export function openApiDocument(publicUrl: string | null) {
       { name: 'Knowledge bases', description: 'What smart replies are drafted from' },
       { name: 'Data subjects', description: "Access and erasure requests across the owner's forms" },
       { name: 'Account', description: 'Plan, credits, settings and the audit log' },
+      { name: 'Members', description: "The workspace's members, their roles and invitations (docs/teams.md)" },
     ],
     components: {
       schemas: named.components,

@@ -1,6 +1,7 @@
 // One MCP server per request (the transport is stateless): it lists the tools the key's scope
 // allows, checks a call's arguments against the tool's input schema, runs the tool and shapes its
 // result, or its error, for the agent. Every write passes through here, so here it is audited.
+import { toolAllowed } from '../workspaces/permissions.ts';
 import { createRequire } from 'node:module';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool as ListedTool } from '@modelcontextprotocol/sdk/types.js';
@@ -88,7 +89,9 @@ export function mcpServer({ context, tools, log, onWrite }: McpServerOptions): S
   registerResources(server, context);
   registerPrompts(server);
   const fullScope = context.owner.scope === 'full';
-  const visible = tools.filter((tool) => fullScope || tool.annotations.readOnlyHint);
+  // The member's current role decides which tools exist for them (permissions.ts); the key's scope narrows that.
+  const permitted = tools.filter((tool) => toolAllowed(context.owner.role, tool.name));
+  const visible = permitted.filter((tool) => fullScope || tool.annotations.readOnlyHint);
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: visible.map(listedTool) }));
 
@@ -98,6 +101,9 @@ export function mcpServer({ context, tools, log, onWrite }: McpServerOptions): S
     const tool = tools.find((t) => t.name === name);
     // A protocol error, not a tool result: the specification answers an unknown tool with -32602.
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: "${name}". Call tools/list to see the tools this key may use.`);
+    if (!permitted.includes(tool)) {
+      return errorResult('insufficient_role', `${name} is not allowed to your role in this workspace (${context.owner.role}).`);
+    }
     if (!visible.includes(tool)) {
       return errorResult('insufficient_scope', `${name} changes data, and this API key has the read scope: only read-only tools are available to it.`);
     }

@@ -5,6 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Owner } from '../accounts/service.ts';
 import type { AccountStore } from '../accounts/store.ts';
 import { fail } from '../http/errors.ts';
+import type { Role } from '../db/tables.ts';
 import { mcpResource, OAUTH_SCOPES, type Providers } from './provider.ts';
 import type { ConnectedApp, OauthStore } from './store.ts';
 
@@ -26,7 +27,13 @@ export interface ConsentRequest {
   narrowable: boolean;
 }
 
-export function oauthService(deps: { store: OauthStore; providers: Providers; accounts: AccountStore; clock?: () => Date }) {
+/** Who acts through a grant, with which current role (src/workspaces); null: no longer a member. */
+export interface GrantMembers {
+  grantMember(grantId: string, workspaceId: string): Promise<{ personId: string; role: Role; email: string } | null>;
+  consented(grantId: string, workspaceId: string, personId: string): Promise<void>;
+}
+
+export function oauthService(deps: { store: OauthStore; providers: Providers; accounts: AccountStore; members: GrantMembers; clock?: () => Date }) {
   const { store, providers, accounts } = deps;
   const clock = deps.clock ?? (() => new Date());
 
@@ -44,6 +51,8 @@ export function oauthService(deps: { store: OauthStore; providers: Providers; ac
       if (!grant || grant.accountId !== accessToken.accountId) return null;
       const account = await accounts.findById(accessToken.accountId);
       if (!account) return null;
+      const member = await deps.members.grantMember(accessToken.grantId, account.id);
+      if (!member) return null;
       const client = accessToken.clientId ? await provider.Client.find(accessToken.clientId) : undefined;
       const scopes = new Set((accessToken.scope ?? '').split(' '));
       if (!scopes.has('full') && !scopes.has('read')) return null;
@@ -55,6 +64,9 @@ export function oauthService(deps: { store: OauthStore; providers: Providers; ac
         keyId: `oauth:${accessToken.grantId}`,
         keyName: `OAuth app: ${client?.clientName ?? accessToken.clientId}`.slice(0, 100),
         scope: scopes.has('full') ? 'full' : 'read',
+        personId: member.personId,
+        role: member.role,
+        memberEmail: member.email,
       };
     },
 
@@ -82,7 +94,7 @@ export function oauthService(deps: { store: OauthStore; providers: Providers; ac
      * The owner's answer. Allowing grants `scope` (at most what was asked) on /mcp to the app for
      * the signed-in account; denying answers the app access_denied. Returns where to send the browser.
      */
-    async answerConsent(origin: string, req: IncomingMessage, res: ServerResponse, accountId: string, answer: { allow: boolean; scope: OauthScope }): Promise<string> {
+    async answerConsent(origin: string, req: IncomingMessage, res: ServerResponse, accountId: string, answer: { allow: boolean; scope: OauthScope }, personId = accountId): Promise<string> {
       const provider = await providers.for(origin);
       const details = await provider.interactionDetails(req, res);
       // Expired codes, tokens and interactions are useless to the provider: cleared at each consent
@@ -112,6 +124,7 @@ export function oauthService(deps: { store: OauthStore; providers: Providers; ac
       }
       const grantId = await grant.save();
       await store.setGrantRedirect(grantId, asked.redirectUri);
+      await deps.members.consented(grantId, accountId, personId);
       return provider.interactionResult(req, res, { login: { accountId, remember: false }, consent: { grantId } }, { mergeWithLastSubmission: false });
     },
 

@@ -30,7 +30,7 @@ export function auditDashboardWrites(app: FastifyInstance, audit: AuditService):
     const target = names.length ? (params[names.at(-1)!] ?? null) : null;
     try {
       await audit.recordKeyless({
-        accountId: request.session.account.id, surface: 'dashboard', actor: request.session.account.email,
+        accountId: request.session.account.id, surface: 'dashboard', actor: request.session.person.email, member: request.session.person.email,
         operation: `POST ${route}`, targetId: target, outcome: reply.statusCode < 400 ? 'succeeded' : 'failed',
       });
     } catch (error) {
@@ -64,7 +64,7 @@ function row(entry: AuditEntry, self: { id: string; email: string }): Html {
   const failed = entry.outcome === 'failed';
   return html`<tr>
   <td>${when(entry.created_at)}</td>
-  <td class="wrap">${entry.key_name === self.id ? self.email : entry.key_name}</td>
+  <td class="wrap">${entry.key_name === self.id ? self.email : entry.key_name}${entry.member && entry.member !== entry.key_name ? html` <span class="muted small">(${entry.member})</span>` : ''}</td>
   <td>${SURFACE_NAMES.get(entry.surface) ?? entry.surface}</td>
   <td><code class="wrap">${entry.operation}</code></td>
   <td>${entry.target_id ? html`<code class="wrap">${entry.target_id}</code>` : '—'}</td>

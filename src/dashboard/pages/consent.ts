@@ -79,7 +79,7 @@ export async function consentPages(app: FastifyInstance, deps: DashboardDeps): P
     await asked(request, reply);
     const allow = text(request.body, 'decision') === 'allow';
     const scope = text(request.body, 'scope') === 'read' ? 'read' : 'full';
-    const to = await oauth.answerConsent(origin(request), request.raw, reply.raw, request.session.account.id, { allow, scope });
+    const to = await oauth.answerConsent(origin(request), request.raw, reply.raw, request.session.account.id, { allow, scope }, request.session.person.id);
     return reply.redirect(to, 303);
   });
 }

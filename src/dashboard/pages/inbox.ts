@@ -4,6 +4,7 @@
 // through the API's listing (deep pages seek by block counts); a search or status filter pages by
 // keyset. New rows arrive through the live update of #inbox-rows (dashboard.js); inbox.js adds
 // the keyboard shortcuts and the selection helpers.
+import { can } from '../../workspaces/permissions.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FormRecord } from '../../forms/store.ts';
 import type { Submission } from '../../submissions/store.ts';
@@ -163,7 +164,7 @@ ${bulkNotice(query)}
     <button type="submit" class="button secondary">Search</button>
   </form>
 </div>
-${bulkBar(session, form, l)}
+${can(session, 'triage') ? bulkBar(session, form, l) : ''}
 <div class="table-wrap" role="region" aria-label="Submissions" tabindex="0"><table class="inbox" data-tab="${view.tab}">
   <caption class="visually-hidden">Submissions, newest first; unread ones in bold</caption>
   <thead><tr><th scope="col"><span class="visually-hidden">Select</span></th><th scope="col">From</th><th scope="col">Message</th><th scope="col"><span class="visually-hidden">Details</span></th><th scope="col">Received</th></tr></thead>

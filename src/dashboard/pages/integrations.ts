@@ -1,5 +1,6 @@
 // Integrations: API keys (generate: named, shown once with a copy button; list; revoke), the apps
 // connected with OAuth (list with last use; revoke), and MCP client snippets.
+import { can } from '../../workspaces/permissions.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { InputError } from '../../accounts/service.ts';
 import type { ApiKeyRecord } from '../../accounts/store.ts';
@@ -111,7 +112,8 @@ ${mcpSection(base, newKey)}
 
 export async function integrationPages(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
   const { accounts } = deps.services;
-  const keysOf = (session: Session) => accounts.listKeys(session.account.email);
+  // An admin or owner sees and revokes every key of the workspace; other members their own only.
+  const keysOf = async (session: Session) => (await accounts.listKeys(session.account.email)).filter((key) => can(session, 'settings') || key.personId === session.person.id);
   const listed = async (session: Session): Promise<Listed> => ({ keys: await keysOf(session), apps: await deps.services.oauth.connectedApps(session.account.id) });
 
   app.get('/integrations', async (request, reply) => {
@@ -123,7 +125,7 @@ export async function integrationPages(app: FastifyInstance, deps: DashboardDeps
   app.post('/integrations/keys', async (request, reply) => {
     const session = sessionOf(request);
     try {
-      const created = await accounts.createKey({ email: session.account.email, name: text(request.body, 'name'), scope: text(request.body, 'scope') || 'full' });
+      const created = await accounts.createKey({ email: session.account.email, name: text(request.body, 'name'), scope: text(request.body, 'scope') || 'full', personId: session.person.id });
       return redirectWith(request, reply, deps, '/integrations', {
         kind: 'ok', text: 'Key created.', secret: { label: `New ${created.scope === 'read' ? 'read-only ' : ''}API key “${text(request.body, 'name')}”.`, value: created.key },
       });

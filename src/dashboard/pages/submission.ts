@@ -2,6 +2,7 @@
 // draft, else a mailto: to the sender), done / spam / unread, previous and next within the inbox
 // view it was opened from; then every field (original or translated), the spam verdict when the
 // form checks spam, processing, metadata, deliveries and delete. Opening it marks it read.
+import { can } from '../../workspaces/permissions.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FormRecord } from '../../forms/store.ts';
 import type { Submission } from '../../submissions/store.ts';
@@ -133,9 +134,9 @@ function actionBar(session: Session, form: FormRecord, s: Submission, view: View
   const base = `/forms/${form.id}/submissions/${s.id}`;
   return html`<div class="message-actions" role="group" aria-label="Act on this submission">
   ${replyAction(s, subject)}
-  ${markButton(session, `${base}/done`, view, 'done', s.done ? 'false' : 'true', s.done ? 'Not done' : 'Mark done', 'done-action')}
+  ${can(session, 'triage') ? html`${markButton(session, `${base}/done`, view, 'done', s.done ? 'false' : 'true', s.done ? 'Not done' : 'Mark done', 'done-action')}
   ${processed(s) ? markButton(session, `${base}/spam`, view, 'spam', s.spam_flag ? 'false' : 'true', s.spam_flag ? 'Not spam' : 'Mark as spam') : ''}
-  ${markButton(session, `${base}/read`, view, 'read', 'false', 'Mark unread')}
+  ${markButton(session, `${base}/read`, view, 'read', 'false', 'Mark unread')}` : ''}
   <nav class="prev-next" aria-label="Submissions in this view">
     <a href="${inboxUrl(form, view)}">Back to ${TABS.find(([t]) => t === view.tab)![1]}</a>
     ${around.newer ? html`<a href="${submissionUrl(form, around.newer, view)}" rel="prev" id="newer">← Newer</a>` : ''}
@@ -180,7 +181,7 @@ ${done && DONE[done] ? notice('ok', DONE[done] as string) : ''}
       <div id="submission-data">${dataList(message ? withoutKey(shown, message.key) : shown)}</div>
     </section>
     ${filesPanel(form, s, files)}
-    ${replyPanel(session, form, s)}
+    ${can(session, 'replies') ? replyPanel(session, form, s) : ''}
     ${deliveriesPanel(form, deliveries, destinations)}
   </div>
   <div>
@@ -194,10 +195,10 @@ ${done && DONE[done] ? notice('ok', DONE[done] as string) : ''}
       </dl>
     </section>
     <section class="panel" aria-labelledby="meta-title"><h2 id="meta-title">Metadata</h2>${metadataList(s)}</section>
-    <section class="panel danger-zone" aria-labelledby="delete-title">
+    ${can(session, 'triage') ? html`<section class="panel danger-zone" aria-labelledby="delete-title">
       <h2 id="delete-title">Delete</h2>
       ${postForm(session, `${base}/delete`, html`${viewFields(view)}<div class="field check"><input type="checkbox" id="confirm-delete" name="confirm" value="true" required><label for="confirm-delete">Yes, delete this submission</label></div><button type="submit" class="button danger">Delete submission</button>`)}
-    </section>
+    </section>` : ''}
   </div>
 </div>`);
 }

@@ -26,6 +26,8 @@ export interface ApiKeysTable {
   revoked_at: NullableTimestamp;
   /** `full`, or `read`: no writes through any surface. */
   scope: Generated<'full' | 'read'>;
+  /** The member whose role the key acts with (0041); null: the workspace's own account. */
+  person_id: string | null;
 }
 
 export interface CreditUsageTable {
@@ -56,6 +58,8 @@ export interface DashboardSessionsTable {
   csrf_token: string;
   created_at: Timestamp;
   expires_at: Timestamp;
+  /** The workspace the session acts in (0041); null: the session's own account. */
+  workspace_id: Generated<string | null>;
 }
 
 /** A one-time notice for a session's next page, encrypted with a key only its cookie gives (0024). */
@@ -86,6 +90,8 @@ export interface AuditLogTable {
   created_at: Timestamp;
   /** What the entry counted (an export's rows, an erasure's submissions); never personal data. */
   detail: string | null;
+  /** The member who acted, by their email then (0042); null before teams. */
+  member_email: string | null;
 }
 
 export interface ServerSettingsTable {

@@ -15,8 +15,9 @@ import { replyTools } from './replies.ts';
 import { submissionTools } from './submissions.ts';
 import { fileTools } from './files.ts';
 import { submitTools } from './submit.ts';
+import { memberTools } from './members.ts';
 
 export const ALL_TOOLS: Tool[] = [
   ...formTools, ...submissionTools, ...fileTools, ...bulkTools, ...exportTools, ...submitTools, ...analysisTools, ...accountTools, ...knowledgeBaseTools, ...replyTools,
-  ...destinationTools, ...notificationTools, ...dataSubjectTools, ...auditTools,
+  ...destinationTools, ...notificationTools, ...dataSubjectTools, ...auditTools, ...memberTools,
 ];
