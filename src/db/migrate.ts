@@ -35,6 +35,7 @@ import * as replyConfidence from './migrations/0032_reply_confidence.ts';
 import * as submissionFiles from './migrations/0034_submission_files.ts';
 import * as fileScans from './migrations/0039_file_scans.ts';
 import * as spamSensitivity from './migrations/0040_spam_sensitivity.ts';
+import * as oneStatementBatch from './migrations/0044_one_statement_batch.ts';
 
 type CodeMigration = { up(db: Kysely<any>, t: ColumnTypes): Promise<void> };
 
@@ -66,6 +67,7 @@ const MIGRATIONS: Record<string, CodeMigration> = {
   '0034_submission_files': submissionFiles,
   '0039_file_scans': fileScans,
   '0040_spam_sensitivity': spamSensitivity,
+  '0044_one_statement_batch': oneStatementBatch,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

@@ -129,7 +129,7 @@ export interface CorrectedSample {
 /** Teaches the owner's spam checks the corrections of one transaction, all at once. */
 export type LearnFromCorrection = (tx: Transaction<Tables>, samples: CorrectedSample[]) => Promise<void>;
 
-function toSubmission(row: Selectable<SubmissionsTable>): Submission {
+export function toSubmission(row: Selectable<SubmissionsTable>): Submission {
   return {
     id: row.id,
     data: fromJson(row.data) as Record<string, unknown>,
