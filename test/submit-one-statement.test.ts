@@ -4,10 +4,12 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { insertBatchInOneStatement } from '../src/submissions/postgres-batch.ts';
+import { batchJson, insertBatchInOneStatement } from '../src/submissions/postgres-batch.ts';
+import { COUNTER_SHARDS } from '../src/db/migrations/0044_one_statement_batch.ts';
 import { submissionWriter } from '../src/submissions/writer.ts';
 import type { NewSubmission, SubmissionStore } from '../src/submissions/store.ts';
-import { PROCESS_SUBMISSION, PROCESS_SUBMISSIONS } from '../src/pipeline/tasks.ts';
+import { PROCESS_SUBMISSION, PROCESS_SUBMISSIONS, PROCESSING_JOB_SIZE } from '../src/pipeline/tasks.ts';
+import { accountSubmissionsTotal, formSubmissionCount } from '../src/db/counter-shards.ts';
 import { createForm, ENGINE, startTestApp, type TestApp } from './helpers.ts';
 
 describe('one statement per batch (PostgreSQL)', { skip: ENGINE !== 'postgres' && 'PostgreSQL only' }, () => {
@@ -37,9 +39,9 @@ describe('one statement per batch (PostgreSQL)', { skip: ENGINE !== 'postgres' &
     ...overrides,
   });
   const counts = async () => {
-    const form = await t.database.db.selectFrom('forms').select('submission_count').where('id', '=', formId).executeTakeFirstOrThrow();
-    const account = await t.database.db.selectFrom('accounts').select('submissions_total').where('id', '=', accountId).executeTakeFirstOrThrow();
-    return { form: Number(form.submission_count), account: Number(account.submissions_total) };
+    const form = await t.database.db.selectFrom('forms').select(formSubmissionCount('forms').as('n')).where('id', '=', formId).executeTakeFirstOrThrow();
+    const account = await t.database.db.selectFrom('accounts').select(accountSubmissionsTotal('accounts').as('n')).where('id', '=', accountId).executeTakeFirstOrThrow();
+    return { form: Number(form.n), account: Number(account.n) };
   };
   /** The jobs queued for these submissions, as graphile-worker holds them. */
   const jobsOf = async (ids: string[]) => {
@@ -142,5 +144,57 @@ describe('one statement per batch (PostgreSQL)', { skip: ENGINE !== 'postgres' &
     const upload = { field: 'cv', id: randomUUID(), name: 'cv.pdf', type: 'application/pdf', size: 1, sha256: 'x', storageKey: 'k' };
     await write([item({ files: [upload as never] })]);
     assert.deepEqual(calls, [1], 'a batch with files takes the transaction path');
+  });
+});
+
+describe('batches of one form on two connections (PostgreSQL)', { skip: ENGINE !== 'postgres' && 'PostgreSQL only' }, () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp();
+  });
+  after(() => t.close());
+
+  it('commit side by side: a batch holds no row that another connection\'s batch of the same form needs', async () => {
+    const key = await t.createKey('side@example.com');
+    const formId = (await createForm(t, key)).id;
+    const accountId = (await t.database.db.selectFrom('accounts').select('id').where('email', '=', 'side@example.com').executeTakeFirstOrThrow()).id;
+    const items = (n: number): NewSubmission[] => Array.from({ length: n }, () => ({
+      id: randomUUID(), formId, accountId, versionId: 'v', data: { name: 'Ada' },
+      metadata: { ip: '127.0.0.1', user_agent: null, referer: null, origin: null, utm: {} },
+      idempotencyKey: null, idempotencyHash: null, fingerprint: 'f', createdAt: new Date().toISOString(), submissionCap: null,
+    }));
+    const batch = (n: number) => batchJson(items(n));
+    // graphile-worker adds a task's name to its table with the first job of that task, and a second
+    // transaction waits on that new name until the first commits: both names exist from then on.
+    await insertBatchInOneStatement(t.database.db, items(PROCESSING_JOB_SIZE + 1), t.services.queue.graphile!);
+    const call = `select out_kind from intake_insert_submissions($1::jsonb, $2, ${PROCESSING_JOB_SIZE}, 5, '${PROCESS_SUBMISSION}', '${PROCESS_SUBMISSIONS}')`;
+    const pool = t.database.pgPool!;
+    const pidOf = async (client: { query: (q: string) => Promise<{ rows: Array<{ pid: number }> }> }) => (await client.query('select pg_backend_pid() as pid')).rows[0]!.pid;
+    const first = await pool.connect();
+    const held = [];
+    try {
+      // Another connection whose batches add to other shard rows than the first's (COUNTER_SHARDS).
+      const firstShard = (await pidOf(first)) % COUNTER_SHARDS;
+      let second = await pool.connect();
+      while ((await pidOf(second)) % COUNTER_SHARDS === firstShard) {
+        held.push(second);
+        second = await pool.connect();
+      }
+      held.push(second);
+      await first.query('begin');
+      await first.query(call, [batch(3), t.database.jobsSchema]);
+      // The first batch is stored but not committed; the second must not wait for it.
+      await second.query(`set lock_timeout = '3s'`);
+      const { rows } = await second.query(call, [batch(2), t.database.jobsSchema]);
+      assert.deepEqual(rows.map((r) => r.out_kind), ['created', 'created']);
+      await first.query('commit');
+    } finally {
+      first.release();
+      for (const client of held) client.release();
+    }
+    const counted = await t.database.db.selectFrom('forms').select(formSubmissionCount('forms').as('n')).where('id', '=', formId).executeTakeFirstOrThrow();
+    assert.equal(Number(counted.n), PROCESSING_JOB_SIZE + 1 + 5);
+    const page = await t.request({ method: 'GET', url: `/api/forms/${formId}/submissions`, headers: { authorization: `Bearer ${key}` } });
+    assert.equal(page.json().meta.total_count, PROCESSING_JOB_SIZE + 1 + 5);
   });
 });

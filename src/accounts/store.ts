@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/database.ts';
 import { toCount, toIso, toIsoOrNull } from '../db/values.ts';
+import { accountSubmissionsTotal } from '../db/counter-shards.ts';
 import type { Plan } from '../config.ts';
 
 export interface Account {
@@ -40,7 +41,7 @@ export interface KeyOwner {
   account: Account;
 }
 
-type AccountRow = { id: string; email: string; plan: Plan; language: string; reply_to_email: string | null; submissions_total: number | string; created_at: string | Date };
+type AccountRow = { id: string; email: string; plan: Plan; language: string; reply_to_email: string | null; submissions_total: number | string; counted_submissions: number | string; created_at: string | Date };
 
 function toAccount(row: AccountRow): Account {
   return {
@@ -49,7 +50,7 @@ function toAccount(row: AccountRow): Account {
     plan: row.plan,
     language: row.language,
     replyToEmail: row.reply_to_email,
-    submissionsTotal: toCount(row.submissions_total),
+    submissionsTotal: toCount(row.counted_submissions),
     createdAt: toIso(row.created_at),
   };
 }
@@ -57,12 +58,12 @@ function toAccount(row: AccountRow): Account {
 export function accountStore(db: Db) {
   return {
     async findByEmail(email: string): Promise<Account | null> {
-      const row = await db.selectFrom('accounts').selectAll().where('email', '=', email).executeTakeFirst();
+      const row = await db.selectFrom('accounts').selectAll().select(accountSubmissionsTotal('accounts').as('counted_submissions')).where('email', '=', email).executeTakeFirst();
       return row ? toAccount(row) : null;
     },
 
     async findById(id: string): Promise<Account | null> {
-      const row = await db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+      const row = await db.selectFrom('accounts').selectAll().select(accountSubmissionsTotal('accounts').as('counted_submissions')).where('id', '=', id).executeTakeFirst();
       return row ? toAccount(row) : null;
     },
 
@@ -147,7 +148,7 @@ export function accountStore(db: Db) {
         .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
         .select([
           'api_keys.id as key_id', 'api_keys.name as key_name', 'api_keys.scope', 'api_keys.last_used_at', 'accounts.id', 'accounts.email', 'accounts.plan', 'accounts.language', 'accounts.reply_to_email',
-          'accounts.submissions_total', 'accounts.created_at',
+          'accounts.submissions_total', 'accounts.created_at', accountSubmissionsTotal('accounts').as('counted_submissions'),
         ])
         .where('api_keys.key_hash', '=', hash)
         .where('api_keys.revoked_at', 'is', null)

@@ -25,7 +25,7 @@ function storedRow(json: Record<string, unknown>): Selectable<SubmissionsTable> 
 }
 
 /** The batch as the function reads it: one JSON parameter (one string to send, no per-column escaping). */
-function batchJson(items: NewSubmission[]): string {
+export function batchJson(items: NewSubmission[]): string {
   return JSON.stringify(items.map((item, i) => ({
     i: i + 1,
     id: item.id,
