@@ -90,12 +90,12 @@ function checkDurability(createdIds: string[], stored: Set<string>, unanswered: 
  * Intake's public endpoint under load, then SIGKILL (no clean shutdown, nothing left to flush) and
  * a look-up of every id that was answered 201.
  */
-export async function runIntake(engine: Engine, postgresUrl: string | null, seconds: number, nodeOptions: string[] = []): Promise<IntakeRun> {
+export async function runIntake(engine: Engine, postgresUrl: string | null, seconds: number, nodeOptions: string[] = [], env: Record<string, string> = {}): Promise<IntakeRun> {
   const store = await createStore(engine, postgresUrl);
   const idsFile = path.join(store.dataDir, 'created-ids.txt');
   try {
     const key = await createOwner(store.env);
-    const server = await startIntake(store.env, nodeOptions);
+    const server = await startIntake({ ...store.env, ...env }, nodeOptions);
     let load: LoadResult;
     let peakRss: number;
     let formId: string;
