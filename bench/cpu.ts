@@ -1,8 +1,9 @@
-// `node bench/cpu.ts [--engine sqlite|postgres|baseline] [--seconds 10] [--runs 1]`: one submit run
+// `node bench/cpu.ts [--engine sqlite|postgres|baseline] [--seconds 10] [--runs 1] [--metrics]`: one submit run
 // of the benchmark's target, with the CPU time every thread of the server spent over the measured
 // load (from /proc/<pid>/task/*/stat), the load generator's and, on PostgreSQL, the database
 // server's processes, each divided by the requests answered. On a machine shared with other work,
-// CPU time per request says more than requests per second. Not part of `npm run bench`.
+// CPU time per request says more than requests per second. --metrics serves Prometheus metrics
+// (INTAKE_METRICS_TOKEN set), as the submit bench's (d) does, for their cost. Not part of `npm run bench`.
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createForm, createOwner } from './intake-setup.ts';
@@ -11,12 +12,14 @@ import { startBaseline, startIntake, type ServerProcess } from './server-process
 import { fixed, table, whole } from './stats.ts';
 import { createStore, type BenchStore } from './stores.ts';
 import { CONNECTIONS, SUBMISSION_BODY } from './submit-targets.ts';
+import { METRICS_ENV } from './submit.ts';
 
 const { values } = parseArgs({
   options: {
     engine: { type: 'string', default: 'sqlite' },
     seconds: { type: 'string', default: '10' },
     runs: { type: 'string', default: '1' },
+    metrics: { type: 'boolean', default: false },
   },
 });
 const TICK_US = 1e6 / 100; // USER_HZ
@@ -103,7 +106,7 @@ for (let run = 0; run < Number(values.runs); run++) {
   }
   const store: BenchStore = await createStore(values.engine === 'postgres' ? 'postgres' : 'sqlite', process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test');
   try {
-    const server = await startIntake(store.env);
+    const server = await startIntake(values.metrics ? { ...store.env, ...METRICS_ENV } : store.env);
     try {
       const form = await createForm(server.base, await createOwner(store.env));
       await measure(server, `${server.base}${form.endpointPath}`, seconds);

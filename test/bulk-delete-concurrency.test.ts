@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { bearer, createForm, pathOf } from './helpers.ts';
+import { formSubmissionCount } from '../src/db/counter-shards.ts';
 import { startPipelineApp, waitFor, type PipelineApp } from './pipeline-helpers.ts';
 
 const TRIALS = 20;
@@ -58,7 +59,7 @@ describe('bulk delete under a concurrent submit load with the pipeline running',
       return pending ? undefined : true;
     }, 60_000);
     const rows = await t.database.db.selectFrom('submissions').select((eb) => eb.fn.countAll().as('n')).where('form_id', '=', form.id).executeTakeFirstOrThrow();
-    const counted = await t.database.db.selectFrom('forms').select('submission_count').where('id', '=', form.id).executeTakeFirstOrThrow();
+    const counted = await t.database.db.selectFrom('forms').select(formSubmissionCount('forms').as('submission_count')).where('id', '=', form.id).executeTakeFirstOrThrow();
     assert.equal(Number(counted.submission_count), Number(rows.n));
   });
 });

@@ -17,8 +17,10 @@ const DAY_MS = 86_400_000;
 
 /** Every non-zero count, as rows of text, from the daily tables. */
 async function kept(db: Kysely<any>): Promise<string[]> {
-  const { rows: counts } = await sql<Record<string, unknown>>`select form_id, day, received, spam, replies_drafted, replies_sent, replies_declined
-    from daily_counts`.execute(db);
+  // PostgreSQL keeps a day's counts in shard rows (migration 0044): what a day holds is their sum.
+  const { rows: counts } = await sql<Record<string, unknown>>`select form_id, day, sum(received) as received, sum(spam) as spam,
+      sum(replies_drafted) as replies_drafted, sum(replies_sent) as replies_sent, sum(replies_declined) as replies_declined
+    from daily_counts group by form_id, day`.execute(db);
   const { rows: languages } = await sql<Record<string, unknown>>`select form_id, day, language, submissions from daily_languages where submissions <> 0`.execute(db);
   const { rows: deliveries } = await sql<Record<string, unknown>>`select destination_id, day, delivered, failed from daily_deliveries`.execute(db);
   return lines(counts, languages, deliveries);

@@ -9,6 +9,7 @@ import { AUTO_THREAD_BATCH, submissionWriter } from '../src/submissions/writer.t
 import { loadConfig } from '../src/config.ts';
 import { writerThreadMode } from '../src/services.ts';
 import { createForm, startTestApp, type TestApp } from './helpers.ts';
+import { formSubmissionCount } from '../src/db/counter-shards.ts';
 
 describe('submission writer', () => {
   let t: TestApp;
@@ -57,7 +58,7 @@ describe('submission writer', () => {
     const p90 = latencies[Math.floor(latencies.length * 0.9)]!;
     assert.ok(latencies.length >= 20, `only ${latencies.length} answers while the batch committed`);
     assert.ok(p90 < 20, `p90 of /healthz while committing: ${p90.toFixed(1)} ms (max ${latencies.at(-1)!.toFixed(1)} ms, ${latencies.length} answers)`);
-    const form = await t.database.db.selectFrom('forms').select('submission_count').where('id', '=', formId).executeTakeFirstOrThrow();
+    const form = await t.database.db.selectFrom('forms').select(formSubmissionCount('forms').as('submission_count')).where('id', '=', formId).executeTakeFirstOrThrow();
     assert.equal(Number(form.submission_count), batch.length);
     const jobs = await t.database.db.selectFrom('submissions').select((eb) => eb.fn.countAll().as('n')).where('form_id', '=', formId).executeTakeFirstOrThrow();
     assert.equal(Number(jobs.n), batch.length);
@@ -68,7 +69,7 @@ describe('submission writer', () => {
     const tasks = fs.readdirSync('/proc/self/task');
     return tasks.filter((task) => fs.readFileSync(`/proc/self/task/${task}/comm`, 'utf8').trim() === 'WorkerThread').length;
   };
-  const storedCount = async () => Number((await t.database.db.selectFrom('forms').select('submission_count').where('id', '=', formId).executeTakeFirstOrThrow()).submission_count);
+  const storedCount = async () => Number((await t.database.db.selectFrom('forms').select(formSubmissionCount('forms').as('submission_count')).where('id', '=', formId).executeTakeFirstOrThrow()).submission_count);
 
   it('auto: stores small batches on the main connection and starts the thread for a batch of several', { skip: !fs.existsSync('/proc/self/task') }, async (context) => {
     if (t.database.engine !== 'sqlite') return context.skip('the thread is SQLite\'s');

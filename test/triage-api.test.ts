@@ -213,7 +213,8 @@ describe('bulk actions on all matching', () => {
     assert.equal(response.json().changed, matching);
     assert.equal((await list('filter=all')).meta.total_count, COUNT - matching);
     const read = () => sql<{ block: number | string; total: number; spam: number; done: number; done_spam: number }>`
-      select block, total, spam, done, done_spam from submission_blocks where form_id = ${form.id} order by block`
+      select block, sum(total) as total, sum(spam) as spam, sum(done) as done, sum(done_spam) as done_spam
+      from submission_blocks where form_id = ${form.id} group by block order by block`
       .execute(t.database.db).then(({ rows }) => rows.map((r) => [Number(r.block), Number(r.total), Number(r.spam), Number(r.done), Number(r.done_spam)]));
     const maintained = await read();
     await rebuildSubmissionBlocks(t.database.db);

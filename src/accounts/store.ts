@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import type { Role } from '../db/tables.ts';
 import type { Db } from '../db/database.ts';
 import { toCount, toIso, toIsoOrNull } from '../db/values.ts';
+import { accountSubmissionsTotal } from '../db/counter-shards.ts';
 import type { Plan } from '../config.ts';
 
 export interface Account {
@@ -48,7 +49,7 @@ export interface KeyOwner {
   memberEmail: string;
 }
 
-type AccountRow = { id: string; email: string; plan: Plan; language: string; reply_to_email: string | null; submissions_total: number | string; created_at: string | Date };
+type AccountRow = { id: string; email: string; plan: Plan; language: string; reply_to_email: string | null; submissions_total: number | string; counted_submissions: number | string; created_at: string | Date };
 
 function toAccount(row: AccountRow): Account {
   return {
@@ -57,7 +58,7 @@ function toAccount(row: AccountRow): Account {
     plan: row.plan,
     language: row.language,
     replyToEmail: row.reply_to_email,
-    submissionsTotal: toCount(row.submissions_total),
+    submissionsTotal: toCount(row.counted_submissions),
     createdAt: toIso(row.created_at),
   };
 }
@@ -79,19 +80,19 @@ export function accountStore(db: Db) {
       .values({ id, email, plan: 'free', submissions_total: 0, created_at: now })
       .onConflict((oc) => oc.column('email').doNothing())
       .execute();
-    const row = await db.selectFrom('accounts').selectAll().where('email', '=', email).executeTakeFirst();
+    const row = await db.selectFrom('accounts').selectAll().select(accountSubmissionsTotal('accounts').as('counted_submissions')).where('email', '=', email).executeTakeFirst();
     if (!row) throw new Error(`account ${email} vanished after insert`);
     return { account: toAccount(row), created: row.id === id };
   }
 
   return {
     async findByEmail(email: string): Promise<Account | null> {
-      const row = await db.selectFrom('accounts').selectAll().where('email', '=', email).executeTakeFirst();
+      const row = await db.selectFrom('accounts').selectAll().select(accountSubmissionsTotal('accounts').as('counted_submissions')).where('email', '=', email).executeTakeFirst();
       return row ? toAccount(row) : null;
     },
 
     async findById(id: string): Promise<Account | null> {
-      const row = await db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+      const row = await db.selectFrom('accounts').selectAll().select(accountSubmissionsTotal('accounts').as('counted_submissions')).where('id', '=', id).executeTakeFirst();
       return row ? toAccount(row) : null;
     },
 
@@ -184,7 +185,8 @@ export function accountStore(db: Db) {
           join.onRef('m.workspace_id', '=', 'api_keys.account_id').on(sql<boolean>`m.person_id = coalesce(api_keys.person_id, api_keys.account_id)`).on('m.status', '=', 'active'))
         .select([
           'api_keys.id as key_id', 'api_keys.name as key_name', 'api_keys.scope', 'api_keys.last_used_at', 'accounts.id', 'accounts.email', 'accounts.plan', 'accounts.language', 'accounts.reply_to_email',
-          'accounts.submissions_total', 'accounts.created_at', 'm.person_id', 'm.role', 'm.id as member_id', 'm.email as member_email',
+          'accounts.submissions_total', 'accounts.created_at', accountSubmissionsTotal('accounts').as('counted_submissions'),
+          'm.person_id', 'm.role', 'm.id as member_id', 'm.email as member_email',
         ])
         .where('api_keys.key_hash', '=', hash)
         .where('api_keys.revoked_at', 'is', null)

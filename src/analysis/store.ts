@@ -4,6 +4,7 @@
 // kept apart with the ids it was made from, so that deleting any of them deletes it (migration 0028).
 import type { Db } from '../db/database.ts';
 import { fromJson, isForeignKeyViolation, toCount } from '../db/values.ts';
+import { formSubmissionCount } from '../db/counter-shards.ts';
 
 export interface DashboardFigures {
   forms: number;
@@ -35,7 +36,7 @@ export function analysisStore(db: Db) {
     async formTotals(accountId: string): Promise<Pick<DashboardFigures, 'forms' | 'submissions' | 'spam'>> {
       const totals = await db
         .selectFrom('forms')
-        .select((eb) => [eb.fn.countAll().as('forms'), eb.fn.sum('submission_count').as('submissions'), eb.fn.sum('spam_count').as('spam')])
+        .select((eb) => [eb.fn.countAll().as('forms'), eb.fn.sum(formSubmissionCount('forms')).as('submissions'), eb.fn.sum('spam_count').as('spam')])
         .where('account_id', '=', accountId)
         .executeTakeFirstOrThrow();
       return { forms: n(totals.forms), submissions: n(totals.submissions), spam: n(totals.spam) };

@@ -4,6 +4,7 @@ import type { Transaction } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Tables } from '../db/tables.ts';
 import { fromJson, toBool, toCount, toIso } from '../db/values.ts';
+import { formSubmissionCount } from '../db/counter-shards.ts';
 import type { FieldsSchema } from './field-schema.ts';
 import { isSealed, type SecretBox } from '../secrets/box.ts';
 
@@ -102,6 +103,7 @@ function formQuery(db: Db | Transaction<Tables>) {
       'form_versions.segment as version_segment',
       'form_versions.slug as version_slug',
       'form_versions.fields_schema as version_schema',
+      formSubmissionCount('forms').as('counted_submissions'),
     ]);
 }
 
@@ -149,7 +151,7 @@ function toForm(row: FormRow, box: SecretBox): FormRecord {
       redirect_url: row.redirect_url,
       allowed_origins: (fromJson(row.allowed_origins) as string[] | null) ?? [],
     },
-    submissionCount: toCount(row.submission_count),
+    submissionCount: toCount(row.counted_submissions),
     spamCount: toCount(row.spam_count),
     createdAt: toIso(row.created_at),
     updatedAt: toIso(row.updated_at),

@@ -45,4 +45,14 @@ export interface JobQueue {
   /** Jobs another connection of this process committed (SQLite's submit writer thread): wakes the workers that take them. */
   committedElsewhere(jobs: JobSpec[]): void;
   startWorker(handlers: Record<string, JobHandler>, options: WorkerOptions): Promise<RunningWorker>;
+  /**
+   * graphile-worker's queue (PostgreSQL) only: where its add_jobs lives and the runs a job gets, so a
+   * statement of our own can add jobs as enqueueInTransaction does (the submit batch's, migration 0044).
+   */
+  readonly graphile?: GraphileJobs;
+}
+
+export interface GraphileJobs {
+  schema: string;
+  maxAttempts: number;
 }

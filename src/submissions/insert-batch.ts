@@ -7,6 +7,7 @@ import type { Tables } from '../db/tables.ts';
 import type { InsertOutcome, NewSubmission, Submission } from './store.ts';
 import { byCodeUnits } from '../text-order.ts';
 import { insertFileRows } from '../files/store.ts';
+import { accountSubmissionsTotal } from '../db/counter-shards.ts';
 
 type Tx = Transaction<Tables>;
 
@@ -66,10 +67,11 @@ async function moveAccountCount(tx: Tx, accountId: string, delta: number): Promi
  */
 async function admitOnAccount(tx: Tx, accountId: string, wanted: number, freeCap: number | null): Promise<number> {
   let update = tx.updateTable('accounts').set((eb) => ({ submissions_total: eb('submissions_total', '+', wanted) })).where('id', '=', accountId);
-  if (freeCap !== null) update = update.where((eb) => eb.or([eb('plan', '=', 'pro'), eb('submissions_total', '<=', freeCap - wanted)]));
+  // The total is the row's and its shards' (PostgreSQL's one-statement batches of a pro owner add there).
+  if (freeCap !== null) update = update.where((eb) => eb.or([eb('plan', '=', 'pro'), eb(accountSubmissionsTotal('accounts'), '<=', freeCap - wanted)]));
   if ((await update.executeTakeFirst()).numUpdatedRows > 0n || freeCap === null) return wanted;
-  const row = await tx.selectFrom('accounts').select('submissions_total').where('id', '=', accountId).executeTakeFirst();
-  const room = Math.max(0, Math.min(wanted, freeCap - Number(row?.submissions_total ?? freeCap)));
+  const row = await tx.selectFrom('accounts').select(accountSubmissionsTotal('accounts').as('total')).where('id', '=', accountId).executeTakeFirst();
+  const room = Math.max(0, Math.min(wanted, freeCap - Number(row?.total ?? freeCap)));
   if (room > 0) await moveAccountCount(tx, accountId, room);
   return room;
 }

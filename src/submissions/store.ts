@@ -131,7 +131,7 @@ export interface CorrectedSample {
 /** Teaches the owner's spam checks the corrections of one transaction, all at once. */
 export type LearnFromCorrection = (tx: Transaction<Tables>, samples: CorrectedSample[]) => Promise<void>;
 
-function toSubmission(row: Selectable<SubmissionsTable>): Submission {
+export function toSubmission(row: Selectable<SubmissionsTable>): Submission {
   return {
     id: row.id,
     data: fromJson(row.data) as Record<string, unknown>,
@@ -205,15 +205,15 @@ const postgresBatchStatements: BatchStatements = {
 
 /**
  * Where a deep page starts, from the per-block counts that migration 0003 keeps: the newest block
- * whose running count (newest first) passes the offset holds the page's first row. Null past the end.
+ * whose running count (newest first) passes the offset holds the page's first row. Null past the end. A
+ * block's count may be held in several shard rows on PostgreSQL (migration 0044): summed first.
  */
 async function deepPageStart(db: Db, formId: string, split: Split, offset: number): Promise<{ belowSeq: number; skip: number } | null> {
   const counted = countedInBlock(split);
   const { rows } = await sql<{ block: number | string; newer: number | string }>`
     select block, running - counted as newer from (
-      select block, ${counted} as counted,
-        sum(${counted}) over (order by block desc rows between unbounded preceding and current row) as running
-      from submission_blocks where form_id = ${formId}
+      select block, counted, sum(counted) over (order by block desc rows between unbounded preceding and current row) as running
+      from (select block, sum(${counted}) as counted from submission_blocks where form_id = ${formId} group by block) as shards
     ) as blocks where running > ${offset} order by block desc limit 1`.execute(db);
   const found = rows[0];
   if (!found) return null;

@@ -1,0 +1,55 @@
+// PostgreSQL: a batch stored in one statement, one round trip: intake_insert_submissions (migration
+// 0044) runs insert-batch.ts's rules (replayed and reused keys, a form gone, the free plan's cap,
+// the counters) and adds the jobs with graphile-worker's add_jobs, all inside one statement.
+//
+// Durability: the statement runs in autocommit (no begin/commit of ours), so PostgreSQL commits it
+// at the end of the extended-protocol exchange, and pg resolves the query only at ReadyForQuery,
+// which comes after that commit. A failed commit is an error here, never an outcome: 201 only
+// after commit, as before.
+import { sql, type Selectable } from 'kysely';
+import type { Db } from '../db/database.ts';
+import type { SubmissionsTable } from '../db/tables.ts';
+import type { GraphileJobs } from '../jobs/queue.ts';
+import { PROCESS_SUBMISSION, PROCESS_SUBMISSIONS, PROCESSING_JOB_SIZE } from '../pipeline/tasks.ts';
+import { toSubmission, type InsertOutcome, type NewSubmission } from './store.ts';
+
+type Kind = InsertOutcome['kind'];
+
+/** to_jsonb writes timestamps as PostgreSQL prints them; the API gives them as toISOString does. */
+const TIMESTAMPS = ['created_at', 'replied_at', 'processed_at', 'spam_corrected_at', 'reply_sending_at', 'read_at', 'done_at'] as const;
+
+function storedRow(json: Record<string, unknown>): Selectable<SubmissionsTable> {
+  const row = { ...json };
+  for (const column of TIMESTAMPS) if (typeof row[column] === 'string') row[column] = new Date(row[column]).toISOString();
+  return row as unknown as Selectable<SubmissionsTable>;
+}
+
+/** The batch as the function reads it: one JSON parameter (one string to send, no per-column escaping). */
+export function batchJson(items: NewSubmission[]): string {
+  return JSON.stringify(items.map((item, i) => ({
+    i: i + 1,
+    id: item.id,
+    form_id: item.formId,
+    account_id: item.accountId,
+    version_id: item.versionId,
+    data: item.data,
+    metadata: item.metadata,
+    idempotency_key: item.idempotencyKey,
+    idempotency_hash: item.idempotencyHash,
+    fingerprint: item.fingerprint,
+    created_at: item.createdAt,
+    cap: item.submissionCap,
+  })));
+}
+
+/** Stores a batch without files (their rows take the transaction path) and its processing jobs; one outcome per item, in order. */
+export async function insertBatchInOneStatement(db: Db, items: NewSubmission[], jobs: GraphileJobs): Promise<InsertOutcome[]> {
+  const { rows } = await sql<{ out_kind: Kind; out_row: Record<string, unknown> | null }>`
+    select out_kind, out_row from intake_insert_submissions(${batchJson(items)}::jsonb, ${jobs.schema}, ${PROCESSING_JOB_SIZE},
+      ${jobs.maxAttempts}, ${PROCESS_SUBMISSION}, ${PROCESS_SUBMISSIONS})`.execute(db);
+  if (rows.length !== items.length) throw new Error(`the batch function answered ${rows.length} outcomes for ${items.length} submissions`);
+  return rows.map((row): InsertOutcome => {
+    if (row.out_kind === 'duplicate') return { kind: 'duplicate', existing: toSubmission(storedRow(row.out_row!)) };
+    return { kind: row.out_kind } as InsertOutcome;
+  });
+}
