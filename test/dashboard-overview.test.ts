@@ -105,7 +105,7 @@ describe(`dashboard overview and audit pages (${ENGINE})`, () => {
     const all = await owner.get('/audit');
     assert.equal(all.statusCode, 200);
     assert.match(all.body, /<td>Dashboard<\/td>\s*<td><code class="wrap">POST \/forms\/:id\/edit<\/code><\/td>/);
-    assert.match(all.body, new RegExp(`<td class="wrap">laptop</td>\\s*<td>API</td>\\s*<td><code class="wrap">POST /api/forms</code></td>\\s*<td><code class="wrap">${made.id}</code>`));
+    assert.match(all.body, new RegExp(`<td class="wrap">laptop <span class="muted small">\\(charts@example.com\\)</span></td>\\s*<td>API</td>\\s*<td><code class="wrap">POST /api/forms</code></td>\\s*<td><code class="wrap">${made.id}</code>`));
     const api = await owner.get('/audit?surface=api');
     assert.match(api.body, /<a href="\/audit\?surface=api" aria-current="page">API<\/a>/);
     assert.doesNotMatch(api.body, /<td>Dashboard<\/td>/);
