@@ -81,8 +81,12 @@ export function fileService(deps: { storage: FileStorage; store: FileStore; maxU
 
     /** A submission's quarantined files, file id → signature: notifications name them without a link. */
     async quarantinedOf(submissionId: string): Promise<Map<string, string>> {
-      const records = await store.ofSubmissions([submissionId]);
-      return new Map(records.flatMap((record) => (record.quarantine === null ? [] : [[record.id, record.quarantine] as const])));
+      return store.quarantinedAmong([submissionId]);
+    },
+
+    /** The quarantined files of these submissions (an export's chunk), file id → signature. */
+    async quarantinedAmong(submissionIds: string[]): Promise<Map<string, string>> {
+      return store.quarantinedAmong(submissionIds);
     },
 
     uploadSession(fields: readonly FieldDefinition[]): UploadSession {
