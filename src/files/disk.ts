@@ -11,8 +11,6 @@ import { FILE_MODE, privateDir } from '../db/file-modes.ts';
 import { checkKey, measuring, STORAGE_KEY, type FileStorage } from './storage.ts';
 
 const PARTIAL = '.part';
-/** Room for two of the inspector's gathered chunks (UPLOAD_CHUNK): one being written, one waiting. */
-const WRITE_BUFFER = 1024 * 1024;
 
 export function diskStorage(dataDir: string): FileStorage & { dir: string; notices: string[] } {
   const dir = path.join(dataDir, 'files');
@@ -33,7 +31,7 @@ export function diskStorage(dataDir: string): FileStorage & { dir: string; notic
       const measure = measuring();
       try {
         // flush: the file is fsynced before it is closed, so the rename publishes bytes that are on disk.
-        await pipeline(body, measure, createWriteStream(partial, { flags: 'wx', mode: FILE_MODE, flush: true, highWaterMark: WRITE_BUFFER }));
+        await pipeline(body, measure, createWriteStream(partial, { flags: 'wx', mode: FILE_MODE, flush: true }));
         await fs.rename(partial, target);
         return measure.result();
       } catch (error) {

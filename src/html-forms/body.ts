@@ -89,9 +89,6 @@ function multipartError(error: unknown): AppError {
   return fail.invalidBody(`The multipart body could not be read${message ? `: ${message.slice(0, 200)}` : ''}.`);
 }
 
-/** busboy's buffers for a post with files: four of the socket's reads. */
-const PARSER_BUFFER = 256 * 1024;
-
 /** Where a post's file parts go: src/files' upload session. */
 export interface FileParts {
   limits: { fileSize: number; files: number };
@@ -104,9 +101,7 @@ export async function readMultipart(request: FastifyRequest, maxBytes: number, f
   const values: FormValues = new Map();
   let bytes = 0;
   try {
-    // Larger stream buffers for file parts than busboy's 16 KiB: the socket's 64 KiB reads pass
-    // through without a pause and resume of the request for every one of them.
-    for await (const part of request.parts(files ? { limits: files.limits, highWaterMark: PARSER_BUFFER, fileHwm: PARSER_BUFFER } : undefined)) {
+    for await (const part of request.parts(files ? { limits: files.limits } : undefined)) {
       if (part.type === 'file' && files) {
         await files.receive(part);
         continue;
