@@ -54,7 +54,9 @@ async function measure(engine: Engine, context: BenchContext): Promise<Run> {
   const store = await createStore(engine, context.postgresUrl);
   try {
     const key = await createOwner(store.env);
-    const server = await startIntake(store.env);
+    // INTAKE_UPLOAD_CONCURRENCY from the bench's environment, to compare admission limits.
+    const limit = process.env.INTAKE_UPLOAD_CONCURRENCY;
+    const server = await startIntake({ ...store.env, ...(limit && { INTAKE_UPLOAD_CONCURRENCY: limit }) });
     try {
       const contact = await createForm(server.base, key);
       const documents = await createForm(server.base, key, UPLOAD_FORM);

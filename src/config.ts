@@ -50,6 +50,9 @@ export interface Config {
   /** Uploaded files: the bytes of all files of one submission together (docs/files.md). */
   files: {
     maxUploadBytes: number;
+    /** Uploaded files read at once, and how long one waits for its turn before a 503 (src/files/admission.ts). */
+    uploadConcurrency: number;
+    uploadQueueTimeoutMs: number;
     /** Lifetime of the signed download links in webhooks, chat messages and exports. */
     linkTtlSeconds: number;
     /** Lifetime of the signed download links in notification emails. */
@@ -351,6 +354,8 @@ export function loadConfig(env: Env = process.env): Config {
     maxBodyBytes: integer(env, 'INTAKE_MAX_BODY_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),
     files: {
       maxUploadBytes: integer(env, 'INTAKE_MAX_UPLOAD_BYTES', 25 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+      uploadConcurrency: integer(env, 'INTAKE_UPLOAD_CONCURRENCY', 4, 1, 1000),
+      uploadQueueTimeoutMs: integer(env, 'INTAKE_UPLOAD_QUEUE_TIMEOUT_MS', 30_000, 100, 600_000),
       linkTtlSeconds: integer(env, 'INTAKE_FILE_LINK_TTL_S', 86_400, 60, 30 * 86_400),
       emailLinkTtlSeconds: integer(env, 'INTAKE_FILE_EMAIL_LINK_TTL_S', 7 * 86_400, 60, 30 * 86_400),
       storage: storageConfig(env),

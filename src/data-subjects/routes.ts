@@ -31,6 +31,8 @@ const EMAIL = Type.String({
 const Body = Type.Object({ email: EMAIL }, { additionalProperties: false });
 const complete = Type.Boolean({ description: 'False when more submissions than a search reads were still waiting for the pipeline: ask again in a moment' });
 const Match = Type.Object({ form_id: Type.String(), form_name: Type.String(), id: Type.String(), created_at: Type.String({ format: 'date-time' }) });
+// As submissions/schemas.ts writes a nullable value: both OpenAPI 3.0 (nullable) and JSON Schema (the type list) read it.
+const nullable = (schema: { type: string } & Record<string, unknown>) => Type.Unsafe<string | null>({ ...schema, nullable: true, type: [schema.type, 'null'] });
 const open = (description: string) => Type.Object({}, { additionalProperties: true, description });
 
 const errorBody = Type.Object({ error: Type.Object({ code: Type.String(), message: Type.String() }, { additionalProperties: true }) });
@@ -70,8 +72,11 @@ export const dataSubjectRoutes: FastifyPluginAsyncTypebox<{ config: Config; acco
           }),
           files: Type.Array(Type.Object({
             submission_id: Type.String(), form_id: Type.String(), field: Type.String(), id: Type.String(), filename: Type.String(),
-            content_type: Type.String(), size: Type.Integer(), sha256: Type.String(), url: Type.String({ format: 'uri' }), expires_at: Type.String({ format: 'date-time' }),
-          }), { description: "The person's uploaded files: a signed download link each (INTAKE_FILE_LINK_TTL_S), not the bytes" }),
+            content_type: Type.String(), size: Type.Integer(), sha256: Type.String(),
+            url: nullable({ type: 'string', format: 'uri', description: 'A signed download link; null for a quarantined file' }),
+            expires_at: nullable({ type: 'string', format: 'date-time' }),
+            quarantine: nullable({ type: 'string', description: 'The signature the malware scanner (INTAKE_CLAMAV_URL) found: the file is quarantined and has no link; null otherwise' }),
+          }), { description: "The person's uploaded files: a signed download link each (INTAKE_FILE_LINK_TTL_S), not the bytes; a quarantined file is named with its signature and has no link" }),
         }),
         ...Errors,
       },

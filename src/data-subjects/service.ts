@@ -26,8 +26,11 @@ export interface SubjectFile {
   content_type: string;
   size: number;
   sha256: string;
-  url: string;
-  expires_at: string;
+  /** null for a quarantined file: its link would only answer 403. */
+  url: string | null;
+  expires_at: string | null;
+  /** The signature the malware scanner found (the file is quarantined and cannot be downloaded), or null. */
+  quarantine: string | null;
 }
 
 /** Where a data subject's files are found and signed; without it, an export lists none. */
@@ -58,10 +61,11 @@ export function dataSubjectService(deps: { store: DataSubjectStore; files?: Subj
     if (!deps.files) return [];
     const { links } = deps.files;
     return [...(await deps.files.ofSubmissions(ids)).values()].flat().map((file) => {
-      const { url, expiresAt } = links.sign(file.id, links.ttlSeconds);
+      // A quarantined file is named with its signature, without a link (as in notifications and exports).
+      const { url, expiresAt } = file.quarantine === null ? links.sign(file.id, links.ttlSeconds) : { url: null, expiresAt: null };
       return {
         submission_id: file.submissionId, form_id: file.formId, field: file.field, id: file.id, filename: file.filename,
-        content_type: file.content_type, size: file.size, sha256: file.sha256, url, expires_at: expiresAt,
+        content_type: file.content_type, size: file.size, sha256: file.sha256, url, expires_at: expiresAt, quarantine: file.quarantine,
       };
     });
   }

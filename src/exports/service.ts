@@ -105,13 +105,18 @@ export function exportService(deps: { store: ExportStore; forms: FormService; fi
       // Files as signed links (INTAKE_FILE_LINK_TTL_S), made as each chunk is written.
       const files = fileFields(versions);
       const links = deps.fileLinks;
-      const linked = (rows: ExportRow[]) => (links && files.length > 0 ? rows.map((row) => ({ ...row, data: dataWithLinks(row.data, files, links.sign, links.ttlSeconds) })) : rows);
+      // A quarantined file (malware found) is named with its signature and gets no link: it would answer 403.
+      const linked = async (rows: ExportRow[]): Promise<ExportRow[]> => {
+        if (!links || files.length === 0) return rows;
+        const quarantined = links.quarantinedAmong ? await links.quarantinedAmong(rows.map((row) => row.id)) : new Map<string, string>();
+        return rows.map((row) => ({ ...row, data: dataWithLinks(row.data, files, links.sign, links.ttlSeconds, quarantined) }));
+      };
       async function* text(): AsyncGenerator<string> {
         yield encoder.start();
         let first = true;
         if (last > 0) {
           for await (const chunk of walkRows(store, form.id, query, { first: await store.firstSeq(form.id), last }, EXPORT_CHUNK)) {
-            yield encoder.rows(linked(chunk), first);
+            yield encoder.rows(await linked(chunk), first);
             first = false;
             // One chunk per turn of the event loop: everything else that is ready (submissions above
             // all) runs between two chunks. Without it, a fast reader kept the export going from one

@@ -23,6 +23,8 @@ export interface FileLinkDeps {
   emailTtlSeconds: number;
   /** A submission's quarantined files, file id → signature; without it, no file counts as quarantined. */
   quarantined?: (submissionId: string) => Promise<Map<string, string>>;
+  /** The same for many submissions in one query (an export's chunk): file id → signature. */
+  quarantinedAmong?: (submissionIds: string[]) => Promise<Map<string, string>>;
 }
 
 function isFileObject(value: unknown): value is FileObject {
@@ -58,19 +60,28 @@ export function fileLine(file: FileLink): string {
   return file.url === null ? `${fileLabel(file)}: quarantined, malware found (${file.quarantine}); no download link` : `${fileLabel(file)}: ${file.url}`;
 }
 
-/** `data` with each file field's list of file objects given their signed `url` and `expires_at`. */
-export function dataWithLinks(data: Record<string, unknown>, fields: readonly FieldDefinition[], sign: FileLinkSigner, ttlSeconds: number): Record<string, unknown> {
-  const links = fileLinks(data, fields, sign, ttlSeconds);
+/**
+ * `data` with each file field's list of file objects given their signed `url` and `expires_at`; a
+ * file in `quarantined` (id → signature) gets `url` and `expires_at` null and `quarantine` set.
+ */
+export function dataWithLinks(data: Record<string, unknown>, fields: readonly FieldDefinition[], sign: FileLinkSigner, ttlSeconds: number, quarantined: ReadonlyMap<string, string> = new Map()): Record<string, unknown> {
+  const links = fileLinks(data, fields, sign, ttlSeconds, quarantined);
   if (links.length === 0) return data;
   const linked = { ...data };
   for (const field of new Set(links.map((link) => link.field))) {
-    linked[field] = links.filter((link) => link.field === field).map(({ field: _field, quarantine: _quarantine, ...file }) => file);
+    linked[field] = links.filter((link) => link.field === field).map(({ field: _field, quarantine, ...file }) => (quarantine === null ? file : { ...file, quarantine }));
   }
   return linked;
 }
 
-/** A file field's value as one line a file, "name url": for a spreadsheet cell. Other values as they are. */
+/**
+ * A file field's value as one line a file, for a spreadsheet cell: "name url", or for a quarantined
+ * file the words notifications use, with no link. Other values as they are.
+ */
 export function fileLines(value: unknown): unknown {
   if (!Array.isArray(value) || !value.every((file) => typeof file === 'object' && file !== null && typeof file.filename === 'string')) return value;
-  return value.map((file: { filename: string; url?: string }) => (file.url ? `${file.filename} ${file.url}` : file.filename)).join('\n');
+  return value.map((file: { filename: string; size?: number; url?: string | null; quarantine?: string }) => {
+    if (typeof file.quarantine === 'string') return `${file.filename}: quarantined, malware found (${file.quarantine}); no download link`;
+    return file.url ? `${file.filename} ${file.url}` : file.filename;
+  }).join('\n');
 }

@@ -9,6 +9,7 @@ import type { FileRecord, FileStore } from './store.ts';
 import { fail } from '../http/errors.ts';
 import { checkSignedLink, signedFileUrl } from './links.ts';
 import type { StoredUpload } from './uploads.ts';
+import { uploadAdmission, type UploadAdmission } from './admission.ts';
 
 /** Bytes without a row younger than this may belong to a submission still committing: the sweeper leaves them. */
 export const ORPHAN_AGE_MS = 3_600_000;
@@ -29,8 +30,19 @@ export interface UploadSession {
   discard(): Promise<void>;
 }
 
-export function fileService(deps: { storage: FileStorage; store: FileStore; maxUploadBytes: number; linkKey: Buffer; clock?: () => Date }) {
+export interface FileServiceDeps {
+  storage: FileStorage;
+  store: FileStore;
+  maxUploadBytes: number;
+  linkKey: Buffer;
+  /** INTAKE_UPLOAD_CONCURRENCY and INTAKE_UPLOAD_QUEUE_TIMEOUT_MS: files read at once, and how long one waits for its turn. */
+  uploads?: { concurrency: number; waitMs: number };
+  clock?: () => Date;
+}
+
+export function fileService(deps: FileServiceDeps) {
   const { storage, store } = deps;
+  const admission: UploadAdmission = uploadAdmission(deps.uploads ?? { concurrency: 4, waitMs: 30_000 });
   const clock = deps.clock ?? (() => new Date());
 
   async function deleteAll(keys: string[]): Promise<void> {
@@ -48,6 +60,7 @@ export function fileService(deps: { storage: FileStorage; store: FileStore; maxU
 
   return {
     storage,
+    admission,
 
     /** A signed link valid for `ttlSeconds` (INTAKE_FILE_LINK_TTL_S, INTAKE_FILE_EMAIL_LINK_TTL_S, or shorter). */
     signedUrl(baseUrl: string, fileId: string, ttlSeconds: number): { url: string; expiresAt: string } {
@@ -81,8 +94,12 @@ export function fileService(deps: { storage: FileStorage; store: FileStore; maxU
 
     /** A submission's quarantined files, file id → signature: notifications name them without a link. */
     async quarantinedOf(submissionId: string): Promise<Map<string, string>> {
-      const records = await store.ofSubmissions([submissionId]);
-      return new Map(records.flatMap((record) => (record.quarantine === null ? [] : [[record.id, record.quarantine] as const])));
+      return store.quarantinedAmong([submissionId]);
+    },
+
+    /** The quarantined files of these submissions (an export's chunk), file id → signature. */
+    async quarantinedAmong(submissionIds: string[]): Promise<Map<string, string>> {
+      return store.quarantinedAmong(submissionIds);
     },
 
     uploadSession(fields: readonly FieldDefinition[]): UploadSession {
@@ -104,7 +121,14 @@ export function fileService(deps: { storage: FileStorage; store: FileStore; maxU
           }
           const list = received.get(part.fieldname) ?? [];
           received.set(part.fieldname, list);
-          const upload = await receiveFile(storage, part, fieldRules, budget);
+          // Not a byte of the file is read before its turn (see admission.ts).
+          const release = await admission.acquire();
+          let upload: StoredUpload | null;
+          try {
+            upload = await receiveFile(storage, part, fieldRules, budget);
+          } finally {
+            release();
+          }
           if (!upload) return;
           list.push(upload);
           if (list.length > fieldRules.maxFiles) throw unexpectedFile(part.fieldname, true, fieldRules.maxFiles);

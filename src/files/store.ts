@@ -67,6 +67,13 @@ export function fileStore(db: Db) {
       return rows.map(toRecord);
     },
 
+    /** The quarantined files among these submissions', file id → signature; only those rows are read. */
+    async quarantinedAmong(submissionIds: string[]): Promise<Map<string, string>> {
+      if (submissionIds.length === 0) return new Map();
+      const rows = await db.selectFrom('submission_files').select(['id', 'quarantine']).where('submission_id', 'in', submissionIds).where('quarantine', 'is not', null).execute();
+      return new Map(rows.map((row) => [row.id, String(row.quarantine)]));
+    },
+
     /** clamd's verdict on one file: null when clean, else the signature it found. */
     async recordScan(id: string, signature: string | null, scannedAt: string): Promise<void> {
       await db.updateTable('submission_files').set({ scanned_at: scannedAt, quarantine: signature }).where('id', '=', id).execute();
