@@ -64,6 +64,33 @@ describe('shape features', () => {
     pinned('personal_concrete', [['I\'m Tom Reid from Hillside Mill. Could I drop off two 5 kg sample bags next week?', 'We mill flour. Could we send samples next week?']]);
   });
 
+  it('identity and identified_offer: a registration number or a street address beside an offer; the same offer from nowhere is not', () => {
+    pinned('identity', [
+      ['We are a joinery making oak stair treads. Workshop at Unit 4, Bridge Street Yard.', 'We are a joinery making oak stair treads. Workshop near the bridge.'],
+      ['Wir liefern Fahrradständer. USt-IdNr. DE 287 553 104.', 'Wir liefern Fahrradständer. Fragen Sie nach unserer Nummer.'],
+      ['Nous offrons un échantillon gratuit. Atelier : 14 rue des Tanneurs, Angers.', 'Nous offrons un échantillon gratuit. Atelier à Angers.'],
+      ['Possiamo portarvi una degustazione gratuita. P.IVA 04518720655.', 'Possiamo portarvi una degustazione gratuita. Partita da Napoli.'],
+      // An order of 12 boxes is a quantity, not an address: "12 boxes on Friday" names no street.
+      ['We mill flour at 9 Magdalen Street.', 'Could you send 12 boxes on Friday?'],
+    ]);
+    pinned('identified_offer', [
+      ['Hello, we offer a free deep clean of one meeting room. We are at 22 Dawson Road, MK1 1LH.', 'Hello, we offer a free deep clean of one meeting room. We are local.'],
+      // With a guarantee of results the address no longer vouches for the offer.
+      ['Dzień dobry, we offer cleaning for offices. NIP 735 288 41 07.', 'Dzień dobry, we offer guaranteed first page results. NIP 735 288 41 07.'],
+    ]);
+  });
+
+  it('pressure and pressured_offer: a guarantee, a deadline or "order now" beside an offer; a customer asking about a guarantee is not pushing one', () => {
+    pinned('pressure', [
+      ['We can get you in the top 3 in 30 days, guaranteed.', 'Is the boiler still under warranty after the repair?'],
+      ['Wir bringen Sie garantiert auf Seite 1.', 'Wir möchten wissen, ob die Garantiezeit zwei Jahre beträgt.'],
+      ['Limited offer this week: full redesign for $499.', 'Is the offer on the sofa still on this week?'],
+    ]);
+    pinned('pressured_offer', [
+      ['We offer backlinks from real blogs. Order now!', 'I\'d like to order now so it ships on Monday. Could you confirm the price of the 12 boxes?'],
+    ]);
+  });
+
   it('reads only the first 2,000 characters, so a 60 KB text costs what 2 KB does', () => {
     const long = `${'a'.repeat(60_000)} Dear website owner, we offer SEO.`;
     assert.equal(shapeFeatures(long, long, 0).length, 0);
@@ -75,8 +102,8 @@ describe('the classifier reads the shape', () => {
     const model = JSON.parse(readFileSync(DEFAULT_MODEL_URL, 'utf8')) as SpamModelFile;
     const weights = decodeWeights(model.weights, 2 ** model.hashBits);
     const weight = (feature: string) => weights[hashFeature(`h:${feature}`)]!;
-    for (const feature of ['offer_to_nobody', 'discovery_to_nobody', 'pitch_without_need', 'offer', 'benefit']) assert.ok(weight(feature) > 0.5, `${feature}: ${weight(feature)}`);
-    for (const feature of ['need', 'concrete', 'concrete_question', 'referral', 'named']) assert.ok(weight(feature) < -0.3, `${feature}: ${weight(feature)}`);
+    for (const feature of ['offer_to_nobody', 'discovery_to_nobody', 'pitch_without_need', 'offer', 'benefit', 'pressure']) assert.ok(weight(feature) > 0.5, `${feature}: ${weight(feature)}`);
+    for (const feature of ['need', 'concrete', 'concrete_question', 'referral', 'named', 'identity']) assert.ok(weight(feature) < -0.3, `${feature}: ${weight(feature)}`);
   });
 
   it('scores an outreach pitch above the introduction that shares its words but names the person, the referral and the need', () => {

@@ -72,15 +72,14 @@ describe('web-form spam signals', () => {
     ], /never mentions/i);
   });
 
-  it('stranger_link stays silent on a translator naming her own site; intelligent still flags her (a known false positive)', async () => {
-    // Her domain is named by "traductrice", so the signal is silent and `standard` lets her through. The classifier,
-    // trained on the web-form set, reads an unasked offer about the reader's site with nobody named as outreach:
-    // docs/spam.md counts this kind among the introductions it flags, and one "not spam" mark lets her next message
-    // through (test/spam-web-form-corrections.test.ts).
+  it('stranger_link stays silent on a translator naming her own site; intelligent lets her through since the second round', async () => {
+    // Her domain is named by "traductrice", so the signal is silent and `standard` lets her through. The first
+    // round's classifier read an unasked offer about the reader's site with nobody named as outreach and flagged her;
+    // issue 35's second round trained on more introductions of that shape and she now stays in the inbox (docs/spam.md).
     const message = 'Bonjour, je suis traductrice indépendante. Votre site n\'existe qu\'en français alors que vous vendez en Suisse. Je peux traduire vos pages en allemand. Mes références : https://claire-traductions.fr';
     const standard = checkStandard(submission(message));
     assert.ok(!standard.signals.includes('stranger_link'), standard.reason);
     assert.equal(standard.spam, false, standard.reason);
-    assert.equal((await checkIntelligent(submission(message), null)).spam, true);
+    assert.equal((await checkIntelligent(submission(message), null)).spam, false);
   });
 });

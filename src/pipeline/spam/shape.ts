@@ -40,6 +40,13 @@ const CONCRETE = /\b\d{1,5}\s?(?:x\s?\d{1,4}|people|guests|persons|pieces|units|
 /** The sender's own need, in the first person: what customers, applicants and buyers write. */
 const OWN_NEED = /\b(?:i(?:'d|\swould)\slike|we(?:'d|\swould)\slike|i\s(?:need|want|ordered|bought|booked|paid|applied|am\sapplying|'m\sapplying)|we\s(?:need|want|ordered|bought)|my\s(?:order|account|booking|cv|parcel|invoice|subscription)|can\s(?:you|i|we|someone)|could\s(?:you|someone|i|we)|do\syou\s(?:have|sell|deliver|offer|do|ship|accept)|is\sit\spossible|are\syou\s(?:free|open|available)|how\s(?:much|long|do\si)|what\s(?:is|would|are)\sthe|ich\s(?:möchte|hätte|brauche)|wir\s(?:möchten|brauchen|suchen)|je\s(?:voudrais|cherche|souhaite)|quiero|quer[íi]a|me\sinteresa|vorrei|gostaria|ik\s(?:wil|heb)|chcia[łl](?:a|by)m)\b/u;
 const QUESTION = /[?¿؟]/u;
+/**
+ * A business that can be found: a registration or tax number, or a street address. Outreach hides where it
+ * is; a supplier, a workshop or a tradesperson writing to a neighbour says it. Matched on lower-cased text.
+ */
+const BUSINESS_IDENTITY = /\b(?:vat(?:\sno\.?|\snumber)?|company\s(?:no\.?|number|reg(?:istration)?\.?(?:\sno\.?)?)|reg\.?\sno\.?|ust-?idnr\.?|ust-?id|handelsregister|hrb|siret|siren|p\.?\s?iva|partita\siva|cif|nif|nipc|kvk|btw|nip|regon|inn|инн|огрн|vergi\sno|mersis)[\s:.]{0,3}(?:[a-z]{2}\s?)?\d[\d\s]{3,16}|\b\d{1,4}[a-z]?,?\s(?:[\p{L}'-]{2,20}\s){0,3}(?:street|st|road|rd|lane|avenue|yard|way|place|square)\b|\b\d{1,4},?\s(?:rue|avenue|boulevard|bd|chemin|all[ée]e|impasse|quai)\s|\b(?:unit|rue|via|calle|rua|ul\.|avenida|piazza|plaza|straat|gatan|sokak|cadde|улица|ул\.)\s(?:[\p{L}'-]{2,20}\s){0,3}\d{1,4}\b|\b[\p{L}-]{2,30}(?:str\.|straße|strasse|weg|gasse|platz|straat|gatan|vej)\s\d{1,4}\b/u;
+/** Pressure that a neighbour's offer does not need: a guarantee of results, a deadline, "order now". */
+const PRESSURE = /\b(?:guaranteed|guarantee|money[\s-]back|limited\s(?:time\s)?offer|offer\s(?:ends|expires)|this\sweek\sonly|only\sthis\s(?:week|month)|act\snow|order\snow|buy\snow|apply\snow|sign\sup\snow|hurry|garantiert|garantie|garanti(?:e|s|t|ta|to|do|da)?|gegarandeerd|z\sgwarancj[aą]|с\sгарантией|garantili|jetzt\s(?:bestellen|registrieren)|offre\slimit[ée]e|oferta\slimitada|offerta\svalida\ssolo)\b/u;
 
 /** The shape features of a text (lower-cased and folded `prose`, the text as written in `original`), each a feature name. */
 export function shapeFeatures(original: string, prose: string, urlCount: number): string[] {
@@ -57,6 +64,8 @@ export function shapeFeatures(original: string, prose: string, urlCount: number)
   const concrete = CONCRETE.test(head);
   const need = OWN_NEED.test(head);
   const question = QUESTION.test(head);
+  const identity = BUSINESS_IDENTITY.test(head);
+  const pressure = PRESSURE.test(head);
   const features: string[] = [];
   const add = (name: string, present: boolean) => { if (present) features.push(`h:${name}`); };
   add('named', named);
@@ -68,6 +77,8 @@ export function shapeFeatures(original: string, prose: string, urlCount: number)
   add('pitch', pitch);
   add('concrete', concrete);
   add('need', need);
+  add('identity', identity);
+  add('pressure', pressure);
   // Conjunctions: the shapes themselves.
   const personal = named || referral;
   add('offer_to_nobody', (offer || benefit) && !personal);
@@ -77,6 +88,8 @@ export function shapeFeatures(original: string, prose: string, urlCount: number)
   add('generic_greeting_offer', generic && (offer || benefit || pitch));
   add('concrete_question', question && (concrete || need) && !pitch);
   add('personal_concrete', personal && (concrete || need));
+  add('identified_offer', identity && !pressure && (offer || benefit || discovery));
+  add('pressured_offer', pressure && !need && (offer || benefit || pitch || urlCount > 0));
   return features;
 }
 
