@@ -1,7 +1,7 @@
 // The one place that decides what a role may do (docs/teams.md has the same table for people).
 // Every surface asks it: the REST API (by route, in requireApiKey), MCP (tools listed and callable),
 // and the dashboard (by route, in its plugin). A route or tool missing from these tables is refused,
-// and test/teams-roles.test.ts fails, so a new one cannot be forgotten.
+// and test/teams.test.ts (its role matrix) fails, so a new one cannot be forgotten.
 import type { Role } from '../db/tables.ts';
 
 export type { Role };
