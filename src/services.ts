@@ -121,13 +121,16 @@ export function buildServices(config: Config, database: Database, secrets: Secre
   const mailer = countedMailer(config.delivery.smtp ? createMailer(config.delivery.smtp) : null, metrics);
   const files = fileService({ storage: storageFor(config), store: fileStore(database.db), maxUploadBytes: config.files.maxUploadBytes, uploads: { concurrency: config.files.uploadConcurrency, waitMs: config.files.uploadQueueTimeoutMs }, linkKey: secrets.derive(LINK_PURPOSE) });
   const fileLinks = { sign: (fileId: string, ttl: number) => files.signedUrl(baseUrl, fileId, ttl), ttlSeconds: config.files.linkTtlSeconds, emailTtlSeconds: config.files.emailLinkTtlSeconds, quarantinedAmong: files.quarantinedAmong };
-  const sender: SenderDeps = { policy, timeoutMs: config.delivery.timeoutMs, mailer, outbound: options.outbound, fileLinks: { ...fileLinks, quarantined: files.quarantinedOf } };
+  const memberRows = workspaceStore(database.db);
+  const sender: SenderDeps = {
+    policy, timeoutMs: config.delivery.timeoutMs, mailer, outbound: options.outbound, fileLinks: { ...fileLinks, quarantined: files.quarantinedOf },
+    membersAtLeast: memberRows.addressesAtLeast,
+  };
   const destinationRows = destinationStore(database.db, secrets);
   const deliveryRows = deliveryStore(database.db, secrets);
   const accountRows = accountStore(database.db);
   const accounts = accountService(accountRows, config);
   const setup = setupService({ store: setupStore(database.db) });
-  const memberRows = workspaceStore(database.db);
   const dashboard = dashboardService({ store: dashboardStore(database.db), accounts: accountRows, setup, members: memberRows });
   const knowledge = knowledgeService(knowledgeStore(database.db), { maxBytes: config.knowledge.maxBytes });
   const forms = formService(formStore(database.db, secrets), {

@@ -160,8 +160,9 @@ describe('OpenAPI document against the server', () => {
    *   reply_email_field naming an email field (another member, or on a change the stored schema), and its
    *   alias smart_reply_email_field the same value when both are given; the URL policy. On a change, what the body leaves out is as stored, so an enabled webhook or smart
    *   reply may still lack its URL, secret or knowledge base, and a hosted CAPTCHA provider its keys.
-   * - A destination: the URL policy; on a change, the members of another type than the stored one's,
-   *   and a type other than the stored one.
+   * - A destination: the URL policy; an email destination with neither recipients nor recipients_role
+   *   (one or both, teams); on a change, the members of another type than the stored one's, and a
+   *   type other than the stored one.
    */
   const FORM_RULES: Record<string, RegExp> = {
     fields_schema: /has a condition \(\w+\) whose value|invalid regular expression|is greater than|a honeypot field cannot|is given more than once/,
@@ -188,9 +189,10 @@ describe('OpenAPI document against the server', () => {
     (where, status, body) => /^(POST \/api\/knowledge_bases|PUT \/api\/knowledge_bases\/\{id\})$/.test(where) && status === 422
       && JSON.stringify((body as { error?: { details?: unknown } } | null)?.error?.details) === JSON.stringify({ content: ['has no text to answer from'] }),
     (where, status, body) => where === 'PUT /api/forms/{id}' && status === 422 && refusedOnlyFor(body, STORED_FORM),
-    (where, status, body) => where === 'POST /api/forms/{form_id}/destinations' && status === 422 && refusedOnlyFor(body, { url: URL_POLICY }),
+    (where, status, body) => where === 'POST /api/forms/{form_id}/destinations' && status === 422
+      && refusedOnlyFor(body, { url: URL_POLICY, recipients: /^needs at least one email address, or recipients_role$/ }),
     (where, status, body) => where === 'PATCH /api/forms/{form_id}/destinations/{id}' && status === 422
-      && refusedOnlyFor(body, { type: /^cannot change/, url: new RegExp(`${URL_POLICY.source}|${notApplying.source}`), bot_token: notApplying, chat_id: notApplying, recipients: notApplying }),
+      && refusedOnlyFor(body, { type: /^cannot change/, url: new RegExp(`${URL_POLICY.source}|${notApplying.source}`), bot_token: notApplying, chat_id: notApplying, recipients: notApplying, recipients_role: notApplying }),
   ];
   const fieldErrors = (body: unknown): Record<string, string[]> => (body as { errors?: Record<string, string[]> } | null)?.errors ?? { body: ['no field errors'] };
 

@@ -37,6 +37,7 @@ import * as fileScans from './migrations/0039_file_scans.ts';
 import * as spamSensitivity from './migrations/0040_spam_sensitivity.ts';
 import * as workspaces from './migrations/0041_workspaces.ts';
 import * as auditMembers from './migrations/0042_audit_members.ts';
+import * as triageMembers from './migrations/0043_triage_members.ts';
 import * as oneStatementBatch from './migrations/0044_one_statement_batch.ts';
 
 type CodeMigration = { up(db: Kysely<any>, t: ColumnTypes): Promise<void> };
@@ -71,6 +72,7 @@ const MIGRATIONS: Record<string, CodeMigration> = {
   '0040_spam_sensitivity': spamSensitivity,
   '0041_workspaces': workspaces,
   '0042_audit_members': auditMembers,
+  '0043_triage_members': triageMembers,
   '0044_one_statement_batch': oneStatementBatch,
 };
 

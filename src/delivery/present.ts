@@ -1,10 +1,11 @@
 // Shapes destinations and deliveries for the API. A webhook's signing secret is never part of
 // these; a Telegram bot token is shown cut short.
+import type { Role } from '../db/tables.ts';
 import type { Destination } from './destinations/store.ts';
 import type { LoggedDelivery } from './deliveries/service.ts';
 
 export function presentDestination(d: Destination) {
-  const target = d.target as { url?: string; bot_token?: string; chat_id?: string; recipients?: string[] };
+  const target = d.target as { url?: string; bot_token?: string; chat_id?: string; recipients?: string[]; recipients_role?: Role };
   return {
     id: d.id,
     form_id: d.formId,
@@ -15,6 +16,7 @@ export function presentDestination(d: Destination) {
     ...(target.chat_id !== undefined && { chat_id: target.chat_id }),
     ...(target.bot_token !== undefined && { bot_token: `${target.bot_token.slice(0, 8)}…` }),
     ...(target.recipients !== undefined && { recipients: target.recipients }),
+    ...(target.recipients_role !== undefined && { recipients_role: target.recipients_role }),
     deliver_spam: d.deliverSpam,
     enabled: d.enabled,
     failure_count: d.failureCount,

@@ -34,7 +34,8 @@ export const destinationRoutes: FastifyPluginAsyncTypebox<{
     schema: {
       tags, security, summary: 'Add a destination',
       description: 'A webhook gets a signing secret, shown only in this response. Beyond the body schema, 422 also when the url is plain HTTP '
-        + 'to a host the operator does not allow, or points to a private address.',
+        + 'to a host the operator does not allow, or points to a private address, and for an email destination given neither recipients nor recipients_role '
+        + '(it needs one or both: recipients `needs at least one email address, or recipients_role`).',
       params: FormParams, body: CreateDestinationBody, response: { 201: DestinationWithSecret, ...FormErrors },
     },
   }, async (request, reply) => {
@@ -50,7 +51,8 @@ export const destinationRoutes: FastifyPluginAsyncTypebox<{
     schema: {
       tags, security, summary: 'Change a destination, or enable or disable it',
       description: 'Enabling a destination starts its failure count afresh. The type cannot change (422 for another type than the stored one), '
-        + "and the members of other types than the stored one's are refused (422) as on create; the url as on create. "
+        + "and the members of other types than the stored one's are refused (422) as on create; the url as on create; an email destination left with "
+        + 'neither recipients nor recipients_role is refused (422) as on create. '
         + "The form's own webhook (source form) is changed through PUT /api/forms/{id} (422 here).",
       params: DestinationParams, body: UpdateDestinationBody, response: { 200: DestinationOutput, ...FormErrors },
     },

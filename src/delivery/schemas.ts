@@ -21,6 +21,13 @@ const writable = {
     Type.Integer({ minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER }),
   ], { description: 'telegram: the chat id or @channel name' }),
   recipients: Type.Array(Type.String({ format: 'email', 'x-message': 'must be an email address' }), { minItems: 1, maxItems: 20, description: 'email: who is notified' }),
+  recipients_role: Type.Unsafe<'viewer' | 'editor' | 'admin' | 'owner' | null>({
+    type: ['string', 'null'],
+    enum: ['viewer', 'editor', 'admin', 'owner', null],
+    'x-message': 'must be viewer, editor, admin, owner or null',
+    description: 'email: also every active member of the workspace with this role or above (editor: editors, admins and owners), looked up at each send, so members who join or leave are followed. '
+      + 'An email destination needs recipients, recipients_role or both; null removes it',
+  }),
   deliver_spam: Type.Boolean({ description: 'Deliver submissions flagged as spam too (default false)' }),
   enabled: Type.Boolean(),
 };
@@ -30,9 +37,11 @@ const optional = Object.fromEntries(Object.entries(writable).map(([k, v]) => [k,
 
 /** The members each type takes (destinations/service.ts, KEYS_BY_TYPE). */
 const TARGETS: Record<(typeof DESTINATION_TYPES)[number], string[]> = {
-  webhook: ['url'], slack: ['url'], discord: ['url'], teams: ['url'], google_chat: ['url'], telegram: ['bot_token', 'chat_id'], email: ['recipients'],
+  webhook: ['url'], slack: ['url'], discord: ['url'], teams: ['url'], google_chat: ['url'], telegram: ['bot_token', 'chat_id'], email: ['recipients', 'recipients_role'],
 };
-const TARGET_MEMBERS = ['url', 'bot_token', 'chat_id', 'recipients'];
+const TARGET_MEMBERS = ['url', 'bot_token', 'chat_id', 'recipients', 'recipients_role'];
+/** What a create of each type must give: an email destination needs recipients or recipients_role (the service checks which). */
+const REQUIRED: Record<(typeof DESTINATION_TYPES)[number], string[]> = { ...TARGETS, email: [] };
 /**
  * Said in the schema so that the document tells clients (the service checks the same): on create what
  * each type needs; on both, that the members of other types do not apply. A change leaves out the
@@ -41,11 +50,11 @@ const TARGET_MEMBERS = ['url', 'bot_token', 'chat_id', 'recipients'];
 const byType = (whole: boolean) => Object.entries(TARGETS).map(([type, members]) => ({
   if: { properties: { type: { const: type } }, required: ['type'] },
   then: {
-    ...(whole && { required: members }),
+    ...(whole && REQUIRED[type as keyof typeof REQUIRED].length > 0 && { required: REQUIRED[type as keyof typeof REQUIRED] }),
     properties: {
       // The members required here, named as well (`{}`: their checks are the body's own), so that a
       // linter finds what `required` lists (Redocly's no-required-schema-properties-undefined).
-      ...(whole && Object.fromEntries(members.map((member) => [member, {}]))),
+      ...(whole && Object.fromEntries(REQUIRED[type as keyof typeof REQUIRED].map((member) => [member, {}]))),
       ...Object.fromEntries(TARGET_MEMBERS.filter((member) => !members.includes(member))
         .map((member) => [member, { not: {}, 'x-message': `does not apply to ${article(type)} ${type} destination` }])),
     },
@@ -64,6 +73,7 @@ export const DestinationOutput = Type.Object({
   chat_id: Type.Optional(Type.String()),
   bot_token: Type.Optional(Type.String({ description: 'Shortened: the full token is never shown again' })),
   recipients: Type.Optional(Type.Array(Type.String())),
+  recipients_role: Type.Optional(Type.Enum(['viewer', 'editor', 'admin', 'owner'], { description: 'email: every active member with this role or above is notified too' })),
   deliver_spam: Type.Boolean(),
   enabled: Type.Boolean(),
   failure_count: Type.Integer({ description: 'Failed attempts in a row' }),

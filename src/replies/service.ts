@@ -90,7 +90,7 @@ export function replyService(deps: ReplyServiceDeps) {
 
   return {
     /** The owner's edit of the draft's subject or text; an edit of a submission without a draft makes one. */
-    async edit(accountId: string, formId: string, id: string, edit: ReplyEdit): Promise<Submission> {
+    async edit(accountId: string, formId: string, id: string, edit: ReplyEdit, member: string | null = null): Promise<Submission> {
       const submission = await owned(accountId, formId, id);
       refuseSent(submission);
       if (edit.reply_content === undefined && submission.reply_content === null) {
@@ -99,26 +99,27 @@ export function replyService(deps: ReplyServiceDeps) {
       const saved = await deps.store.saveDraft(id, {
         ...(edit.reply_subject !== undefined && { subject: edit.reply_subject }),
         ...(edit.reply_content !== undefined && { content: edit.reply_content, reason: null }),
+        editedBy: member,
       });
       if (!saved) throw fail.cannotUpdate('The reply was sent or is being sent; it can no longer be changed.');
       return reread(formId, id);
     },
 
     /** The draft with the next-best passage's sentence in place of the one it quoted (the dashboard's one click); again, and it is back. */
-    async useAlternative(accountId: string, formId: string, id: string): Promise<Submission> {
+    async useAlternative(accountId: string, formId: string, id: string, member: string | null = null): Promise<Submission> {
       const submission = await owned(accountId, formId, id);
       refuseSent(submission);
       const evidence = submission.reply_confidence;
       if (!evidence?.alternative || submission.reply_content === null) throw fail.cannotUpdate('The draft has no other passage to quote.');
       const swapped = useAlternative(submission.reply_content, evidence);
       if (!swapped) throw fail.cannotUpdate('The draft no longer holds the sentence to replace: edit it by hand.');
-      const saved = await deps.store.saveDraft(id, { content: swapped.content, confidence: swapped.evidence });
+      const saved = await deps.store.saveDraft(id, { content: swapped.content, confidence: swapped.evidence, editedBy: member });
       if (!saved) throw fail.cannotUpdate('The reply was sent or is being sent; it can no longer be changed.');
       return reread(formId, id);
     },
 
     /** Emails the draft to the submitter, once. */
-    async send(accountId: string, formId: string, id: string): Promise<Submission> {
+    async send(accountId: string, formId: string, id: string, member: string | null = null): Promise<Submission> {
       const submission = await owned(accountId, formId, id);
       refuseSent(submission);
       let outcome;
@@ -130,6 +131,7 @@ export function replyService(deps: ReplyServiceDeps) {
       }
       switch (outcome.kind) {
         case 'sent':
+          await deps.store.sentBy(id, member);
           return reread(formId, id);
         case 'already_sent':
           throw fail.cannotUpdate('The reply was already sent.');

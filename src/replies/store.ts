@@ -95,12 +95,18 @@ export function replyStore(db: Db) {
     },
 
     /** A reason on a reply that stays a draft (no address to send it to, no mail server). */
+    /** Who sent the reply (their email), once it is sent. */
+    async sentBy(submissionId: string, member: string | null): Promise<void> {
+      await db.updateTable('submissions').set({ reply_sent_by: member }).where('id', '=', submissionId).where('reply_status', '=', 'sent').execute();
+    },
+
     async note(submissionId: string, reason: string): Promise<void> {
       await db.updateTable('submissions').set({ reply_reason: reason }).where('id', '=', submissionId).where('reply_status', '=', 'completed').execute();
     },
 
     /** The owner's edit, or a new draft: refused once sent or while a send is under way. */
-    async saveDraft(submissionId: string, draft: { subject?: string | null; content?: string; reason?: string | null; passages?: number[] | null; confidence?: ReplyConfidence | null }): Promise<boolean> {
+    /** `editedBy`: the member who edits (their email); a new draft without one (the pipeline's) clears it. */
+    async saveDraft(submissionId: string, draft: { subject?: string | null; content?: string; reason?: string | null; passages?: number[] | null; confidence?: ReplyConfidence | null; editedBy?: string | null }): Promise<boolean> {
       const updated = await db
         .updateTable('submissions')
         .set({
@@ -109,6 +115,7 @@ export function replyStore(db: Db) {
           ...(draft.reason !== undefined && { reply_reason: draft.reason }),
           ...(draft.passages !== undefined && { reply_passages: draft.passages === null ? null : JSON.stringify(draft.passages) }),
           ...(draft.confidence !== undefined && { reply_confidence: draft.confidence === null ? null : JSON.stringify(draft.confidence) }),
+          ...((draft.editedBy !== undefined || draft.content !== undefined) && { reply_edited_by: draft.editedBy ?? null }),
         })
         .where('id', '=', submissionId)
         .where('reply_status', '!=', 'sent')

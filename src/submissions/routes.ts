@@ -125,10 +125,11 @@ export const submissionRoutes: FastifyPluginAsyncTypebox<{ config: Config; accou
     const owner = ownerOf(request);
     const { form_id: formId, id } = request.params;
     const { spam_flag: spam, read, done, reply_subject, reply_content } = request.body;
-    let submission = spam === undefined ? null : await submissions.correctSpam({ accountId: owner.account.id, keyId: owner.keyId }, formId, id, spam);
-    if (read !== undefined) submission = await triage.markRead(owner.account.id, formId, id, read);
-    if (done !== undefined) submission = await triage.markDone(owner.account.id, formId, id, done);
-    if (reply_subject !== undefined || reply_content !== undefined) submission = await replies.edit(owner.account.id, formId, id, { reply_subject, reply_content });
+    const member = owner.memberEmail ?? null;
+    let submission = spam === undefined ? null : await submissions.correctSpam({ accountId: owner.account.id, keyId: owner.keyId, member }, formId, id, spam);
+    if (read !== undefined) submission = await triage.markRead(owner.account.id, formId, id, read, member);
+    if (done !== undefined) submission = await triage.markDone(owner.account.id, formId, id, done, member);
+    if (reply_subject !== undefined || reply_content !== undefined) submission = await replies.edit(owner.account.id, formId, id, { reply_subject, reply_content }, member);
     return submission ?? submissions.get(owner.account.id, formId, id);
   });
 
@@ -146,7 +147,7 @@ export const submissionRoutes: FastifyPluginAsyncTypebox<{ config: Config; accou
     const { action } = body;
     const ids = 'ids' in body ? body.ids : undefined;
     const target = 'where' in body ? { where: selectionOf(body.where) } : { ids: body.ids };
-    const result = await triage.bulk({ accountId: owner.account.id, keyId: owner.keyId }, request.params.form_id, action, target);
+    const result = await triage.bulk({ accountId: owner.account.id, keyId: owner.keyId, member: owner.memberEmail ?? null }, request.params.form_id, action, target);
     request.auditDetail = `${action}: ${result.changed} changed of ${result.matched}${ids ? '' : ' matching'}`;
     return result;
   });
@@ -157,7 +158,10 @@ export const submissionRoutes: FastifyPluginAsyncTypebox<{ config: Config; accou
       description: "Sends the draft once, to the form's reply_email_field (else its first email field). 422 when it was already sent, has no draft or no address; 502 when the mail server refused it.",
       params: SubmissionParams, response: { 200: SubmissionOutput, ...ManagementErrors, 502: ManagementErrors[422] },
     },
-  }, async (request) => replies.send(ownerOf(request).account.id, request.params.form_id, request.params.id));
+  }, async (request) => {
+    const owner = ownerOf(request);
+    return replies.send(owner.account.id, request.params.form_id, request.params.id, owner.memberEmail ?? null);
+  });
 
   app.post('/api/forms/:form_id/submissions/:id/reply/regenerate', {
     schema: {

@@ -117,6 +117,11 @@ export const SubmissionOutput = Type.Object({
   read_at: nullable({ type: 'string', format: 'date-time' }),
   done: Type.Boolean({ description: "The owner's archive, beside spam: done submissions leave the dashboard's Inbox tab" }),
   done_at: nullable({ type: 'string', format: 'date-time' }),
+  read_by: nullable({ type: 'string', description: 'The member (their email then) who last marked it read, in the dashboard (opening it) or the API; null when nobody did or it is unread' }),
+  done_by: nullable({ type: 'string', description: 'The member (their email then) who last marked it done or not done; null when nobody did' }),
+  spam_marked_by: nullable({ type: 'string', description: 'The member (their email then) who last marked it spam or not spam; null while spam_flag is the pipeline\'s verdict' }),
+  reply_edited_by: nullable({ type: 'string', description: 'The member (their email then) who last edited the reply draft; null for a draft as the pipeline made it' }),
+  reply_sent_by: nullable({ type: 'string', description: 'The member (their email then) who sent the reply; null when unsent or sent automatically' }),
   files: Type.Optional(Type.Array(Type.Object({
     id: Type.String({ format: 'uuid' }),
     field: Type.String(),

@@ -248,9 +248,9 @@ export function submissionService(deps: {
     },
 
     /** The owner marks a submission spam or not spam; the correction is recorded on it, and their spam checks learn from it. */
-    async correctSpam(owner: { accountId: string; keyId: string }, formId: string, id: string, spam: boolean): Promise<Submission> {
+    async correctSpam(owner: { accountId: string; keyId: string; member?: string | null }, formId: string, id: string, spam: boolean): Promise<Submission> {
       const form = await forms.get(owner.accountId, formId);
-      const results = await store.correctSpam(form.id, [id], spam, owner.keyId, clock().toISOString(), correctionEffects(queue, owner.accountId));
+      const results = await store.correctSpam(form.id, [id], spam, owner.keyId, clock().toISOString(), correctionEffects(queue, owner.accountId), owner.member ?? null);
       queue.wake();
       const result = results.get(id);
       if (result === 'missing') throw fail.submissionNotFound();

@@ -116,6 +116,12 @@ export interface Submission {
   /** The owner's archive, beside spam; `done_at` when it was marked done. */
   done: boolean;
   done_at: string | null;
+  /** Who (a member's email) last marked it read, done, spam or not spam, and edited and sent its reply; null: nobody, or the pipeline. */
+  read_by: string | null;
+  done_by: string | null;
+  spam_marked_by: string | null;
+  reply_edited_by: string | null;
+  reply_sent_by: string | null;
 }
 
 export type SpamCorrection = 'corrected' | 'unchanged' | 'missing' | 'unprocessed';
@@ -156,6 +162,11 @@ export function toSubmission(row: Selectable<SubmissionsTable>): Submission {
     read_at: toIsoOrNull(row.read_at),
     done: toBool(row.done),
     done_at: toIsoOrNull(row.done_at),
+    read_by: row.read_by ?? null,
+    done_by: row.done_by ?? null,
+    spam_marked_by: row.spam_marked_by ?? null,
+    reply_edited_by: row.reply_edited_by ?? null,
+    reply_sent_by: row.reply_sent_by ?? null,
   };
 }
 
@@ -360,7 +371,7 @@ export function submissionStore(db: Db, statements: BatchStatements, engine: Eng
      * counter moves with the flags. Only processed submissions: the pipeline would overwrite it.
      * `learn` runs in the same transaction, so corrections and what they teach are stored together.
      */
-    async correctSpam(formId: string, ids: string[], spam: boolean, by: string, at: string, effects: CorrectionEffects = {}): Promise<Map<string, SpamCorrection>> {
+    async correctSpam(formId: string, ids: string[], spam: boolean, by: string, at: string, effects: CorrectionEffects = {}, member: string | null = null): Promise<Map<string, SpamCorrection>> {
       const { resume, learn } = effects;
       const outcomes = new Map<string, SpamCorrection>(ids.map((id) => [id, 'missing']));
       if (ids.length === 0) return outcomes;
@@ -384,7 +395,7 @@ export function submissionStore(db: Db, statements: BatchStatements, engine: Eng
         for (const [reason, group] of byReason) {
           await tx
             .updateTable('submissions')
-            .set({ spam_flag: spam, spam_reason: reason, spam_corrected_at: at, spam_corrected_by: by })
+            .set({ spam_flag: spam, spam_reason: reason, spam_corrected_at: at, spam_corrected_by: by, spam_marked_by: member })
             .where('id', 'in', group.map((row) => row.id))
             .execute();
         }

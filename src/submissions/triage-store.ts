@@ -40,11 +40,11 @@ export function triageStore(db: Db, engine: Engine) {
 
   return {
     /** Read keeps the first time it was read; unread clears it. */
-    async markRead(formId: string, ids: string[], read: boolean, at: string): Promise<Map<string, MarkOutcome>> {
+    async markRead(formId: string, ids: string[], read: boolean, at: string, by: string | null = null): Promise<Map<string, MarkOutcome>> {
       if (ids.length === 0) return new Map();
       const rows = await db
         .updateTable('submissions')
-        .set({ read_at: read ? at : null })
+        .set({ read_at: read ? at : null, read_by: read ? by : null })
         .where('form_id', '=', formId)
         .where('id', 'in', ids)
         .where('read_at', read ? 'is' : 'is not', null)
@@ -53,11 +53,11 @@ export function triageStore(db: Db, engine: Engine) {
       return outcomesOf(formId, ids, new Set(rows.map((row) => row.id)));
     },
 
-    async markDone(formId: string, ids: string[], done: boolean, at: string): Promise<Map<string, MarkOutcome>> {
+    async markDone(formId: string, ids: string[], done: boolean, at: string, by: string | null = null): Promise<Map<string, MarkOutcome>> {
       if (ids.length === 0) return new Map();
       const rows = await db
         .updateTable('submissions')
-        .set({ done, done_at: done ? at : null })
+        .set({ done, done_at: done ? at : null, done_by: by })
         .where('form_id', '=', formId)
         .where('id', 'in', ids)
         .where('done', '=', !done)

@@ -50,6 +50,8 @@ export interface BulkResult {
 export interface Actor {
   accountId: string;
   keyId: string;
+  /** The member who acts (their email), recorded on the marks; absent for the workspace itself. */
+  member?: string | null;
 }
 
 type Outcome = 'changed' | 'unchanged' | { code: string; message: string };
@@ -68,13 +70,13 @@ export function triageService(deps: { forms: FormService; store: SubmissionStore
     const outcomes = new Map<string, Outcome>();
     if (action === 'read' || action === 'unread' || action === 'done' || action === 'not_done') {
       const marks = action === 'read' || action === 'unread'
-        ? await triage.markRead(formId, ids, action === 'read', at)
-        : await triage.markDone(formId, ids, action === 'done', at);
+        ? await triage.markRead(formId, ids, action === 'read', at, actor.member ?? null)
+        : await triage.markDone(formId, ids, action === 'done', at, actor.member ?? null);
       for (const [id, mark] of marks) outcomes.set(id, mark === 'missing' ? MISSING : mark);
     } else if (action === 'delete') {
       for (const [id, result] of await store.delete(formId, ids)) outcomes.set(id, result === 'deleted' ? 'changed' : result === 'busy' ? BUSY : MISSING);
     } else {
-      const results = await store.correctSpam(formId, ids, action === 'spam', actor.keyId, at, correctionEffects(queue, actor.accountId));
+      const results = await store.correctSpam(formId, ids, action === 'spam', actor.keyId, at, correctionEffects(queue, actor.accountId), actor.member ?? null);
       queue.wake();
       for (const [id, result] of results) {
         outcomes.set(id, result === 'corrected' ? 'changed' : result === 'unchanged' ? 'unchanged' : result === 'unprocessed' ? UNPROCESSED : MISSING);
@@ -95,9 +97,9 @@ export function triageService(deps: { forms: FormService; store: SubmissionStore
     }
   }
 
-  async function markOne(accountId: string, formId: string, id: string, action: BulkAction): Promise<Submission> {
+  async function markOne(accountId: string, formId: string, id: string, action: BulkAction, member: string | null): Promise<Submission> {
     const form = await forms.get(accountId, formId);
-    const outcome = (await apply({ accountId, keyId: accountId }, form.id, action, [id])).get(id);
+    const outcome = (await apply({ accountId, keyId: accountId, member }, form.id, action, [id])).get(id);
     if (outcome === MISSING) throw fail.submissionNotFound();
     const found = await store.get(form.id, id);
     if (!found) throw fail.submissionNotFound();
@@ -105,8 +107,9 @@ export function triageService(deps: { forms: FormService; store: SubmissionStore
   }
 
   return {
-    markRead: (accountId: string, formId: string, id: string, read: boolean) => markOne(accountId, formId, id, read ? 'read' : 'unread'),
-    markDone: (accountId: string, formId: string, id: string, done: boolean) => markOne(accountId, formId, id, done ? 'done' : 'not_done'),
+    /** `member`: who marks it (their email), recorded as read_by / done_by. */
+    markRead: (accountId: string, formId: string, id: string, read: boolean, member: string | null = null) => markOne(accountId, formId, id, read ? 'read' : 'unread', member),
+    markDone: (accountId: string, formId: string, id: string, done: boolean, member: string | null = null) => markOne(accountId, formId, id, done ? 'done' : 'not_done', member),
 
     /** The dashboard's tab counts: Inbox, Done, Spam, All. */
     async tabCounts(accountId: string, formId: string) {

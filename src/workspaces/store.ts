@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/database.ts';
 import type { Role } from '../db/tables.ts';
 import { toIso, toIsoOrNull } from '../db/values.ts';
+import { ROLES } from './permissions.ts';
 
 export interface Member {
   id: string;
@@ -171,6 +172,21 @@ export function workspaceStore(db: Db) {
           // removed person (no role), never fall back to the workspace's own account.
         }
       });
+    },
+
+    /** The emails of the active members of the workspace that owns `formId` whose role is `minimum` or above: an email destination's recipients_role. */
+    async addressesAtLeast(formId: string, minimum: Role): Promise<string[]> {
+      const roles = ROLES.slice(ROLES.indexOf(minimum));
+      const rows = await db
+        .selectFrom('workspace_members as m')
+        .innerJoin('forms as f', 'f.account_id', 'm.workspace_id')
+        .select('m.email')
+        .where('f.id', '=', formId)
+        .where('m.status', '=', 'active')
+        .where('m.role', 'in', roles)
+        .orderBy('m.email')
+        .execute();
+      return rows.map((row) => row.email);
     },
 
     async setGrantMember(grantId: string, workspaceId: string, personId: string): Promise<void> {

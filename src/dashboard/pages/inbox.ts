@@ -203,7 +203,7 @@ export async function inboxPages(app: FastifyInstance, deps: DashboardDeps): Pro
     const ids = idsIn(request.body, BULK_IDS);
     if (!action || (!all && ids.length === 0)) return reply.redirect(inboxUrl(form, view, { notice: 'none' }), 303);
     const result = await deps.services.triage.bulk(
-      { accountId: session.account.id, keyId: `dashboard:${session.account.id}` }, form.id, action, all ? { where: selectionOf(view) } : { ids },
+      { accountId: session.account.id, keyId: `dashboard:${session.account.id}`, member: session.person.email }, form.id, action, all ? { where: selectionOf(view) } : { ids },
     );
     await deps.services.audit.recordKeyless({
       accountId: session.account.id, surface: 'dashboard', actor: session.account.id, operation: `bulk ${action}`, targetId: form.id,

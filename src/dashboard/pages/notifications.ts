@@ -32,10 +32,13 @@ const checkCreate = bodyChecker<DestinationInput>(CreateDestinationBody);
 /** Email destinations are accepted without SMTP (it may be set later), but the owner is told at once. */
 const NO_MAIL_SERVER = 'No mail server is configured on this server, so email notifications cannot be sent until its operator sets INTAKE_SMTP_URL and INTAKE_MAIL_FROM';
 
+/** An email destination's recipients_role: every active member with the role or above, looked up at each send. */
+const MEMBER_ROLES: Array<[string, string]> = [['', 'Only the addresses above'], ['editor', 'every editor, admin and owner'], ['admin', 'every admin and owner'], ['owner', 'every owner'], ['viewer', 'every member']];
+
 function target(d: Destination): string {
   const t = d.target as Record<string, unknown>;
   if (typeof t.url === 'string') return t.url;
-  if (Array.isArray(t.recipients)) return t.recipients.join(', ');
+  if (Array.isArray(t.recipients)) return [...t.recipients, ...(typeof t.recipients_role === 'string' ? [MEMBER_ROLES.find(([role]) => role === t.recipients_role)?.[1] ?? ''] : [])].join(', ');
   return `chat ${String(t.chat_id)}`;
 }
 
@@ -45,7 +48,12 @@ function destinationInput(body: unknown): DestinationInput {
   const name = optional(body, 'name');
   if (name) input.name = name;
   if (type === 'telegram') Object.assign(input, { bot_token: text(body, 'bot_token'), chat_id: text(body, 'chat_id') });
-  else if (type === 'email') input.recipients = text(body, 'recipients').split(/[\s,;]+/).filter(Boolean);
+  else if (type === 'email') {
+    const recipients = text(body, 'recipients').split(/[\s,;]+/).filter(Boolean);
+    if (recipients.length > 0) input.recipients = recipients;
+    const role = text(body, 'recipients_role');
+    if (role) input.recipients_role = role;
+  }
   else input.url = text(body, 'url');
   return checkCreate(input);
 }
@@ -85,6 +93,7 @@ function addForm(session: Session, form: FormRecord, errors: Errors, body: unkno
       ${input({ name: 'chat_id', label: 'Telegram chat id', value: text(body, 'chat_id'), errors })}
     </div>
     <div data-types="email">${input({ name: 'recipients', label: 'Email recipients', value: text(body, 'recipients'), errors, hint: 'Email: addresses separated by commas.' })}
+      ${select({ name: 'recipients_role', label: 'Also notify members', value: text(body, 'recipients_role'), options: MEMBER_ROLES, errors, hint: 'Looked up at each send: members who join later are notified, members removed are not.' })}
       ${mailConfigured ? '' : notice('warn', html`${NO_MAIL_SERVER} (see <a href="/health">Health</a>).`)}</div>
     ${checkbox({ name: 'deliver_spam', label: 'Deliver submissions flagged as spam too', checked: flag(body, 'deliver_spam') })}
     <button type="submit" class="button primary">Add destination</button>`, html`novalidate`)}

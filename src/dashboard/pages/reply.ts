@@ -75,17 +75,17 @@ export async function replyRoutes(app: FastifyInstance, deps: DashboardDeps): Pr
   app.post('/forms/:id/submissions/:sid/reply', async (request: ReplyRequest, reply) => {
     const subject = text(request.body, 'reply_subject');
     const edit = checkEdit({ ...(subject && { reply_subject: subject }), reply_content: text(request.body, 'reply_content', false) });
-    await replies.edit(sessionOf(request).account.id, request.params.id, request.params.sid, edit);
+    await replies.edit(sessionOf(request).account.id, request.params.id, request.params.sid, edit, sessionOf(request).person.email);
     return reply.redirect(back(request, 'reply-saved'), 303);
   });
 
   app.post('/forms/:id/submissions/:sid/reply/send', async (request: ReplyRequest, reply) => {
-    await replies.send(sessionOf(request).account.id, request.params.id, request.params.sid);
+    await replies.send(sessionOf(request).account.id, request.params.id, request.params.sid, sessionOf(request).person.email);
     return reply.redirect(back(request, 'reply-sent'), 303);
   });
 
   app.post('/forms/:id/submissions/:sid/reply/alternative', async (request: ReplyRequest, reply) => {
-    await replies.useAlternative(sessionOf(request).account.id, request.params.id, request.params.sid);
+    await replies.useAlternative(sessionOf(request).account.id, request.params.id, request.params.sid, sessionOf(request).person.email);
     return reply.redirect(back(request, 'reply-alternative'), 303);
   });
 

@@ -87,6 +87,23 @@ function spamPanel(form: FormRecord, s: Submission): Html {
 </section>`;
 }
 
+/** Which member (their email then) marked it, edited and sent its reply: omitted when nobody did (the pipeline's work, or from before teams). */
+function whoPanel(s: Submission): Html {
+  const rows: [string, string, string | null][] = [
+    ['who-read', 'Read by', s.read ? s.read_by : null],
+    ['who-done', s.done ? 'Marked done by' : 'Marked not done by', s.done_by],
+    ['who-spam', s.spam_flag ? 'Marked spam by' : 'Marked not spam by', s.spam_marked_by],
+    ['who-reply-edited', 'Reply edited by', s.reply_edited_by],
+    ['who-reply-sent', 'Reply sent by', s.reply_sent_by],
+  ];
+  const shown = rows.filter(([, , member]) => member !== null);
+  if (shown.length === 0) return html``;
+  return html`<section class="panel" aria-labelledby="who-title">
+  <h2 id="who-title">Who</h2>
+  <dl class="facts stacked">${shown.map(([id, label, member]) => html`<div><dt>${label}</dt><dd id="${id}">${member}</dd></div>`)}</dl>
+</section>`;
+}
+
 /** Each delivery row names its destination (by its name, linked to its log), else its type. */
 function deliveriesPanel(form: FormRecord, deliveries: LoggedDelivery[], destinations: Map<string, Destination>): Html {
   return html`<section class="panel" aria-labelledby="deliveries-title">
@@ -186,6 +203,7 @@ ${done && DONE[done] ? notice('ok', DONE[done] as string) : ''}
   </div>
   <div>
     ${spamPanel(form, s)}
+    ${whoPanel(s)}
     <section class="panel" aria-labelledby="processing-title">
       <h2 id="processing-title">Processing</h2>
       <dl class="facts stacked">
@@ -215,7 +233,7 @@ export async function submissionPages(app: FastifyInstance, deps: DashboardDeps)
     const form = await forms.get(session.account.id, request.params.id);
     let submission = await submissions.get(session.account.id, form.id, request.params.sid);
     // Opening it is reading it.
-    if (!submission.read) submission = await triage.markRead(session.account.id, form.id, submission.id, true);
+    if (!submission.read) submission = await triage.markRead(session.account.id, form.id, submission.id, true, session.person.email);
     const sent = await deliveries.forSubmission(submission.id);
     const named = new Map((sent.length ? await destinations.list(session.account.id, form.id) : []).map((d) => [d.id, d]));
     const around = await triage.neighbours(session.account.id, form.id, submission.id, selectionOf(viewOf(request.query)));
@@ -233,7 +251,7 @@ export async function submissionPages(app: FastifyInstance, deps: DashboardDeps)
   app.post('/forms/:id/submissions/:sid/spam', async (request: SubmissionRequest, reply) => {
     const session = sessionOf(request);
     const spam = flag(request.body, 'spam');
-    await submissions.correctSpam({ accountId: session.account.id, keyId: `dashboard:${session.account.id}` }, request.params.id, request.params.sid, spam);
+    await submissions.correctSpam({ accountId: session.account.id, keyId: `dashboard:${session.account.id}`, member: session.person.email }, request.params.id, request.params.sid, spam);
     await record(session, spam ? 'mark spam' : 'mark not spam', request.params.sid);
     return reply.redirect(back(request, spam ? 'spam' : 'not-spam'), 303);
   });
@@ -241,7 +259,7 @@ export async function submissionPages(app: FastifyInstance, deps: DashboardDeps)
   app.post('/forms/:id/submissions/:sid/done', async (request: SubmissionRequest, reply) => {
     const session = sessionOf(request);
     const done = flag(request.body, 'done');
-    await triage.markDone(session.account.id, request.params.id, request.params.sid, done);
+    await triage.markDone(session.account.id, request.params.id, request.params.sid, done, session.person.email);
     await record(session, done ? 'mark done' : 'mark not done', request.params.sid);
     return reply.redirect(back(request, done ? 'marked-done' : 'not-done'), 303);
   });
@@ -249,7 +267,7 @@ export async function submissionPages(app: FastifyInstance, deps: DashboardDeps)
   // Back to the inbox: the submission page would mark it read again.
   app.post('/forms/:id/submissions/:sid/read', async (request: SubmissionRequest, reply) => {
     const session = sessionOf(request);
-    await triage.markRead(session.account.id, request.params.id, request.params.sid, flag(request.body, 'read'));
+    await triage.markRead(session.account.id, request.params.id, request.params.sid, flag(request.body, 'read'), session.person.email);
     await record(session, 'mark unread', request.params.sid);
     return reply.redirect(inboxUrl({ id: request.params.id }, viewOf(request.body), { notice: 'unread', n: 1 }), 303);
   });

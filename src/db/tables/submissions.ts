@@ -93,6 +93,12 @@ export interface SubmissionsTable {
   done_at: NullableTimestamp;
   /** When the owner first opened it or marked it read; null: unread. */
   read_at: NullableTimestamp;
+  /** Who (the member's email) last marked it read, done, spam or not spam; edited and sent its reply (0043). */
+  read_by: string | null;
+  done_by: string | null;
+  spam_marked_by: string | null;
+  reply_edited_by: string | null;
+  reply_sent_by: string | null;
 }
 
 export interface SubmissionAnalysesTable {

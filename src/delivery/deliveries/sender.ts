@@ -1,5 +1,6 @@
 // One attempt of one delivery: the destination's format, signed where it is a webhook, sent over
 // the SSRF-checked client (or SMTP), and the answer classified for the retry policy.
+import type { Role } from '../../db/tables.ts';
 import type { Destination } from '../destinations/store.ts';
 import { MailError, notificationEmail, type Mailer } from '../email.ts';
 import { discordMessage } from '../formats/discord.ts';
@@ -35,6 +36,8 @@ export interface SenderDeps {
   outbound?: SendOptions;
   /** Signs the links to a submission's files; without it, messages name no files. */
   fileLinks?: FileLinkDeps;
+  /** The emails of the active members of a form's workspace with a role or above: an email destination's recipients_role, looked up at each send. */
+  membersAtLeast?: (formId: string, minimum: Role) => Promise<string[]>;
 }
 
 export const SMTP_NOT_CONFIGURED = 'email is not configured on this server: set INTAKE_SMTP_URL and INTAKE_MAIL_FROM';
@@ -102,7 +105,11 @@ async function sendEmail(destination: Destination, payload: DeliveryPayload, dep
   const elapsed = () => Math.round(performance.now() - started);
   if (!deps.mailer) return failure(SMTP_NOT_CONFIGURED, 0, { permanent: true });
   const mail = notificationEmail(payload.event, payload.fields, payload.link);
-  const recipients = (destination.target as { recipients: string[] }).recipients;
+  const target = destination.target as { recipients: string[]; recipients_role?: Role };
+  // At send time, so that a member who joined since is notified and one who left is not.
+  const members = target.recipients_role && deps.membersAtLeast ? await deps.membersAtLeast(destination.formId, target.recipients_role) : [];
+  const recipients = [...new Set([...target.recipients, ...members.map((email) => email.toLowerCase())])];
+  if (recipients.length === 0) return failure(`no member has the role ${target.recipients_role} or above`, elapsed(), { permanent: true });
   try {
     const sent = await deps.mailer.send({ to: recipients, ...mail });
     const note = sent.rejected.length > 0 ? `refused by the mail server: ${sent.rejected.join(', ')}` : null;

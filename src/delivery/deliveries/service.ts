@@ -78,6 +78,7 @@ export function deliveryService(deps: {
         reply_status: 'pending', reply_subject: null, reply_content: null, reply_reason: null, reply_confidence: null, replied_at: null, processed_at: now.toISOString(),
         spam_corrected_at: null, metadata: { ip: '127.0.0.1', user_agent: 'Intake test event', referer: null, origin: null, utm: {} },
         read: false, read_at: null, done: false, done_at: null,
+        read_by: null, done_by: null, spam_marked_by: null, reply_edited_by: null, reply_sent_by: null,
       };
       const event: SubmissionEvent = {
         id: newEventId(), type: 'submission.test', created_at: now.toISOString(),

@@ -2,7 +2,8 @@
 // another owner's destinations stay invisible, and that a webhook secret is shown only when made.
 // The form's own webhook (webhook_* fields) is listed here too, but changed through the form.
 import { randomUUID } from 'node:crypto';
-import type { DestinationType } from '../../db/tables.ts';
+import type { DestinationType, Role } from '../../db/tables.ts';
+import { ROLES } from '../../workspaces/permissions.ts';
 import type { FormService } from '../../forms/service.ts';
 import { fail, type FieldErrors } from '../../http/errors.ts';
 import { checkUrl, type OutboundPolicy } from '../outbound/index.ts';
@@ -17,16 +18,18 @@ export interface DestinationInput {
   bot_token?: string;
   chat_id?: string | number;
   recipients?: string[];
+  /** email: also every active member with this role or above, looked up at each send (docs/teams.md); null removes it. */
+  recipients_role?: Role | null;
   deliver_spam?: boolean;
   enabled?: boolean;
 }
 
 const URL_TYPES: readonly DestinationType[] = ['webhook', 'slack', 'discord', 'teams', 'google_chat'];
-const TARGET_KEYS = ['url', 'bot_token', 'chat_id', 'recipients'] as const;
+const TARGET_KEYS = ['url', 'bot_token', 'chat_id', 'recipients', 'recipients_role'] as const;
 const KEYS_BY_TYPE: Record<DestinationType, ReadonlyArray<(typeof TARGET_KEYS)[number]>> = {
   webhook: ['url'], slack: ['url'], discord: ['url'], teams: ['url'], google_chat: ['url'],
   telegram: ['bot_token', 'chat_id'],
-  email: ['recipients'],
+  email: ['recipients', 'recipients_role'],
 };
 const DEFAULT_NAMES: Record<DestinationType, string> = {
   webhook: 'Webhook', slack: 'Slack', discord: 'Discord', teams: 'Microsoft Teams', google_chat: 'Google Chat', telegram: 'Telegram', email: 'Email',
@@ -60,10 +63,18 @@ function buildTarget(type: DestinationType, input: DestinationInput, current: Ta
     else if (!CHAT_ID.test(chatId)) add(errors, 'chat_id', 'must be a numeric chat id or an @channel name');
     return typeof token === 'string' && chatId !== undefined ? { bot_token: token, chat_id: chatId } : null;
   }
-  const recipients = merged.recipients;
-  if (Array.isArray(recipients) && recipients.length > 0) return { recipients: [...new Set(recipients.map((r) => String(r).trim().toLowerCase()))] };
-  add(errors, 'recipients', 'needs at least one email address');
-  return null;
+  // Fixed addresses, the members of a role and above, or both: at least one of them.
+  const recipients = Array.isArray(merged.recipients) ? [...new Set(merged.recipients.map((r) => String(r).trim().toLowerCase()))] : [];
+  const role = merged.recipients_role ?? null;
+  if (role !== null && !ROLES.includes(role as Role)) {
+    add(errors, 'recipients_role', `must be one of ${ROLES.join(', ')}`);
+    return null;
+  }
+  if (recipients.length === 0 && role === null) {
+    add(errors, 'recipients', 'needs at least one email address, or recipients_role');
+    return null;
+  }
+  return { recipients, ...(role !== null && { recipients_role: role as Role }) };
 }
 
 export function destinationService(deps: { store: DestinationStore; forms: FormService; policy: OutboundPolicy; clock?: () => Date }) {

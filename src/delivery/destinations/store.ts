@@ -2,6 +2,7 @@
 // (secrets/box.ts) on the way in and opened on the way out: the webhook signing secret, and in the
 // target every URL (a chat's incoming-webhook URL is its credential; so are Zapier's or n8n's) and a
 // Telegram bot token. Values from before sealing read as they are until the start-up pass seals them.
+import type { Role } from '../../db/tables.ts';
 import type { Transaction } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { DestinationType, DestinationsTable, Tables } from '../../db/tables.ts';
@@ -10,7 +11,7 @@ import type { Selectable } from 'kysely';
 import type { FormWebhook } from '../../forms/store.ts';
 import { isSealed, type SecretBox } from '../../secrets/box.ts';
 
-export type Target = { url: string } | { bot_token: string; chat_id: string } | { recipients: string[] };
+export type Target = { url: string } | { bot_token: string; chat_id: string } | { recipients: string[]; recipients_role?: Role };
 
 export interface Destination {
   id: string;

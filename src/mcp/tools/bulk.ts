@@ -87,13 +87,13 @@ const spamCorrection = (spam: boolean) =>
     annotations: { ...UPDATE, destructiveHint: false },
     async run(args, { owner, services }) {
       const { ids, more } = await selectIds(args, owner, services, spam ? 'inbox' : 'spam');
-      const by = { accountId: owner.account.id, keyId: owner.keyId };
+      const by = { accountId: owner.account.id, keyId: owner.keyId, member: owner.memberEmail ?? null };
       return actOnEach(args, ids, more, (id) => services.submissions.correctSpam(by, args.form_id, id, spam));
     },
   });
 
 /** Read and done: the owner's own triage states, which the dashboard shows (bold until read; the Done tab). */
-const triageMark = (name: string, title: string, what: string, defaultFilter: 'inbox' | 'spam' | 'all', act: (services: Services, accountId: string, formId: string, id: string) => Promise<unknown>) =>
+const triageMark = (name: string, title: string, what: string, defaultFilter: 'inbox' | 'spam' | 'all', act: (services: Services, accountId: string, formId: string, id: string, member: string | null) => Promise<unknown>) =>
   defineTool({
     name,
     title,
@@ -103,7 +103,7 @@ const triageMark = (name: string, title: string, what: string, defaultFilter: 'i
     annotations: { ...UPDATE, destructiveHint: false },
     async run(args, { owner, services }) {
       const { ids, more } = await selectIds(args, owner, services, defaultFilter);
-      return actOnEach(args, ids, more, (id) => act(services, owner.account.id, args.form_id, id));
+      return actOnEach(args, ids, more, (id) => act(services, owner.account.id, args.form_id, id, owner.memberEmail ?? null));
     },
   });
 
@@ -111,13 +111,13 @@ export const bulkTools = [
   spamCorrection(true),
   spamCorrection(false),
   triageMark('mark_read', 'Mark submissions as read', "Marks submissions read, as opening them in the dashboard does (they stop showing in bold).", 'inbox',
-    (services, accountId, formId, id) => services.triage.markRead(accountId, formId, id, true)),
+    (services, accountId, formId, id, member) => services.triage.markRead(accountId, formId, id, true, member)),
   triageMark('mark_unread', 'Mark submissions as unread', 'Marks submissions unread again: the dashboard shows them in bold.', 'inbox',
-    (services, accountId, formId, id) => services.triage.markRead(accountId, formId, id, false)),
+    (services, accountId, formId, id, member) => services.triage.markRead(accountId, formId, id, false, member)),
   triageMark('mark_done', 'Mark submissions as done', "Marks submissions done (archived): they leave the dashboard's Inbox tab for its Done tab, stay stored, and list_submissions finds them with done: true.", 'inbox',
-    (services, accountId, formId, id) => services.triage.markDone(accountId, formId, id, true)),
+    (services, accountId, formId, id, member) => services.triage.markDone(accountId, formId, id, true, member)),
   triageMark('mark_not_done', 'Mark submissions as not done', "Moves submissions marked done back to the dashboard's Inbox tab.", 'all',
-    (services, accountId, formId, id) => services.triage.markDone(accountId, formId, id, false)),
+    (services, accountId, formId, id, member) => services.triage.markDone(accountId, formId, id, false, member)),
   defineTool({
     name: 'delete_submissions',
     title: 'Delete submissions',

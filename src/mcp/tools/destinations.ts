@@ -10,7 +10,7 @@ import { FormId } from './forms.ts';
 import { AgentDelivery, forAgent as deliveryForAgent, DestinationId, RECEIVER_NOTE } from './notifications.ts';
 
 const DestinationRef = { form_id: FormId, destination_id: DestinationId };
-const TYPES_NOTE = 'type is webhook, slack, discord, teams or google_chat (give url, HTTPS, public), telegram (bot_token and chat_id) or email (recipients, 1 to 20 addresses).';
+const TYPES_NOTE = 'type is webhook, slack, discord, teams or google_chat (give url, HTTPS, public), telegram (bot_token and chat_id) or email (recipients, 1 to 20 addresses, and/or recipients_role: editor notifies every active editor, admin and owner of the workspace, looked up at each send).';
 const SECRET_NOTE = 'A webhook\'s signing secret (Standard Webhooks) is in `secret`, shown only in this result: hand it to the owner to verify deliveries.';
 
 const enabling = (enabled: boolean) =>
@@ -69,7 +69,7 @@ export const destinationTools = [
   defineTool({
     name: 'update_destination',
     title: 'Update a destination',
-    description: "Changes a destination's name, target (url, bot_token, chat_id or recipients, as its type takes), deliver_spam or enabled; what is not given stays. The type cannot change. The form's own webhook (source form) is changed through update_form instead. Free.",
+    description: "Changes a destination's name, target (url, bot_token, chat_id, recipients or recipients_role (null removes it), as its type takes), deliver_spam or enabled; what is not given stays. The type cannot change. The form's own webhook (source form) is changed through update_form instead. Free.",
     input: bodyWithIds(DestinationRef, UpdateDestinationBody),
     output: DestinationOutput,
     annotations: UPDATE,

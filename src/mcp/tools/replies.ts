@@ -55,7 +55,7 @@ export const replyTools = [
         await services.submissions.get(owner.account.id, form_id, submission_id); // an unknown one is named as such first
         throw fail.validation({ reply_content: ['give reply_content, reply_subject or both'] }, 'Nothing to change: give reply_subject, reply_content or both.');
       }
-      return forAgent(await services.replies.edit(owner.account.id, form_id, submission_id, { reply_subject, reply_content }));
+      return forAgent(await services.replies.edit(owner.account.id, form_id, submission_id, { reply_subject, reply_content }, owner.memberEmail ?? null));
     },
   }),
 
@@ -67,7 +67,7 @@ export const replyTools = [
     output: AgentSubmission,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     async run(args, context) {
-      return forAgent(await context.services.replies.send(context.owner.account.id, await formOfRef(args, context), args.submission_id));
+      return forAgent(await context.services.replies.send(context.owner.account.id, await formOfRef(args, context), args.submission_id, context.owner.memberEmail ?? null));
     },
   }),
 ];
