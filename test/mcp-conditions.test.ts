@@ -43,8 +43,11 @@ describe('MCP tools keep the conditional requirements of the REST bodies they ta
     assert.equal(updateForm({ form_id: form.id, webhook_enabled: true, webhook_url: null }), false);
     assert.equal(updateForm({ form_id: form.id, webhook_enabled: true }), true, 'on update, what is left out stays as stored');
     const createDestination = ajv.compile(tools.find((tool) => tool.name === 'create_destination')!.inputSchema);
-    assert.equal(createDestination({ form_id: form.id, type: 'email' }), false, 'an email destination needs recipients');
+    // An email destination needs recipients, recipients_role or both: the body leaves that choice to
+    // the service (the next test shows both surfaces refuse neither alike), and says the rest.
     assert.equal(createDestination({ form_id: form.id, type: 'email', recipients: ['a@example.com'] }), true);
+    assert.equal(createDestination({ form_id: form.id, type: 'email', recipients_role: 'editor' }), true);
+    assert.equal(createDestination({ form_id: form.id, type: 'email', recipients: ['a@example.com'], url: 'https://example.com/hook' }), false, 'a webhook URL does not apply to an email destination');
   });
 
   it('answers a call that breaks them with the field errors the REST route gives', async () => {
