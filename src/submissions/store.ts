@@ -13,6 +13,7 @@ import { LISTING_BLOCK_SIZE } from '../db/migrations/0003_listing.ts';
 import type { FieldDefinition, FieldsSchema } from '../forms/field-schema.ts';
 import { correctedSpamReason } from '../pipeline/spam/correction-reason.ts';
 import { lockMarkForDelete } from '../pipeline/fingerprint-store.ts';
+import { lockInSeqOrder } from './row-locks.ts';
 import type { Engine } from '../db/migrations/column-types.ts';
 import type { ReplyConfidence } from '../replies/evidence.ts';
 import type { StoredUpload } from '../files/uploads.ts';
@@ -341,6 +342,7 @@ export function submissionStore(db: Db, statements: BatchStatements, engine: Eng
       if (ids.length === 0) return outcomes;
       return db.transaction().execute(async (tx) => {
         await lockMarkForDelete(tx, formId);
+        await lockInSeqOrder(tx, engine, formId, ids, true);
         const rows = await tx
           .deleteFrom('submissions')
           .where('form_id', '=', formId)
@@ -376,6 +378,7 @@ export function submissionStore(db: Db, statements: BatchStatements, engine: Eng
       const outcomes = new Map<string, SpamCorrection>(ids.map((id) => [id, 'missing']));
       if (ids.length === 0) return outcomes;
       return db.transaction().execute(async (tx) => {
+        await lockInSeqOrder(tx, engine, formId, ids);
         const rows = await tx
           .selectFrom('submissions as s')
           .innerJoin('form_versions as v', 'v.id', 's.version_id')

@@ -7,6 +7,7 @@ import type { SubmissionsTable, Tables } from '../db/tables.ts';
 import { valuesContain, SEARCH_WINDOW } from './search.ts';
 import type { Split } from './store.ts';
 import type { Engine } from '../db/migrations/column-types.ts';
+import { lockInSeqOrder } from './row-locks.ts';
 
 export type MarkOutcome = 'changed' | 'unchanged' | 'missing';
 
@@ -42,27 +43,23 @@ export function triageStore(db: Db, engine: Engine) {
     /** Read keeps the first time it was read; unread clears it. */
     async markRead(formId: string, ids: string[], read: boolean, at: string, by: string | null = null): Promise<Map<string, MarkOutcome>> {
       if (ids.length === 0) return new Map();
-      const rows = await db
-        .updateTable('submissions')
-        .set({ read_at: read ? at : null, read_by: read ? by : null })
-        .where('form_id', '=', formId)
-        .where('id', 'in', ids)
-        .where('read_at', read ? 'is' : 'is not', null)
-        .returning('id')
-        .execute();
+      const rows = await db.transaction().execute(async (tx) => {
+        await lockInSeqOrder(tx, engine, formId, ids);
+        return tx.updateTable('submissions').set({ read_at: read ? at : null, read_by: read ? by : null })
+          .where('form_id', '=', formId).where('id', 'in', ids).where('read_at', read ? 'is' : 'is not', null)
+          .returning('id').execute();
+      });
       return outcomesOf(formId, ids, new Set(rows.map((row) => row.id)));
     },
 
     async markDone(formId: string, ids: string[], done: boolean, at: string, by: string | null = null): Promise<Map<string, MarkOutcome>> {
       if (ids.length === 0) return new Map();
-      const rows = await db
-        .updateTable('submissions')
-        .set({ done, done_at: done ? at : null, done_by: by })
-        .where('form_id', '=', formId)
-        .where('id', 'in', ids)
-        .where('done', '=', !done)
-        .returning('id')
-        .execute();
+      const rows = await db.transaction().execute(async (tx) => {
+        await lockInSeqOrder(tx, engine, formId, ids);
+        return tx.updateTable('submissions').set({ done, done_at: done ? at : null, done_by: by })
+          .where('form_id', '=', formId).where('id', 'in', ids).where('done', '=', !done)
+          .returning('id').execute();
+      });
       return outcomesOf(formId, ids, new Set(rows.map((row) => row.id)));
     },
 
