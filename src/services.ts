@@ -173,7 +173,7 @@ export function buildServices(config: Config, database: Database, secrets: Secre
   const audit = auditService(auditStore(database.db));
   const exports = exportService({ store: exportStore(database.db, database.engine), forms, fileLinks });
   const subjects = dataSubjectService({ store: dataSubjectStore(database.db, database.engine), files: { ofSubmissions: files.ofSubmissions, links: fileLinks } });
-  const retention = retentionService({ store: retentionStore(database.db), audit });
+  const retention = retentionService({ store: retentionStore(database.db, database.engine), audit });
   const analysis = analysisService({ store: analysisStore(database.db), stats: statsStore(database.db), forms, submissions, ai: aiServices(config, database) });
   const replySending = replySender({ store: replyStore(database.db), mailer, mailFrom: config.delivery.smtp?.from ?? null, claimTimeoutMs: REPLY_CLAIM_TIMEOUT_MS });
   const replies = replyService({

@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { bearer, createForm, ENGINE, pathOf, startTestApp, type TestApp } from './helpers.ts';
 import { formSubmissionCount } from '../src/db/counter-shards.ts';
+import { deleteSubmissions } from '../src/data-subjects/store.ts';
 import { startPipelineApp, waitFor, type PipelineApp } from './pipeline-helpers.ts';
 
 const TRIALS = 20;
@@ -77,10 +78,23 @@ describe('the order a bulk write locks submissions in', { skip: ENGINE !== 'post
   });
   after(() => t?.close());
 
+  /** How many of `ids` a bulk action through the API did. */
+  async function bulk(formId: string, action: string, ids: string[]): Promise<number> {
+    const r = await t.request({ method: 'POST', url: `/api/forms/${formId}/submissions/bulk`, headers: bearer(key), payload: { action, ids } });
+    assert.equal(r.statusCode, 200, r.body);
+    return ids.length - r.json().failed_count;
+  }
+
+  /** How many of `ids` erasure's and the retention purge's delete removed. */
+  function erase(formId: string, ids: string[]): Promise<number> {
+    return t.database.db.transaction().execute((tx) => deleteSubmissions(tx, 'postgres', formId, ids));
+  }
+
   // The pipeline holds its batch's first submission and is about to lock the next: a bulk write
   // must then wait at the first rather than take the next (and deadlock with it). The oldest row is
   // updated first so that it no longer comes first in the table, as rows the pipeline finished do not.
-  for (const action of ['delete', 'done']) {
+  // `erase` is what erasure and the retention purge share (deleteSubmissions), without the API.
+  for (const action of ['delete', 'done', 'erase']) {
     it(`${action}: waits for the oldest before locking any newer one`, async () => {
       const form = await createForm(t, key);
       const ids: string[] = [];
@@ -94,7 +108,7 @@ describe('the order a bulk write locks submissions in', { skip: ENGINE !== 'post
       const pipeline = await db.startTransaction().execute();
       try {
         await pipeline.selectFrom('submissions').select('id').where('id', '=', ids[0]!).forUpdate().execute();
-        const write = t.request({ method: 'POST', url: `/api/forms/${form.id}/submissions/bulk`, headers: bearer(key), payload: { action, ids } });
+        const write = action === 'erase' ? erase(form.id, ids) : bulk(form.id, action, ids);
         await waitFor('the bulk write to wait for a row lock', async () => {
           const waiting = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query like '%submissions%' and pid <> pg_backend_pid()`.execute(db);
           return waiting.rows[0]!.n > 0 ? true : undefined;
@@ -103,9 +117,7 @@ describe('the order a bulk write locks submissions in', { skip: ENGINE !== 'post
         const free = await pipeline.selectFrom('submissions').select('id').where('id', 'in', ids.slice(1)).orderBy('seq').forUpdate().noWait().execute();
         assert.equal(free.length, 2);
         await pipeline.commit().execute();
-        const r = await write;
-        assert.equal(r.statusCode, 200, r.body);
-        assert.equal(r.json().failed_count, 0);
+        assert.equal(await write, ids.length);
       } finally {
         if (!pipeline.isCommitted && !pipeline.isRolledBack) await pipeline.rollback().execute();
       }
