@@ -231,6 +231,16 @@ export function askerTerms(text: string, language: Language = 'en'): Set<string>
   return out;
 }
 
+/**
+ * Light verbs, by stem: verbs that carry the grammar of a question more than its topic ("do I need
+ * to give you my passcode", "if something gets broken", "how long till we get the pics back",
+ * "can you sort it"). When the knowledge base never uses one, it does not count against a sentence
+ * (retrieval.ts); when it does ("We keep keys in a safe"), it is weighed like any word.
+ */
+export const LIGHT_VERBS: ReadonlySet<string> = new Set(
+  ['get', 'got', 'gets', 'getting', 'go', 'goes', 'going', 'went', 'give', 'given', 'keep', 'put', 'make', 'come', 'sort', 'need'].map((w) => SYNONYM_OF.get(stemmer(w)) ?? stemmer(w)),
+);
+
 /** The days of the week, by stem: a question naming one is about the days a business keeps. */
 export const DAY_TERMS = new Set([
   ...['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((day) => stemmer(day)),
