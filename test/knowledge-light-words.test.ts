@@ -66,3 +66,20 @@ describe('an unknown qualifier against a sentence naming its own kind', () => {
     assert.equal(kinds.unknownQualifier(part!.question, part!.best!.sentence), null);
   });
 });
+
+describe('a part of the day', () => {
+  const walks = kb(
+    '# Cancelling', 'Cancel a walk by 8am on the day and you are not charged.', '',
+    '# Storage', 'We keep spare leads and towels for every dog.', '',
+    '# Area', 'We walk dogs in Roundhay and Oakwood.',
+  );
+  it('"in the morning" is covered by a sentence stating a clock time', () => {
+    const [best] = walks.rankSentences('can i cancel in the morning', walks.passages[0]!);
+    assert.equal(best!.coverage, 1);
+    assert.ok(quotes(walks, 'can i cancel in the morning').includes('by 8am'));
+  });
+  it('near miss: a sentence that states no clock time does not cover it', () => {
+    const [best] = walks.rankSentences('do you walk in the morning', walks.passages[2]!);
+    assert.ok(best!.coverage < 1, String(best!.coverage));
+  });
+});

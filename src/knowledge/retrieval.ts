@@ -14,7 +14,7 @@ import MiniSearch from 'minisearch';
 import type { Passage } from './passages.ts';
 import { splitUnits } from './sentences.ts';
 import { languageOf, type Language } from './languages.ts';
-import { askerTerms, comparedText, DAY_TERMS, LIGHT_VERBS, MAX_TEXT_CHARS, NAMES_A_DAY, questionTerms, termOf, textTerms, withoutGreetings, words } from './terms.ts';
+import { askerTerms, comparedText, DAY_TERMS, LIGHT_VERBS, MAX_TEXT_CHARS, MOMENT_TERMS, NAMES_A_DAY, NAMES_A_TIME, questionTerms, termOf, textTerms, withoutGreetings, words } from './terms.ts';
 import { runAtOnce, runInSlices, type Steps } from './steps.ts';
 import { vocabularySteps } from './vocabulary.ts';
 
@@ -172,9 +172,11 @@ function* indexSteps(passages: Passage[]): Steps<PassageIndex> {
         // A day of the week is covered by a sentence that names any ("open on Mondays?" by "open
         // Tuesday to Saturday"): which days a business keeps is the answer, whichever day is asked.
         const day = unit.own.has(NAMES_A_DAY) || unit.heading.has(NAMES_A_DAY);
+        // A part of the day likewise by a sentence that states a clock time ("in the morning?" by "by 8am").
+        const time = unit.own.has(NAMES_A_TIME) || unit.heading.has(NAMES_A_TIME);
         for (const t of terms) {
           if (unit.own.has(t)) own += weight(t);
-          if (unit.own.has(t) || unit.heading.has(t) || (day && DAY_TERMS.has(t))) covered += weight(t);
+          if (unit.own.has(t) || unit.heading.has(t) || (day && DAY_TERMS.has(t)) || (time && MOMENT_TERMS.has(t))) covered += weight(t);
         }
         return { sentence: unit.sentence, coverage: covered / sum, own: own / sum };
       }).sort(byCoverage);
