@@ -1,7 +1,9 @@
 // Why answerable questions of the validation parts are declined (never the held-out parts): for
 // each declined answerable trial, the class of its failure, counted per source, and for the small
 // businesses each message with its figures and the terms its best sentence does not cover.
-//   node scripts/reply-failures.ts [--list StackFAQ|SQuAD|all] [--mode auto|draft]   (the gate judged; auto by default)
+//   node scripts/reply-failures.ts [--list StackFAQ|SQuAD|all] [--mode auto|draft] [--wrong]   (the gate judged; auto by default)
+// --wrong: instead, the replies the gate lets through that are wrong, to answerable questions (the
+// wrong sentence) and to unanswerable ones, with the sentence quoted: what costs precision.
 // Classes: the best passage by BM25 does not hold the answer (rank); no sentence of the kind asked
 // (kind); the right passage but a low margin (coverage ≥ 0.7: another passage scores close) or low
 // coverage, the latter split by what the uncovered weight is made of: terms the knowledge base never
@@ -49,6 +51,25 @@ function classify(trial: Trial): string | null {
     console.log(`    missing: ${missing.map((m) => `${m.term}${m.known ? '' : '*'}(${m.weight.toFixed(1)})`).join(' ')} | quoted: ${JSON.stringify(part.best.sentence.text.slice(0, 100))}`);
   }
   return cls;
+}
+
+if (process.argv.includes('--wrong')) {
+  const all = [...smallBusinessTrials(), ...smallBusinessTrials(VALIDATION_DIR), ...stackFaqTrials(), ...squadTrials()].filter((t) => t.part === 'validation' && (list === 'all' || t.source.startsWith(list ?? '')));
+  let wrong = 0;
+  let unanswerable = 0;
+  for (const trial of all) {
+    const answer = answerParts(trial.index, trial.message, gate);
+    const { quotes } = replyPieces(answer);
+    if (quotes.length === 0 || (trial.right !== null && trial.right(quotes, answer.passages.map((p) => p.position)))) continue;
+    if (trial.right === null) unanswerable += 1;
+    else wrong += 1;
+    const part = answer.parts.find((p) => p.answered)!;
+    const qualifier = trial.index.unknownQualifier(part.question, part.best!.sentence);
+    console.log(`${trial.kb} | ${trial.right === null ? 'unanswerable' : 'wrong'} | cov ${part.best!.coverage.toFixed(2)} margin ${part.margin.toFixed(2)} conf ${part.confidence.toFixed(3)}${qualifier ? ` qualifier ${qualifier}` : ''} | ${JSON.stringify(trial.message.slice(0, 140))}`);
+    console.log(`    uncovered: ${trial.index.uncovered(part.question, part.best!.sentence).map((m) => `${m.term}${m.known ? '' : '*'}(${m.weight.toFixed(1)})`).join(' ')} | quoted: ${JSON.stringify(quotes.join(' / ').slice(0, 120))}`);
+  }
+  console.log(`\nvalidation, ${mode} gate ${JSON.stringify(gate)}: ${wrong} wrong replies to answerable questions, ${unanswerable} replies to unanswerable ones`);
+  process.exit(0);
 }
 
 for (const trial of trials) {

@@ -26,6 +26,8 @@ const FRENCH_FILLER = new Set([
   'quelle', 'quels', 'quelles', 'quoi', 'comment', 'quand', 'pourquoi', 'est', 'ce', 'ete', 'etes', 'etre', 'fait', 'faites', 'faire', 'vos', 'votre',
   // SMS French: "bjr", "vs" (vous), "qqch", "qqn", "jsp", "pk" (pourquoi), "dc" (donc), "tt" (tout).
   'bjr', 'bsr', 'vs', 'qqch', 'qqn', 'pk', 'pq', 'dc', 'tt', 'mdr',
+  // Function words the list lacks (issue 36, fifth round): "si", "jusqu'à", "quelque chose", "je dois", "vous allez".
+  'si', 'jusqu', 'jusque', 'quelque', 'quelques', 'chose', 'dois', 'doit', 'devez', 'devons', 'allez', 'aller', 'va', 'vais',
 ]);
 
 /** Stop words as compared: English ones are matched as written (terms.ts), French ones folded. */

@@ -14,7 +14,7 @@ import MiniSearch from 'minisearch';
 import type { Passage } from './passages.ts';
 import { splitUnits } from './sentences.ts';
 import { languageOf, type Language } from './languages.ts';
-import { askerTerms, comparedText, DAY_TERMS, MAX_TEXT_CHARS, NAMES_A_DAY, questionTerms, termOf, textTerms, withoutGreetings, words } from './terms.ts';
+import { askerTerms, comparedText, DAY_TERMS, LIGHT_VERBS, MAX_TEXT_CHARS, MOMENT_TERMS, NAMES_A_DAY, NAMES_A_TIME, questionTerms, termOf, textTerms, withoutGreetings, words } from './terms.ts';
 import { runAtOnce, runInSlices, type Steps } from './steps.ts';
 import { vocabularySteps } from './vocabulary.ts';
 
@@ -64,7 +64,9 @@ export interface PassageIndex {
   /**
    * A word the knowledge base never uses, written just before a word the sentence covers: what
    * makes the question about another kind of the sentence's thing ("a laptop screen" against
-   * "iPhone screen replacement"). Null when there is none.
+   * "iPhone screen replacement"), when the sentence writes a word of its own just before that one
+   * (its "iPhone"): a sentence naming no kind ("Screen replacement: £69") answers any. Null when
+   * there is none.
    */
   unknownQualifier(question: string, sentence: Sentence): string | null;
 }
@@ -150,7 +152,7 @@ function* indexSteps(passages: Passage[]): Steps<PassageIndex> {
   /** Each term's weight in this question: the asker's own words that the knowledge base never uses count for little. */
   const weigher = (question: string) => {
     const own = askerTerms(question, language);
-    return (t: string) => (own.size > 0 && own.has(t) && !frequency.has(t) ? ASKER_WEIGHT * weight(t) : weight(t));
+    return (t: string) => (((own.size > 0 && own.has(t)) || LIGHT_VERBS.has(t)) && !frequency.has(t) ? ASKER_WEIGHT * weight(t) : weight(t));
   };
   return {
     passages,
@@ -170,9 +172,11 @@ function* indexSteps(passages: Passage[]): Steps<PassageIndex> {
         // A day of the week is covered by a sentence that names any ("open on Mondays?" by "open
         // Tuesday to Saturday"): which days a business keeps is the answer, whichever day is asked.
         const day = unit.own.has(NAMES_A_DAY) || unit.heading.has(NAMES_A_DAY);
+        // A part of the day likewise by a sentence that states a clock time ("in the morning?" by "by 8am").
+        const time = unit.own.has(NAMES_A_TIME) || unit.heading.has(NAMES_A_TIME);
         for (const t of terms) {
           if (unit.own.has(t)) own += weight(t);
-          if (unit.own.has(t) || unit.heading.has(t) || (day && DAY_TERMS.has(t))) covered += weight(t);
+          if (unit.own.has(t) || unit.heading.has(t) || (day && DAY_TERMS.has(t)) || (time && MOMENT_TERMS.has(t))) covered += weight(t);
         }
         return { sentence: unit.sentence, coverage: covered / sum, own: own / sum };
       }).sort(byCoverage);
@@ -194,9 +198,16 @@ function* indexSteps(passages: Passage[]): Steps<PassageIndex> {
       const own = askerTerms(question, language);
       const covers = (t: string) => unit.own.has(t) || unit.heading.has(t);
       const asked = words(withoutGreetings(question.slice(0, MAX_TEXT_CHARS))).map((w) => { const t = termOf(w, language); return t ? resolve(t) : null; });
+      const askedSet = new Set(asked);
+      // The sentence (and its heading) as a sequence of terms, stop words as null: what stands just before each word.
+      const sequences = [unit.sentence.passage.heading ?? '', withoutListNumber(unit.sentence.text)]
+        .map((text) => words(text.slice(0, MAX_TEXT_CHARS)).map((w) => { const t = termOf(w, language); return t ? standFor(t) : null; }));
+      // The sentence names its own kind of the word ("iPhone screen" for "a laptop screen"), a word
+      // the question does not use; "Screen replacement: £69" names none, and answers any screen.
+      const qualifiedInSentence = (b: string) => sequences.some((seq) => seq.some((t, k) => t === b && k > 0 && seq[k - 1] !== null && !askedSet.has(seq[k - 1]!)));
       for (let i = 0; i + 1 < asked.length; i += 1) {
         const [a, b] = [asked[i], asked[i + 1]];
-        if (a && b && a !== b && !frequency.has(a) && !own.has(a) && !covers(a) && covers(b)) return a;
+        if (a && b && a !== b && !frequency.has(a) && !own.has(a) && !covers(a) && covers(b) && qualifiedInSentence(b)) return a;
       }
       return null;
     },

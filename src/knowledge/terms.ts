@@ -231,6 +231,16 @@ export function askerTerms(text: string, language: Language = 'en'): Set<string>
   return out;
 }
 
+/**
+ * Light verbs, by stem: verbs that carry the grammar of a question more than its topic ("do I need
+ * to give you my passcode", "if something gets broken", "how long till we get the pics back",
+ * "can you sort it"). When the knowledge base never uses one, it does not count against a sentence
+ * (retrieval.ts); when it does ("We keep keys in a safe"), it is weighed like any word.
+ */
+export const LIGHT_VERBS: ReadonlySet<string> = new Set(
+  ['get', 'got', 'gets', 'getting', 'go', 'goes', 'going', 'went', 'give', 'given', 'keep', 'put', 'make', 'come', 'sort', 'need'].map((w) => SYNONYM_OF.get(stemmer(w)) ?? stemmer(w)),
+);
+
 /** The days of the week, by stem: a question naming one is about the days a business keeps. */
 export const DAY_TERMS = new Set([
   ...['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((day) => stemmer(day)),
@@ -238,6 +248,18 @@ export const DAY_TERMS = new Set([
 ]);
 /** Not a word: what a knowledge-base text that names a day of the week also says (see retrieval.ts). */
 export const NAMES_A_DAY = '·day';
+
+/**
+ * The parts of a day, by stem: a question naming one ("can I drop him off in the morning?", "if I
+ * cancel on the morning") is about the times a business keeps, and a sentence stating a clock time
+ * ("by 8am", "from 7:30 to 18:00") answers it, as a sentence naming any day answers a question about one.
+ */
+export const MOMENT_TERMS = new Set([
+  ...['morning', 'afternoon', 'evening', 'lunchtime', 'midday', 'noon'].map((w) => stemmer(w)),
+  ...['matin', 'matinee', 'soir', 'soiree', 'midi'].map((w) => frenchStem(w)),
+]);
+/** Not a word: what a knowledge-base text that states a clock time also says (see retrieval.ts). */
+export const NAMES_A_TIME = '·time';
 
 /** The distinct terms of a knowledge-base text, whole: it was size-checked when saved. */
 export function textTerms(text: string, language: Language = 'en'): Set<string> {
@@ -248,5 +270,6 @@ export function textTerms(text: string, language: Language = 'en'): Set<string> 
       break;
     }
   }
+  if (CLOCK.test(text)) terms.add(NAMES_A_TIME);
   return terms;
 }
