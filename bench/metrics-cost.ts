@@ -5,31 +5,16 @@
 // swing by tens of percent between runs, this is the comparison that can resolve a few percent.
 // Not part of `npm run bench`; docs/performance.md quotes it.
 import { parseArgs } from 'node:util';
-import { createForm, startTestApp } from '../test/helpers.ts';
-import { CONTACT_FORM, CONTACT_SUBMISSION } from './intake-setup.ts';
+import { startTestApp } from '../test/helpers.ts';
+import { injectSubmissions } from './inject-submit.ts';
 import { METRICS_ENV } from './submit.ts';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '3' }, requests: { type: 'string', default: '20000' } } });
-const IN_FLIGHT = 50;
 
 async function measure(env: Record<string, string>): Promise<number> {
   const t = await startTestApp(env);
   try {
-    // The submit bench's form (a pro owner's, as there: no lifetime cap to reach).
-    const { fields_schema } = CONTACT_FORM;
-    const form = await createForm(t, await t.createKey(), { fields_schema });
-    await t.database.db.updateTable('accounts').set({ plan: 'pro' }).execute();
-    const url = new URL(form.endpoint).pathname;
-    const post = () => t.request({ method: 'POST', url, payload: CONTACT_SUBMISSION, headers: { 'user-agent': 'bench', referer: 'https://example.com/contact' } });
-    const run = async (n: number) => {
-      let sent = 0;
-      await Promise.all(Array.from({ length: IN_FLIGHT }, async () => {
-        while (sent++ < n) {
-          const response = await post();
-          if (response.statusCode !== 201) throw new Error(`${response.statusCode} ${response.body}`);
-        }
-      }));
-    };
+    const run = await injectSubmissions(t);
     await run(2_000); // warm-up: compilation, caches, the writer thread
     const n = Number(values.requests);
     const before = process.threadCpuUsage();

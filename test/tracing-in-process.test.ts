@@ -93,8 +93,7 @@ describe('tracing in one process', () => {
     assert.equal(new Set(requests.map((r) => r.traceId)).size, ids.length, 'one trace per submission');
     const batchJobs = spans.filter((s) => s.name === 'job process_submissions');
     assert.ok(batchJobs.length >= 2, `submissions processed by a batch job (${spans.filter((s) => s.name.startsWith('job process')).map((s) => s.name)})`);
-    const commits = spans.filter((s) => s.name === 'submission.commit');
-    assert.ok(commits.some((s) => Number(s.attributes['intake.batch.size']) > 1), 'a group commit of several');
+    assert.ok(requests.some((s) => Number(s.attributes['intake.batch.size']) > 1), 'a group commit of several');
     for (const [i, id] of ids.entries()) {
       const request = requests[i]!;
       const job = spans.find((s) => s.name.startsWith('job process') && s.attributes['intake.submission.id'] === id);
