@@ -24,7 +24,7 @@ describe('retention', () => {
     await t.database.db.updateTable('submissions').set({ created_at: daysAgo(days), ...(spam && { spam_flag: true }) }).where('id', '=', id).execute();
     return id;
   };
-  const retention = () => retentionService({ store: retentionStore(t.database.db), audit: t.services.audit, clock: () => NOW });
+  const retention = () => retentionService({ store: retentionStore(t.database.db, t.database.engine), audit: t.services.audit, clock: () => NOW });
 
   before(async () => {
     t = await startTestApp();

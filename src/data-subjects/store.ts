@@ -11,6 +11,7 @@ import { fromJson, toBool, toIso, toIsoOrNull } from '../db/values.ts';
 import { readSubmissions, type Submission } from '../submissions/store.ts';
 import { emailHash, emailsIn } from './subject-emails.ts';
 import { lockMarkForDelete } from '../pipeline/fingerprint-store.ts';
+import { lockInSeqOrder } from '../submissions/row-locks.ts';
 import { byCodeUnits } from '../text-order.ts';
 
 /** Not-yet-indexed submissions a search reads at most, over all of the owner's forms. */
@@ -138,7 +139,7 @@ export function dataSubjectStore(db: Db, engine: Engine) {
       const erased: ErasedForm[] = [];
       for (const [formId, ids] of [...byForm].sort(([a], [b]) => byCodeUnits(a, b))) {
         let count = 0;
-        for (const part of chunks(ids)) count += await db.transaction().execute((tx) => deleteSubmissions(tx, formId, part));
+        for (const part of chunks(ids)) count += await db.transaction().execute((tx) => deleteSubmissions(tx, engine, formId, part));
         erased.push({ form_id: formId, erased: count });
       }
       // SQLite: the deleted pages are zeroed in the file (secure_delete), but the WAL still holds
@@ -158,11 +159,14 @@ async function readAll<T>(ids: string[], read: (part: string[]) => Promise<Map<s
 
 /**
  * Deletes these submissions of one form with what is kept about them, and moves the form's counters;
- * returns how many were deleted. Shared by erasure and the retention purge.
+ * returns how many were deleted. Shared by erasure, the retention purge and a workspace's deletion.
+ * The form's mark first, then the rows in seq order (PostgreSQL), as the pipeline takes them: see
+ * lockMarkForDelete and row-locks.ts.
  */
-export async function deleteSubmissions(tx: Transaction<Tables>, formId: string, ids: string[]): Promise<number> {
+export async function deleteSubmissions(tx: Transaction<Tables>, engine: Engine, formId: string, ids: string[]): Promise<number> {
   if (ids.length === 0) return 0;
   await lockMarkForDelete(tx, formId);
+  await lockInSeqOrder(tx, engine, formId, ids);
   await tx.deleteFrom('deliveries').where('submission_id', 'in', ids).execute();
   await anonymiseCharges(tx, ids);
   const deleted = await tx.deleteFrom('submissions').where('form_id', '=', formId).where('id', 'in', ids).returning(['spam_flag']).execute();

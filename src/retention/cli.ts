@@ -13,7 +13,7 @@ export async function purgeCommand(config: Config, args: string[]): Promise<void
   const database = openDatabase(config);
   try {
     await migrateToLatest(database);
-    const retention = retentionService({ store: retentionStore(database.db), audit: auditService(auditStore(database.db)) });
+    const retention = retentionService({ store: retentionStore(database.db, database.engine), audit: auditService(auditStore(database.db)) });
     const dryRun = values['dry-run'] === true;
     const results = dryRun ? await retention.dryRun() : await retention.purge();
     for (const r of results) process.stdout.write(`${r.form_id}  ${r.spam + r.expired} (${r.spam} spam)  ${r.form_name}\n`);

@@ -3,6 +3,7 @@
 // neither the submit path nor the inbox waits on a purge: on SQLite each batch holds the write lock
 // for a moment, on PostgreSQL it locks only its own rows and the form's counter row.
 import type { Db } from '../db/database.ts';
+import type { Engine } from '../db/migrations/column-types.ts';
 import { toIso } from '../db/values.ts';
 import { deleteSubmissions } from '../data-subjects/store.ts';
 
@@ -20,7 +21,7 @@ export interface RetainingForm {
   spamRetentionDays: number | null;
 }
 
-export function retentionStore(db: Db) {
+export function retentionStore(db: Db, engine: Engine) {
   /**
    * The ids among the form's oldest `limit` (spam, not spam, or all) created before `cutoff`, after `afterSeq`.
    * A row's created_at follows its seq to within a batch's gathering, so the oldest come first; the
@@ -49,7 +50,7 @@ export function retentionStore(db: Db) {
       for (;;) {
         const { expired } = await oldest(formId, which, cutoff, 0, PURGE_BATCH);
         if (expired.length === 0) return purged;
-        purged += await db.transaction().execute((tx) => deleteSubmissions(tx, formId, expired));
+        purged += await db.transaction().execute((tx) => deleteSubmissions(tx, engine, formId, expired));
       }
     },
 
