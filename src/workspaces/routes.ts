@@ -5,6 +5,7 @@ import { Type } from 'typebox';
 import type { AccountService } from '../accounts/service.ts';
 import type { Config } from '../config.ts';
 import { ownerOf, requireApiKey } from '../http/auth.ts';
+import { ERROR_BODIES } from '../http/error-docs.ts';
 import { useErrorFamily } from '../http/error-replies.ts';
 import { DeletedWorkspaceOutput, DeleteWorkspaceBody, InviteBody, InvitedMemberOutput, MemberOutput, MemberParams, presentMember, RoleBody } from './schemas.ts';
 import type { WorkspaceService } from './service.ts';
@@ -48,7 +49,8 @@ export const memberRoutes: FastifyPluginAsyncTypebox<{
         + 'API keys, connected apps and members, and its audit log. Members keep their logins and their other workspaces. '
         + "The body must name the workspace (confirm: its email): anything else is refused with 422 cannot_delete and deletes nothing. "
         + "The operator's audit log records the deletion with its counts.",
-      body: DeleteWorkspaceBody, response: { 200: DeletedWorkspaceOutput },
+      // 422 cannot_delete: a confirm that does not name the workspace (what its schema cannot know).
+      body: DeleteWorkspaceBody, response: { 200: DeletedWorkspaceOutput, 422: ERROR_BODIES.Error },
     },
   }, async (request) => {
     const result = await deletion.delete(ownerOf(request), request.body.confirm, 'api');
