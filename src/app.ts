@@ -110,7 +110,7 @@ export async function buildApp({ config, database, logger, services }: AppOption
     await zone.register(destinationRoutes, { config, accounts: services.accounts, destinations: services.destinations, deliveries: services.deliveries });
     await zone.register(dataSubjectRoutes, { config, accounts: services.accounts, subjects: services.subjects });
     await zone.register(auditRoutes, { config, accounts: services.accounts, audit: services.audit });
-    await zone.register(memberRoutes, { config, accounts: services.accounts, workspaces: services.workspaces });
+    await zone.register(memberRoutes, { config, accounts: services.accounts, workspaces: services.workspaces, deletion: services.workspaceDeletion });
   });
 
   await app.register(protectedResourceRoutes, { config });

@@ -65,6 +65,8 @@ import { countedMailer, metricsFor, queueFigures, type Metrics } from './metrics
 import { batchStarted } from './tracing/index.ts';
 import { workspaceService } from './workspaces/service.ts';
 import { workspaceStore } from './workspaces/store.ts';
+import { workspaceDeletionService } from './workspaces/deletion.ts';
+import { workspaceDeletionStore } from './workspaces/deletion-store.ts';
 
 /** A send that has held a reply this long died with its process; another may take it over. */
 const REPLY_CLAIM_TIMEOUT_MS = 5 * 60_000;
@@ -193,8 +195,11 @@ export function buildServices(config: Config, database: Database, secrets: Secre
   }
   const oauthRows = oauthStore(database.db, secrets);
   const workspaces = workspaceService({ store: memberRows, accounts: accountRows, mailer, baseUrl });
+  const workspaceDeletion = workspaceDeletionService({
+    store: workspaceDeletionStore(database.db, database.engine), forms, files, audit, operatorAccountId: setup.operatorAccountId,
+  });
   const oauth = oauthService({ store: oauthRows, providers: providers({ store: oauthRows, proxy: config.trustProxy }), accounts: accountRows, members: workspaces });
-  return { workspaces, metrics, queue, limits, live, dependencies, files, accounts, setup, dashboard, forms, knowledge, submissions, captcha, triage, replies, replySending, destinations, deliveries, delivery, audit, analysis, exports, subjects, retention, oauth };
+  return { workspaces, workspaceDeletion, metrics, queue, limits, live, dependencies, files, accounts, setup, dashboard, forms, knowledge, submissions, captcha, triage, replies, replySending, destinations, deliveries, delivery, audit, analysis, exports, subjects, retention, oauth };
 }
 
 export type Services = ReturnType<typeof buildServices>;

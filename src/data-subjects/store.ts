@@ -159,7 +159,9 @@ async function readAll<T>(ids: string[], read: (part: string[]) => Promise<Map<s
 
 /**
  * Deletes these submissions of one form with what is kept about them, and moves the form's counters;
- * returns how many were deleted. Shared by erasure and the retention purge.
+ * returns how many were deleted. Shared by erasure, the retention purge and a workspace's deletion.
+ * The form's mark first, then the rows in seq order (PostgreSQL), as the pipeline takes them: see
+ * lockMarkForDelete and row-locks.ts.
  */
 export async function deleteSubmissions(tx: Transaction<Tables>, engine: Engine, formId: string, ids: string[]): Promise<number> {
   if (ids.length === 0) return 0;

@@ -8,6 +8,7 @@ export const article = (word: string) => (/^[aeiou]/.test(word) ? 'an' : 'a');
 
 const DESTINATION_TYPES: ['webhook', 'slack', 'discord', 'teams', 'google_chat', 'telegram', 'email'] = ['webhook', 'slack', 'discord', 'teams', 'google_chat', 'telegram', 'email'];
 
+const RECIPIENT = Type.String({ format: 'email', 'x-message': 'must be an email address' });
 const writable = {
   name: Type.String({ minLength: 1, maxLength: 100 }),
   url: Type.String({
@@ -20,7 +21,7 @@ const writable = {
     Type.String({ maxLength: 64, pattern: '^(-?\\d{1,20}|@[A-Za-z][A-Za-z0-9_]{3,62})$', 'x-message': 'must be a numeric chat id or an @channel name' }),
     Type.Integer({ minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER }),
   ], { description: 'telegram: the chat id or @channel name' }),
-  recipients: Type.Array(Type.String({ format: 'email', 'x-message': 'must be an email address' }), { minItems: 1, maxItems: 20, description: 'email: who is notified' }),
+  recipients: Type.Array(RECIPIENT, { minItems: 1, maxItems: 20, description: 'email: who is notified' }),
   recipients_role: Type.Unsafe<'viewer' | 'editor' | 'admin' | 'owner' | null>({
     type: ['string', 'null'],
     enum: ['viewer', 'editor', 'admin', 'owner', null],
@@ -40,8 +41,16 @@ const TARGETS: Record<(typeof DESTINATION_TYPES)[number], string[]> = {
   webhook: ['url'], slack: ['url'], discord: ['url'], teams: ['url'], google_chat: ['url'], telegram: ['bot_token', 'chat_id'], email: ['recipients', 'recipients_role'],
 };
 const TARGET_MEMBERS = ['url', 'bot_token', 'chat_id', 'recipients', 'recipients_role'];
-/** What a create of each type must give: an email destination needs recipients or recipients_role (the service checks which). */
+/** What a create of each type must give; an email destination: recipients or recipients_role (ONE_OF_RECIPIENTS). */
 const REQUIRED: Record<(typeof DESTINATION_TYPES)[number], string[]> = { ...TARGETS, email: [] };
+const EITHER = 'an email destination needs recipients, recipients_role or both';
+/** An email destination's create: fixed addresses, a role (not null), or both, as the document shows it. */
+const ONE_OF_RECIPIENTS = {
+  anyOf: [
+    { required: ['recipients'], properties: { recipients: {} }, 'x-message': EITHER },
+    { required: ['recipients_role'], properties: { recipients_role: { type: 'string' } }, 'x-message': EITHER },
+  ],
+};
 /**
  * Said in the schema so that the document tells clients (the service checks the same): on create what
  * each type needs; on both, that the members of other types do not apply. A change leaves out the
@@ -51,6 +60,7 @@ const byType = (whole: boolean) => Object.entries(TARGETS).map(([type, members])
   if: { properties: { type: { const: type } }, required: ['type'] },
   then: {
     ...(whole && REQUIRED[type as keyof typeof REQUIRED].length > 0 && { required: REQUIRED[type as keyof typeof REQUIRED] }),
+    ...(whole && type === 'email' && ONE_OF_RECIPIENTS),
     properties: {
       // The members required here, named as well (`{}`: their checks are the body's own), so that a
       // linter finds what `required` lists (Redocly's no-required-schema-properties-undefined).
@@ -61,7 +71,15 @@ const byType = (whole: boolean) => Object.entries(TARGETS).map(([type, members])
   },
 }));
 export const CreateDestinationBody = Type.Object({ type: Type.Enum(DESTINATION_TYPES), ...optional }, { additionalProperties: false, allOf: byType(true) });
-export const UpdateDestinationBody = Type.Object({ type: Type.Optional(Type.Enum(DESTINATION_TYPES)), ...optional }, { additionalProperties: false, allOf: byType(false) });
+export const UpdateDestinationBody = Type.Object({
+  type: Type.Optional(Type.Enum(DESTINATION_TYPES)),
+  ...optional,
+  // A change may drop the fixed addresses (null, or []) when the destination keeps recipients_role: role-only.
+  recipients: Type.Optional(Type.Unsafe<string[] | null>({
+    type: ['array', 'null'], items: RECIPIENT, maxItems: 20,
+    description: 'email: who is notified; null or [] removes the fixed addresses, leaving the members of recipients_role (refused, 422, when it has none)',
+  })),
+}, { additionalProperties: false, allOf: byType(false) });
 
 export const DestinationOutput = Type.Object({
   id: Type.String({ format: 'uuid' }),

@@ -255,6 +255,11 @@ export function formService(store: FormStore, hooks: FormHooks = { urlProblem: h
       return form;
     },
 
+    /** Forms deleted elsewhere (a workspace's deletion): this process stops serving them from its cache now. */
+    forget(ids: string[]): void {
+      for (const id of ids) recentForms.delete(id);
+    },
+
     /**
      * The form behind `/api/<segment>/f/<slug>` and the schema version that endpoint was minted for.
      * The form itself is re-read after at most FORM_CACHE_MS: it may have been changed meanwhile.

@@ -53,6 +53,7 @@ export const OPERATION_IDS: Record<string, string> = {
   'POST /api/members': 'inviteMember',
   'PATCH /api/members/{id}': 'updateMember',
   'DELETE /api/members/{id}': 'removeMember',
+  'DELETE /api/workspace': 'deleteWorkspace',
 };
 
 /** Fastify's path (`:id`) as the document writes it (`{id}`). */

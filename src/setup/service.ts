@@ -68,6 +68,9 @@ export function setupService(deps: { store: SetupStore; clock?: () => Date }) {
       return store.setting('served_url');
     },
 
+    /** The operator's account, whose audit log is the server's (a workspace's deletion is recorded there); null before set-up closed. */
+    operatorAccountId: (): Promise<string | null> => store.setting('operator_account_id'),
+
     async isOperator(accountId: string): Promise<boolean> {
       return (await store.setting('operator_account_id')) === accountId;
     },

@@ -29,6 +29,8 @@ export const MINIMUM_ROLE = {
   settings: 'admin',
   audit: 'admin',
   members_manage: 'owner',
+  /** Deleting the workspace with everything in it (docs/teams.md#deleting-a-workspace). */
+  workspace_delete: 'owner',
 } as const satisfies Record<string, Role>;
 
 export type Action = keyof typeof MINIMUM_ROLE;
@@ -77,6 +79,7 @@ export const REST_ACTIONS: Record<string, Action> = {
   'POST /api/members': 'members_manage',
   'PATCH /api/members/:id': 'members_manage',
   'DELETE /api/members/:id': 'members_manage',
+  'DELETE /api/workspace': 'workspace_delete',
 };
 
 /** The action of a REST request, or undefined when its route has no entry (refused). */
@@ -136,6 +139,7 @@ export const TOOL_ACTIONS: Record<string, Action> = {
   invite_member: 'members_manage',
   update_member: 'members_manage',
   remove_member: 'members_manage',
+  delete_workspace: 'workspace_delete',
 };
 
 export function toolAllowed(role: Role, tool: string): boolean {
@@ -196,6 +200,7 @@ export const DASHBOARD_ACTIONS: Record<string, Action> = {
   'POST /team/invite': 'members_manage',
   'POST /team/:id/role': 'members_manage',
   'POST /team/:id/remove': 'members_manage',
+  'POST /team/delete-workspace': 'workspace_delete',
 };
 
 /** The action of a dashboard request: listed, else `read` for a page and undefined (refused) for a post. */

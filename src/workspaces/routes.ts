@@ -1,18 +1,22 @@
-// /api/members: the workspace's members and invitations. Who may call what is permissions.ts's
-// (reading: every member; the rest: owners), checked by requireApiKey.
+// /api/members: the workspace's members and invitations; /api/workspace: deleting the workspace. Who
+// may call what is permissions.ts's (reading: every member; the rest: owners), checked by requireApiKey.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AccountService } from '../accounts/service.ts';
 import type { Config } from '../config.ts';
 import { ownerOf, requireApiKey } from '../http/auth.ts';
+import { ERROR_BODIES } from '../http/error-docs.ts';
 import { useErrorFamily } from '../http/error-replies.ts';
-import { InviteBody, InvitedMemberOutput, MemberOutput, MemberParams, presentMember, RoleBody } from './schemas.ts';
+import { DeletedWorkspaceOutput, DeleteWorkspaceBody, InviteBody, InvitedMemberOutput, MemberOutput, MemberParams, presentMember, RoleBody } from './schemas.ts';
 import type { WorkspaceService } from './service.ts';
+import { deletionDetail, type WorkspaceDeletionService } from './deletion.ts';
 
 const security = [{ apiKey: [] }];
 const tags = ['Members'];
 
-export const memberRoutes: FastifyPluginAsyncTypebox<{ config: Config; accounts: AccountService; workspaces: WorkspaceService }> = async (app, { config, accounts, workspaces }) => {
+export const memberRoutes: FastifyPluginAsyncTypebox<{
+  config: Config; accounts: AccountService; workspaces: WorkspaceService; deletion: WorkspaceDeletionService;
+}> = async (app, { config, accounts, workspaces, deletion }) => {
   useErrorFamily(app, 'account', config.maxBodyBytes);
   requireApiKey(app, accounts);
 
@@ -36,5 +40,21 @@ export const memberRoutes: FastifyPluginAsyncTypebox<{ config: Config; accounts:
   }, async (request) => {
     await workspaces.remove(ownerOf(request), request.params.id);
     return { id: request.params.id, removed: true };
+  });
+
+  app.delete('/api/workspace', {
+    schema: {
+      tags: ['Account'], security, summary: 'Delete the workspace and everything in it (owners)',
+      description: "Deletes for good the workspace's forms, submissions, uploaded files (their bytes too), knowledge bases, destinations and delivery logs, "
+        + 'API keys, connected apps and members, and its audit log. Members keep their logins and their other workspaces. '
+        + "The body must name the workspace (confirm: its email): anything else is refused with 422 cannot_delete and deletes nothing. "
+        + "The operator's audit log records the deletion with its counts.",
+      // 422 cannot_delete: a confirm that does not name the workspace (what its schema cannot know).
+      body: DeleteWorkspaceBody, response: { 200: DeletedWorkspaceOutput, 422: ERROR_BODIES.Error },
+    },
+  }, async (request) => {
+    const result = await deletion.delete(ownerOf(request), request.body.confirm, 'api');
+    request.auditDetail = deletionDetail(result);
+    return result;
   });
 };

@@ -39,3 +39,16 @@ export function presentMember(member: Member) {
     accepted_at: member.acceptedAt,
   };
 }
+
+export const DeleteWorkspaceBody = Type.Object({
+  confirm: Type.String({ minLength: 1, maxLength: 320, description: "The workspace's name, its email (as GET /api/account answers it): anything else deletes nothing (422 cannot_delete)" }),
+}, { additionalProperties: false });
+
+export const DeletedWorkspaceOutput = Type.Object({
+  workspace: Type.String({ description: 'The name (email) of the workspace deleted' }),
+  forms: Type.Integer(),
+  submissions: Type.Integer(),
+  files: Type.Integer({ description: 'Uploaded files: their bytes are deleted from the file storage too' }),
+  knowledge_bases: Type.Integer(),
+  members: Type.Integer({ description: 'Active members who lost their access; their logins stay' }),
+});

@@ -1,17 +1,18 @@
-// The Team page (every member reads it; owners invite, change roles and remove), the invitation
-// page an invitee opens from their link, and the workspace menu's post (docs/teams.md).
+// The Team page (every member reads it; owners invite, change roles, remove and delete the workspace),
+// the invitation page an invitee opens from their link, and the workspace menu's post (docs/teams.md).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { html, when, type Html } from '../html.ts';
 import { actionButton, csrfField, input, notice, page, postForm, select, sendPage, type Errors } from '../layout.ts';
 import { text } from '../form-input.ts';
 import type { DashboardDeps } from '../deps.ts';
 import { sessionOf } from '../page-context.ts';
-import { preToken, startSessionCookie } from '../session-cookies.ts';
+import { preToken, SESSION_COOKIE, startSessionCookie } from '../session-cookies.ts';
 import { DashboardError, type Session } from '../service.ts';
 import { AppError } from '../../http/errors.ts';
 import { InviteError } from '../../workspaces/service.ts';
 import { ROLES, can } from '../../workspaces/permissions.ts';
 import type { Member } from '../../workspaces/store.ts';
+import type { WorkspaceDeletion } from '../../workspaces/deletion.ts';
 import { MIN_PASSWORD_LENGTH } from '../passwords.ts';
 
 const PUBLIC = { config: { public: true } };
@@ -45,7 +46,33 @@ ${extra.error ? notice('error', extra.error) : ''}
 ${can(session, 'members_manage') ? html`<section class="panel narrow-panel" aria-labelledby="invite-title"><h2 id="invite-title">Invite a member</h2>
 ${postForm(session, '/team/invite', html`${input({ name: 'email', label: 'Email', type: 'email', errors: extra.errors, required: true })}
 ${select({ name: 'role', label: 'Role', value: 'viewer', options: ROLE_OPTIONS, errors: extra.errors })}
-<button type="submit" class="button primary">Invite</button>`)}</section>` : ''}`,
+<button type="submit" class="button primary">Invite</button>`)}</section>` : ''}
+${can(session, 'workspace_delete') ? dangerZone(session, extra.errors) : ''}`,
+  });
+}
+
+/** Owners: deleting the workspace, its name typed back (the service refuses anything else). */
+function dangerZone(session: Session, errors: Errors | undefined): Html {
+  return html`<section class="panel narrow-panel danger-zone" aria-labelledby="delete-title"><h2 id="delete-title">Delete this workspace</h2>
+<p>Deletes for good its forms, submissions, uploaded files, knowledge bases, notifications, API keys, connected apps and members. Members keep their logins and their other workspaces.</p>
+${postForm(session, '/team/delete-workspace', html`${input({ name: 'confirm', label: `Type the workspace's name, ${session.account.email}, to confirm`, errors, required: true, autocomplete: 'off' })}
+<button type="submit" class="button danger">Delete this workspace</button>`)}</section>`;
+}
+
+/** After the deletion: where the person can go now (their other workspace, or nowhere until invited). */
+function deletedPage(result: WorkspaceDeletion, elsewhere: boolean): Html {
+  return page({
+    title: 'Workspace deleted',
+    session: null,
+    narrow: true,
+    body: html`<div class="card auth">
+  <p class="brand big">Intake</p>
+  <h1>Workspace deleted</h1>
+  ${notice('ok', `${result.workspace} is deleted: ${result.forms} forms, ${result.submissions} submissions, ${result.files} files, ${result.knowledge_bases} knowledge bases.`)}
+  ${elsewhere
+    ? html`<p><a class="button primary wide" href="/overview">Go to your other workspace</a></p>`
+    : html`<p>Your login stays, in no workspace now: a workspace owner can invite you to theirs.</p><p><a href="/login">Log in</a></p>`}
+</div>`,
   });
 }
 
@@ -114,11 +141,13 @@ export async function teamPages(app: FastifyInstance, deps: DashboardDeps, part:
   app.get('/team', async (request, reply) => sendPage(reply, await teamPage(deps, sessionOf(request))));
 
   /** Member changes refused by the rules (last owner, already invited) show on the page, not as an error page. */
-  async function change(request: FastifyRequest, reply: FastifyReply, run: (session: Session) => Promise<string | undefined>) {
+  /** `run` answers an invitation's link (shown on the page), a page of its own, or nothing (back to the page). */
+  async function change(request: FastifyRequest, reply: FastifyReply, run: (session: Session) => Promise<string | Html | undefined>) {
     const session = sessionOf(request);
     try {
-      const inviteUrl = await run(session);
-      if (inviteUrl) return sendPage(reply, await teamPage(deps, session, { inviteUrl }), 201);
+      const outcome = await run(session);
+      if (typeof outcome === 'string') return sendPage(reply, await teamPage(deps, session, { inviteUrl: outcome }), 201);
+      if (outcome) return sendPage(reply, outcome);
       return reply.redirect('/team', 303);
     } catch (error) {
       if (!(error instanceof AppError) || error.status >= 500 || error.status === 404) throw error;
@@ -136,6 +165,17 @@ export async function teamPages(app: FastifyInstance, deps: DashboardDeps, part:
   app.post<{ Params: { id: string } }>('/team/:id/remove', (request, reply) => change(request, reply, async (session) => {
     await workspaces.remove(owner(session), request.params.id);
     return undefined;
+  }));
+
+  app.post('/team/delete-workspace', (request, reply) => change(request, reply, async (session) => {
+    const result = await deps.services.workspaceDeletion.delete(owner(session), text(request.body, 'confirm'), 'dashboard');
+    const elsewhere = (await workspaces.memberships(session.person.id)).length > 0;
+    if (!elsewhere) {
+      // A member of no workspace has no session to keep (it would find nowhere to act).
+      await dashboard.logOut(session);
+      reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    }
+    return deletedPage(result, elsewhere);
   }));
 
   app.post('/workspace', async (request, reply) => {

@@ -17,7 +17,8 @@ export interface DestinationInput {
   url?: string;
   bot_token?: string;
   chat_id?: string | number;
-  recipients?: string[];
+  /** email: the fixed addresses; on a change, null or [] removes them (the role must remain). */
+  recipients?: string[] | null;
   /** email: also every active member with this role or above, looked up at each send (docs/teams.md); null removes it. */
   recipients_role?: Role | null;
   deliver_spam?: boolean;

@@ -1,7 +1,8 @@
-// The workspace's members as tools: every member lists them; owners invite, change roles and remove
-// (permissions.ts decides, as for /api/members).
+// The workspace's members as tools: every member lists them; owners invite, change roles and remove,
+// and delete the workspace (permissions.ts decides, as for /api/members and /api/workspace).
 import { Type } from 'typebox';
-import { InviteBody, InvitedMemberOutput, MemberOutput, presentMember, RoleName } from '../../workspaces/schemas.ts';
+import { deletionDetail } from '../../workspaces/deletion.ts';
+import { DeletedWorkspaceOutput, DeleteWorkspaceBody, InviteBody, InvitedMemberOutput, MemberOutput, presentMember, RoleName } from '../../workspaces/schemas.ts';
 import { CREATE, DELETE, defineTool, READ, UPDATE } from '../tool.ts';
 
 export const memberTools = [
@@ -51,5 +52,19 @@ export const memberTools = [
       await services.workspaces.remove(owner, id);
       return { id, removed: true };
     },
+  }),
+  defineTool({
+    name: 'delete_workspace',
+    title: 'Delete the workspace',
+    description: "Owners only. Deletes for good this workspace's forms, submissions, uploaded files, knowledge bases, destinations, API keys, connected apps (this one too) and members. "
+      + "Cannot be undone: ask the owner first, then give the workspace's name (its email, from get_account) as confirm; any other value deletes nothing. Members keep their logins.",
+    input: DeleteWorkspaceBody,
+    output: DeletedWorkspaceOutput,
+    annotations: DELETE,
+    async run({ confirm }, { owner, services }) {
+      return services.workspaceDeletion.delete(owner, confirm, 'mcp');
+    },
+    target: () => null,
+    detail: deletionDetail,
   }),
 ];
