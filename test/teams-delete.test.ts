@@ -2,12 +2,21 @@
 // name typed back; its rows, file bytes, keys and members go; members keep their logins and their
 // other workspaces; the operator's log records it. And an email destination made role-only by PATCH.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DashboardClient } from './dashboard-helpers.ts';
 import { bearer, createForm } from './helpers.ts';
 import { startMcpApp, type McpApp } from './mcp-helpers.ts';
 
 const PASSWORD = 'correct horse battery';
+
+function withFile(fields: Record<string, string>, field: string, text: string, filename: string): FormData {
+  const body = new FormData();
+  for (const [name, value] of Object.entries(fields)) body.append(name, value);
+  body.append(field, new Blob([text]), filename);
+  return body;
+}
 
 async function join(t: McpApp, ownerKey: string, email: string, role: string): Promise<string> {
   const invited = await t.request({ method: 'POST', url: '/api/members', headers: bearer(ownerKey), payload: { email, role } });
@@ -39,9 +48,13 @@ describe('deleting a workspace', () => {
     const editorKey = await join(t, ownerKey, 'editor@delete.example', 'editor');
     // The editor has a workspace of their own too, which stays.
     const elsewhere = await t.createKey('editor@delete.example');
-    const form = await createForm(t, ownerKey);
-    const sent = await t.request({ method: 'POST', url: new URL(form.endpoint).pathname, payload: { name: 'Ada', email: 'ada@example.com', message: 'Hello there, a question' } });
+    const form = await createForm(t, ownerKey, { fields_schema: { fields: [{ name: 'name', type: 'string', required: true }, { name: 'notes', type: 'file' }] } });
+    // A submission with a file, through the HTML endpoint's multipart (as a browser sends it).
+    const multipart = new Request('http://x/', { method: 'POST', body: withFile({ name: 'Ada' }, 'notes', 'Hello there, a question\n', 'notes.txt') });
+    const sent = await t.request({ method: 'POST', url: new URL(String(form.html_endpoint)).pathname, headers: { accept: 'application/json', 'content-type': multipart.headers.get('content-type')! }, payload: Buffer.from(await multipart.arrayBuffer()) });
     assert.equal(sent.statusCode, 201, sent.body);
+    const bytes = path.join(t.config.dataDir, 'files', String(sent.json().data.notes[0].id));
+    assert.ok(fs.existsSync(bytes), 'the file is stored on disk');
     assert.equal((await t.request({ method: 'POST', url: '/api/knowledge_bases', headers: bearer(ownerKey), payload: { name: 'FAQ', content: 'Q: Hours?\nA: Nine to five.' } })).statusCode, 201);
 
     for (const key of [adminKey, editorKey]) {
@@ -57,7 +70,8 @@ describe('deleting a workspace', () => {
 
     const deleted = await t.request({ method: 'DELETE', url: '/api/workspace', headers: bearer(ownerKey), payload: { confirm: ` ${OWNER.toUpperCase()} ` } });
     assert.equal(deleted.statusCode, 200, deleted.body);
-    assert.deepEqual(deleted.json(), { workspace: OWNER, forms: 1, submissions: 1, files: 0, knowledge_bases: 1, members: 3 });
+    assert.deepEqual(deleted.json(), { workspace: OWNER, forms: 1, submissions: 1, files: 1, knowledge_bases: 1, members: 3 });
+    assert.equal(fs.existsSync(bytes), false, 'its bytes are gone from the disk');
 
     const { db } = t.database;
     const workspace = (await t.services.accounts.find(OWNER))!;
