@@ -38,6 +38,8 @@ interface Run {
   engine: Engine;
   alone: Latencies;
   during: Latencies;
+  /** Each batch's p99 over that of the window alone just before it: the spread within the run. */
+  rounds: number[];
   batches: UploadResult[];
   /** The server's VmHWM: after start-up, after the JSON probe alone, and at the end. */
   rssStart: number;
@@ -54,9 +56,9 @@ async function measure(engine: Engine, context: BenchContext): Promise<Run> {
   const store = await createStore(engine, context.postgresUrl);
   try {
     const key = await createOwner(store.env);
-    // INTAKE_UPLOAD_CONCURRENCY from the bench's environment, to compare admission limits.
-    const limit = process.env.INTAKE_UPLOAD_CONCURRENCY;
-    const server = await startIntake({ ...store.env, ...(limit && { INTAKE_UPLOAD_CONCURRENCY: limit }) });
+    // INTAKE_UPLOAD_CONCURRENCY and INTAKE_UPLOAD_BANDWIDTH from the bench's environment, to compare settings.
+    const settings = Object.fromEntries(['INTAKE_UPLOAD_CONCURRENCY', 'INTAKE_UPLOAD_BANDWIDTH'].flatMap((name) => (process.env[name] ? [[name, process.env[name]!]] : [])));
+    const server = await startIntake({ ...store.env, ...settings });
     try {
       const contact = await createForm(server.base, key);
       const documents = await createForm(server.base, key, UPLOAD_FORM);
@@ -70,11 +72,14 @@ async function measure(engine: Engine, context: BenchContext): Promise<Run> {
 
       const running = probe(3600);
       const windows: Array<[number, number]> = [];
+      const aloneWindows: Array<[number, number]> = [];
       const batches: UploadResult[] = [];
       let aloneMs = MIN_ALONE_MS;
       for (let b = 0; b < BATCHES; b++) {
+        const aloneFrom = Date.now();
         await new Promise((resolve) => setTimeout(resolve, aloneMs));
         const from = Date.now();
+        aloneWindows.push([aloneFrom, from]);
         batches.push(await upload(FILES / BATCHES));
         windows.push([from, Date.now()]);
         aloneMs = Math.max(MIN_ALONE_MS, Date.now() - from);
@@ -83,9 +88,11 @@ async function measure(engine: Engine, context: BenchContext): Promise<Run> {
       const { samples } = await running.stop();
       const rssPeak = server.peakRss();
       const duringUploads = ([sentAt]: [number, number, 0 | 1]) => windows.some(([from, to]) => sentAt >= from && sentAt < to);
+      const within = ([from, to]: [number, number]) => samples.filter(([sentAt]) => sentAt >= from && sentAt < to);
+      const rounds = windows.map((window, b) => latencies(within(window)).p99 / latencies(within(aloneWindows[b]!)).p99);
       return {
         engine, alone: latencies(samples.filter((s) => !duringUploads(s))), during: latencies(samples.filter(duringUploads)),
-        batches, rssStart, rssJson, rssPeak,
+        rounds, batches, rssStart, rssJson, rssPeak,
       };
     } finally {
       await server.stop();
@@ -109,7 +116,7 @@ function render(byEngine: Run[][]): string {
     `${megabytes(medianOf(runs, (r) => r.rssStart))} / ${megabytes(medianOf(runs, (r) => r.rssJson))} / ${megabytes(medianOf(runs, (r) => r.rssPeak))}`,
     `${ms(medianOf(runs, (r) => r.alone.p99))} (p50 ${ms(medianOf(runs, (r) => r.alone.p50))}, n ${whole(medianOf(runs, (r) => r.alone.n))})`,
     `${ms(medianOf(runs, (r) => r.during.p99))} (p50 ${ms(medianOf(runs, (r) => r.during.p50))}, n ${whole(medianOf(runs, (r) => r.during.n))})`,
-    fixed(medianOf(runs, ratio), 2),
+    `${fixed(medianOf(runs, ratio), 2)} (rounds ${runs.flatMap((r) => r.rounds.map((x) => fixed(x, 2))).join(', ')})`,
     whole(runs.reduce((n, r) => n + r.alone.failures + r.during.failures, 0)),
   ]);
   return [
@@ -118,9 +125,10 @@ function render(byEngine: Run[][]): string {
       + `each timed and counted as "during" when sent while a batch ran, else "alone"; before each batch and after the last, a window of the probe alone as long as `
       + `the batch before it (at least ${MIN_ALONE_MS / 1000} s). Peak RSS is the server's VmHWM (sampled every 100 ms): after start-up, after the JSON probe alone, at the end.`,
     '',
-    'One run per engine, whatever `--runs` says.',
+    `One run per engine, whatever \`--runs\` says; INTAKE_UPLOAD_BANDWIDTH ${process.env.INTAKE_UPLOAD_BANDWIDTH ?? 'default'}, INTAKE_UPLOAD_CONCURRENCY ${process.env.INTAKE_UPLOAD_CONCURRENCY ?? 'default'}. `
+      + 'Rounds: each batch\'s JSON p99 over that of the window alone just before it.',
     '',
-    table(['Engine', 'Uploads took', 'Upload answers', 'One upload p50 / p99 (ms)', 'Peak RSS: start / JSON alone / end', 'JSON p99 alone (ms)', 'JSON p99 during uploads (ms)', 'p99 during ÷ alone', 'JSON non-201'], rows),
+    table(['Engine', 'Uploads took', 'Upload answers', 'One upload p50 / p99 (ms)', 'Peak RSS: start / JSON alone / end', 'JSON p99 alone (ms)', 'JSON p99 during uploads (ms)', 'p99 during ÷ alone (each round)', 'JSON non-201'], rows),
   ].join('\n');
 }
 
@@ -150,7 +158,7 @@ export const uploadsSection: Section = {
       context.log(`uploads: ${ENGINE_NAMES[engine]}`);
       const run = await measure(engine, context);
       byEngine.push([run]);
-      context.log(`  ${fixed(uploadSeconds(run), 1)} s, RSS ${megabytes(run.rssJson)} → ${megabytes(run.rssPeak)}, JSON p99 alone ${ms(run.alone.p99)}, during ${ms(run.during.p99)} ms`);
+      context.log(`  ${fixed(uploadSeconds(run), 1)} s, RSS ${megabytes(run.rssJson)} → ${megabytes(run.rssPeak)}, JSON p99 alone ${ms(run.alone.p99)}, during ${ms(run.during.p99)} ms (×${fixed(ratio(run), 2)}; rounds ${run.rounds.map((x) => fixed(x, 2)).join(', ')})`);
     }
     return { markdown: render(byEngine), targets: checks(byEngine) };
   },

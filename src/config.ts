@@ -12,6 +12,9 @@ export const DEFAULT_DELIVERY_SCHEDULE = '5s,5m,30m,2h,5h,10h,10h';
 /** A provider's blip is retried within seconds; an outage gets a few minutes before the submission fails. */
 export const DEFAULT_PIPELINE_SCHEDULE = '2s,10s,1m,5m';
 
+/** INTAKE_UPLOAD_BANDWIDTH's default, bytes a second: see docs/performance.md, File uploads. */
+export const DEFAULT_UPLOAD_BANDWIDTH = 16 * 1024 * 1024;
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 
@@ -53,6 +56,8 @@ export interface Config {
     /** Uploaded files read at once, and how long one waits for its turn before a 503 (src/files/admission.ts). */
     uploadConcurrency: number;
     uploadQueueTimeoutMs: number;
+    /** Bytes a second read of all uploads together, 0 for no limit (src/files/bandwidth.ts). */
+    uploadBandwidth: number;
     /** Lifetime of the signed download links in webhooks, chat messages and exports. */
     linkTtlSeconds: number;
     /** Lifetime of the signed download links in notification emails. */
@@ -315,6 +320,13 @@ function storageConfig(env: Env): Config['files']['storage'] {
   };
 }
 
+/** 0 (no limit), or at least 64 KiB/s: below that one socket chunk would wait over a second. */
+function uploadBandwidth(env: Env): number {
+  const value = integer(env, 'INTAKE_UPLOAD_BANDWIDTH', DEFAULT_UPLOAD_BANDWIDTH, 0, 100 * 1024 * 1024 * 1024);
+  if (value > 0 && value < 64 * 1024) throw new ConfigError('INTAKE_UPLOAD_BANDWIDTH', `must be 0 (no limit) or at least 65536 bytes a second, got ${value}`);
+  return value;
+}
+
 function clamavConfig(env: Env): Config['files']['clamav'] {
   const raw = read(env, 'INTAKE_CLAMAV_URL');
   if (raw === undefined) return null;
@@ -356,6 +368,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxUploadBytes: integer(env, 'INTAKE_MAX_UPLOAD_BYTES', 25 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
       uploadConcurrency: integer(env, 'INTAKE_UPLOAD_CONCURRENCY', 4, 1, 1000),
       uploadQueueTimeoutMs: integer(env, 'INTAKE_UPLOAD_QUEUE_TIMEOUT_MS', 30_000, 100, 600_000),
+      uploadBandwidth: uploadBandwidth(env),
       linkTtlSeconds: integer(env, 'INTAKE_FILE_LINK_TTL_S', 86_400, 60, 30 * 86_400),
       emailLinkTtlSeconds: integer(env, 'INTAKE_FILE_EMAIL_LINK_TTL_S', 7 * 86_400, 60, 30 * 86_400),
       storage: storageConfig(env),

@@ -121,7 +121,7 @@ export function buildServices(config: Config, database: Database, secrets: Secre
   const baseUrl = publicBaseUrl(config);
   const policy = outboundPolicy(config.delivery);
   const mailer = countedMailer(config.delivery.smtp ? createMailer(config.delivery.smtp) : null, metrics);
-  const files = fileService({ storage: storageFor(config), store: fileStore(database.db), maxUploadBytes: config.files.maxUploadBytes, uploads: { concurrency: config.files.uploadConcurrency, waitMs: config.files.uploadQueueTimeoutMs }, linkKey: secrets.derive(LINK_PURPOSE) });
+  const files = fileService({ storage: storageFor(config), store: fileStore(database.db), maxUploadBytes: config.files.maxUploadBytes, uploads: { concurrency: config.files.uploadConcurrency, waitMs: config.files.uploadQueueTimeoutMs }, uploadBandwidth: config.files.uploadBandwidth, linkKey: secrets.derive(LINK_PURPOSE) });
   const fileLinks = { sign: (fileId: string, ttl: number) => files.signedUrl(baseUrl, fileId, ttl), ttlSeconds: config.files.linkTtlSeconds, emailTtlSeconds: config.files.emailLinkTtlSeconds, quarantinedAmong: files.quarantinedAmong };
   const memberRows = workspaceStore(database.db);
   const sender: SenderDeps = {

@@ -13,6 +13,8 @@ describe('configuration', () => {
     assert.equal(config.poolSize, 10);
     assert.ok(path.isAbsolute(config.dataDir) && config.dataDir.endsWith(`${path.sep}data`));
     assert.equal(config.maxBodyBytes, 65536);
+    assert.equal(config.files.uploadBandwidth, 16 * 1024 * 1024);
+    assert.equal(loadConfig({ INTAKE_UPLOAD_BANDWIDTH: '0' }).files.uploadBandwidth, 0, '0 is no limit');
     assert.equal(config.trustProxy, false);
     assert.deepEqual(config.rateLimits, { submitPerMinute: 10, apiPerMinute: 60, mcpPerMinute: 30, loginPerMinute: 10, loginPerAccountPerHour: 30, oauthPerMinute: 30, oauthRegisterPerHour: 10 });
     assert.equal(config.signup, 'closed');
@@ -98,6 +100,7 @@ describe('configuration', () => {
       ['INTAKE_WORKER_CONCURRENCY', '0'], ['INTAKE_PG_JOBS_SCHEMA', 'jobs; drop table x'], ['INTAKE_OUTBOUND_ALLOW', '10.0.0.0/33'],
       ['INTAKE_SMTP_URL', 'http://mail'], ['INTAKE_EMBEDDED_WORKER', 'sometimes'],
       ['REDIS_URL', 'http://cache:6379'], ['INTAKE_REDIS_PREFIX', 'intake prod!'], ['INTAKE_DELIVERY_RETRY_SCHEDULE', '5 minutes'],
+      ['INTAKE_UPLOAD_BANDWIDTH', '65535'], ['INTAKE_UPLOAD_BANDWIDTH', '16 MiB'],
     ];
     for (const [variable, value] of bad) {
       assert.throws(

@@ -10,6 +10,7 @@ import { fail } from '../http/errors.ts';
 import { checkSignedLink, signedFileUrl } from './links.ts';
 import type { StoredUpload } from './uploads.ts';
 import { uploadAdmission, type UploadAdmission } from './admission.ts';
+import { uploadPace } from './bandwidth.ts';
 
 /** Bytes without a row younger than this may belong to a submission still committing: the sweeper leaves them. */
 export const ORPHAN_AGE_MS = 3_600_000;
@@ -37,12 +38,15 @@ export interface FileServiceDeps {
   linkKey: Buffer;
   /** INTAKE_UPLOAD_CONCURRENCY and INTAKE_UPLOAD_QUEUE_TIMEOUT_MS: files read at once, and how long one waits for its turn. */
   uploads?: { concurrency: number; waitMs: number };
+  /** INTAKE_UPLOAD_BANDWIDTH: bytes a second the process reads of all uploads together (0: no limit). */
+  uploadBandwidth?: number;
   clock?: () => Date;
 }
 
 export function fileService(deps: FileServiceDeps) {
   const { storage, store } = deps;
   const admission: UploadAdmission = uploadAdmission(deps.uploads ?? { concurrency: 4, waitMs: 30_000 });
+  const pace = uploadPace(deps.uploadBandwidth ?? 0);
   const clock = deps.clock ?? (() => new Date());
 
   async function deleteAll(keys: string[]): Promise<void> {
@@ -61,6 +65,7 @@ export function fileService(deps: FileServiceDeps) {
   return {
     storage,
     admission,
+    pace,
 
     /** A signed link valid for `ttlSeconds` (INTAKE_FILE_LINK_TTL_S, INTAKE_FILE_EMAIL_LINK_TTL_S, or shorter). */
     signedUrl(baseUrl: string, fileId: string, ttlSeconds: number): { url: string; expiresAt: string } {
@@ -125,7 +130,7 @@ export function fileService(deps: FileServiceDeps) {
           const release = await admission.acquire();
           let upload: StoredUpload | null;
           try {
-            upload = await receiveFile(storage, part, fieldRules, budget);
+            upload = await receiveFile(storage, part, fieldRules, budget, pace);
           } finally {
             release();
           }
