@@ -13,8 +13,8 @@ describe('configuration', () => {
     assert.equal(config.poolSize, 10);
     assert.ok(path.isAbsolute(config.dataDir) && config.dataDir.endsWith(`${path.sep}data`));
     assert.equal(config.maxBodyBytes, 65536);
-    assert.equal(config.files.uploadBandwidth, 16 * 1024 * 1024);
-    assert.equal(loadConfig({ INTAKE_UPLOAD_BANDWIDTH: '0' }).files.uploadBandwidth, 0, '0 is no limit');
+    assert.equal(config.files.uploadBandwidth, 0, 'no upload bandwidth limit unless set');
+    assert.equal(loadConfig({ INTAKE_UPLOAD_BANDWIDTH: '16777216' }).files.uploadBandwidth, 16 * 1024 * 1024);
     assert.equal(config.trustProxy, false);
     assert.deepEqual(config.rateLimits, { submitPerMinute: 10, apiPerMinute: 60, mcpPerMinute: 30, loginPerMinute: 10, loginPerAccountPerHour: 30, oauthPerMinute: 30, oauthRegisterPerHour: 10 });
     assert.equal(config.signup, 'closed');
