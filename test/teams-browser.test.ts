@@ -2,6 +2,7 @@
 // accepts in a second browser (its own cookies), choosing a password on the invitation page, reads
 // the inbox and a submission, and cannot delete: no delete control is drawn, and a POST of the
 // delete form made from the viewer's own page, with the viewer's CSRF token, is refused with 403.
+// Then the owner deletes the workspace from the Team page's panel (the viewer has none), typing its name.
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
@@ -102,5 +103,31 @@ describe('teams in Chromium', { skip: chromiumMissing() }, () => {
     // Still there for the owner, who does have the button.
     await owner.goto(`${base}/forms/${formId}/submissions/${submissionId}`);
     assert.equal(await owner.getByRole('button', { name: 'Delete submission' }).count(), 1);
+  });
+
+  it('only the owner sees the delete panel; a wrong name deletes nothing, the right one deletes and ends the session', async () => {
+    await viewer.goto(`${base}/team`);
+    assert.equal(await viewer.getByRole('button', { name: 'Delete this workspace' }).count(), 0);
+
+    await owner.goto(`${base}/team`);
+    const confirm = owner.getByLabel(/Type the workspace's name/);
+    await confirm.fill('someone@example.com');
+    await owner.getByRole('button', { name: 'Delete this workspace' }).click();
+    await owner.waitForLoadState();
+    assert.match((await owner.getByRole('alert').textContent())!, /Nothing was deleted/);
+    const forms = () => t.database.db.selectFrom('forms').select('id').where('id', '=', formId).execute();
+    assert.equal((await forms()).length, 1);
+
+    await owner.getByLabel(/Type the workspace's name/).fill(OWNER);
+    await owner.getByRole('button', { name: 'Delete this workspace' }).click();
+    await owner.getByRole('heading', { name: 'Workspace deleted' }).waitFor();
+    assert.match((await owner.locator('main, body').first().textContent())!, /1 forms, 1 submissions/);
+    await screenshot(owner, 'teams-workspace-deleted');
+    assert.deepEqual(await forms(), []);
+    // Neither the owner nor the viewer has a workspace left: both are sent to log in.
+    for (const page of [owner, viewer]) {
+      await page.goto(`${base}/overview`);
+      assert.match(new URL(page.url()).pathname, /^\/login/);
+    }
   });
 });
