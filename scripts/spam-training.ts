@@ -284,3 +284,37 @@ function costAt(scored: readonly ScoredExample[], flagged: (example: ScoredExamp
   const withinCaps = hamGroups.every((hams) => hams.filter(flagged).length <= Math.floor(allowedShare(choice.caps, hams[0]!.group) * hams.length));
   return { recall, falsePositiveRate, withinCaps, cost: 1 - recall + (choice.falsePositiveCost * rates.reduce((sum, rate) => sum + rate, 0)) / Math.max(1, rates.length) };
 }
+
+/**
+ * `low`'s floor: the lowest threshold above `from` (midpoints between distinct validation scores, the weights
+ * given) at which the validation mean recall is at least `drop` below its value at `from`. When the cost choice
+ * for `low` lands on `balanced`'s point (no false positive left on validation for the higher cost to avoid), this
+ * still makes `low` measurably stricter. Validation only, like every other choice here.
+ */
+export function raiseUntilRecallDrops(
+  scored: readonly ScoredExample[], weights: { phraseWeight: number; formWeight: number }, from: number, drop: number,
+): { threshold: number; recall: number; falsePositiveRate: number } {
+  const scores = scored.map((example) => (example.overridden ? Infinity : example.logit + weights.phraseWeight * example.phraseScore + weights.formWeight * example.formScore));
+  const groups = [...new Set(scored.filter((example) => example.spam).map((example) => example.group))];
+  const spamTotal = new Map(groups.map((group) => [group, scored.filter((example) => example.spam && example.group === group).length]));
+  const caught = new Map(groups.map((group) => [group, scored.filter((example, index) => example.spam && example.group === group && scores[index]! >= from).length]));
+  const hamCount = scored.filter((example) => !example.spam).length;
+  let flaggedHams = scored.filter((example, index) => !example.spam && scores[index]! >= from).length;
+  const recall = () => groups.reduce((sum, group) => sum + caught.get(group)! / spamTotal.get(group)!, 0) / Math.max(1, groups.length);
+  const base = recall();
+  // Every finite score at or above `from`, lowest first: raising the threshold past one unflags its examples.
+  const order = scores.map((_, index) => index).filter((index) => Number.isFinite(scores[index]!) && scores[index]! >= from).sort((a, b) => scores[a]! - scores[b]!);
+  for (let position = 0; position < order.length; position++) {
+    const example = scored[order[position]!]!;
+    if (example.spam) caught.set(example.group, caught.get(example.group)! - 1);
+    else flaggedHams--;
+    const next = order[position + 1];
+    if (next !== undefined && scores[next] === scores[order[position]!]) continue;
+    if (recall() <= base - drop + 1e-12) {
+      const threshold = next === undefined ? scores[order[position]!]! + 1e-6 : (scores[order[position]!]! + scores[next]!) / 2;
+      return { threshold, recall: recall(), falsePositiveRate: flaggedHams / Math.max(1, hamCount) };
+    }
+  }
+  const threshold = order.length ? scores[order.at(-1)!]! + 1e-6 : from;
+  return { threshold, recall: recall(), falsePositiveRate: flaggedHams / Math.max(1, hamCount) };
+}

@@ -17,7 +17,7 @@ import { feedbackFeatures } from '../src/pipeline/spam/owner-feedback.ts';
 import { HELD_OUT_SHARE } from './spam-corpus.ts';
 import { SET_NAMES, VALIDATION_SHARE, loadSets, type LabelledMessage, type SetName } from './spam-sets.ts';
 import {
-  chooseDecisionByCost, chooseScoreThresholdByCost, fitCalibration, predictLogit, reliabilityCurve, trainLogistic,
+  chooseDecisionByCost, chooseScoreThresholdByCost, fitCalibration, raiseUntilRecallDrops, predictLogit, reliabilityCurve, trainLogistic,
   type CostChoice, type Example, type FalsePositiveBudget, type ScoredExample, type TrainingOptions,
 } from './spam-training.ts';
 
@@ -38,6 +38,13 @@ const CHOICE: CostChoice = { falsePositiveCost: FALSE_POSITIVE_COST, caps: CAPS 
  */
 const SENSITIVITY_COSTS = { high: 3, low: 30 } as const;
 const SENSITIVITY_CAP_FACTOR = { high: 2, low: 1 } as const;
+/**
+ * `low` must flag less than `balanced` even when its cost choice lands on the same point (at cost 10 validation
+ * may already have no false positive left for cost 30 to avoid). So `low`'s intelligent threshold is the higher of
+ * its cost choice and `balanced`'s threshold raised until the validation mean recall (with `low`'s standard
+ * overrides) is LOW_RECALL_DROP below its value there: a stated price in recall for a stricter filter.
+ */
+const LOW_RECALL_DROP = 0.02;
 const STANDARD_THRESHOLDS = Array.from({ length: 25 }, (_, index) => Math.round((0.4 + index * 0.05) * 100) / 100);
 const PHRASE_WEIGHTS = [0, 0.5, 1, 2, 3];
 const FORM_SIGNAL_WEIGHTS = [0, 1, 2, 4];
@@ -48,7 +55,7 @@ const FORM_SIGNAL_WEIGHTS = [0, 1, 2, 4];
  * spam is caught by the short-spam heuristics instead. The two large sets of short requests count little each, or
  * they would outweigh everything else; the hand-written enquiries, few but the closest to what forms receive, more.
  */
-const SET_WEIGHTS: Record<SetName, number> = { email: 1, comments: 0.5, questions: 2, banking: 0.03, clinc: 0.03, enquiries: 3, multilingual: 0, sms: 0, webforms: 6, introductions: 6, campaign: 0, freshforms: 0, freshintros: 0 };
+const SET_WEIGHTS: Record<SetName, number> = { email: 1, comments: 0.5, questions: 2, banking: 0.03, clinc: 0.03, enquiries: 3, multilingual: 0, sms: 0, webforms: 6, introductions: 6, campaign: 0, thirdforms: 0, thirdintros: 0 };
 /** Weights kept in the file; the rest are near zero and pruning them keeps model.json small. */
 const KEPT_WEIGHTS = 120_000;
 /** Content features in fewer legitimate messages than this share are not listed in the background; they are assumed at half of it. */
@@ -95,7 +102,10 @@ const sensitivities = Object.fromEntries(Object.entries(SENSITIVITY_COSTS).map((
   const choice: CostChoice = { falsePositiveCost, caps };
   const at = chooseScoreThresholdByCost(validation.map((message, index) => ({ score: scoreOf(validationHits[index]!), spam: message.spam, group: message.set })), STANDARD_THRESHOLDS, choice);
   const rescored = scored.map((example, index) => ({ ...example, overridden: scoreOf(overridingSignals(validationHits[index]!, classifierText(validation[index]!.input).length)) >= at.threshold }));
-  const swept = chooseDecisionByCost(rescored, { phraseWeights: [decision.phraseWeight], formWeights: [decision.formWeight] }, choice);
+  const byCost = chooseDecisionByCost(rescored, { phraseWeights: [decision.phraseWeight], formWeights: [decision.formWeight] }, choice);
+  const floor = name === 'low' ? raiseUntilRecallDrops(rescored, decision, decision.thresholdLogit, LOW_RECALL_DROP) : undefined;
+  if (floor) console.log(`low: cost choice ${byCost.thresholdLogit.toFixed(3)} (recall ${percent(byCost.recall)}, FP ${percent(byCost.falsePositiveRate)}); balanced raised by ${LOW_RECALL_DROP * 100} points of recall ${floor.threshold.toFixed(3)} (recall ${percent(floor.recall)}, FP ${percent(floor.falsePositiveRate)})`);
+  const swept = floor && floor.threshold > byCost.thresholdLogit ? { thresholdLogit: floor.threshold, recall: floor.recall, falsePositiveRate: floor.falsePositiveRate } : byCost;
   console.log(`${name} (a false positive costs ${falsePositiveCost}): standard ${at.threshold} (recall ${percent(at.recall)}, FP ${percent(at.falsePositiveRate)}); intelligent ${swept.thresholdLogit.toFixed(3)} (recall ${percent(swept.recall)}, FP ${percent(swept.falsePositiveRate)})`);
   return [name, { standardThreshold: at.threshold, thresholdLogit: round(swept.thresholdLogit) }];
 })) as Record<keyof typeof SENSITIVITY_COSTS, { standardThreshold: number; thresholdLogit: number }>;
@@ -130,7 +140,7 @@ const file: SpamModelFile = {
     model: 'logistic regression without intercept, hashed Latin-script word unigrams + bigrams + character 4-grams, link, contact and script-independent style features, SGD with L2',
     options: { ...OPTIONS, keptWeights: KEPT_WEIGHTS },
     validation: {
-      falsePositiveCost: FALSE_POSITIVE_COST, sensitivityCosts: SENSITIVITY_COSTS, sensitivityCapFactor: SENSITIVITY_CAP_FACTOR, caps: CAPS,
+      falsePositiveCost: FALSE_POSITIVE_COST, sensitivityCosts: SENSITIVITY_COSTS, sensitivityCapFactor: SENSITIVITY_CAP_FACTOR, lowRecallDrop: LOW_RECALL_DROP, caps: CAPS,
       standard: { recall: round(standard.recall), falsePositiveRate: round(standard.falsePositiveRate) },
       intelligent: { meanRecall: round(decision.recall), falsePositiveRate: round(decision.falsePositiveRate) },
     },

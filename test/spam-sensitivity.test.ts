@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { checkIntelligent, checkStandard, type SpamClassifier, type SpamInput } from '../src/pipeline/spam/index.ts';
 import { defaultClassifier, operatingPoint, sigmoid } from '../src/pipeline/spam/classifier.ts';
 import { scoreOf, standardSignals } from '../src/pipeline/spam/standard.ts';
+import { raiseUntilRecallDrops } from '../scripts/spam-training.ts';
 import { bearer, settled, startPipelineApp, submit, type PipelineApp } from './pipeline-helpers.ts';
 import { callError, callOk, startMcpApp, type McpApp } from './mcp-helpers.ts';
 import { DashboardClient, formIdIn } from './dashboard-helpers.ts';
@@ -47,6 +48,32 @@ describe('spam sensitivity: the verdicts', () => {
     assert.equal((await checkIntelligent(inputOf(quiet, 'balanced'), null, classifier)).spam, true);
     assert.equal((await checkIntelligent(inputOf(quiet, 'high'), null, classifier)).spam, true);
     assert.equal((await checkIntelligent(inputOf(quiet, 'low'), null, classifier)).spam, false);
+  });
+});
+
+describe("spam sensitivity: low's recall floor (scripts/train-spam.ts, LOW_RECALL_DROP)", () => {
+  // Two groups of spam, each counting the same in the mean recall; one spam is overruled by form signals.
+  const example = (logit: number, spam: boolean, group: string, overridden = false) => ({ logit, phraseScore: 0.5, formScore: 0, spam, group, overridden });
+  const scored = [
+    ...[1, 2, 3, 4].map((logit) => example(logit, true, 'a')), example(-9, true, 'a', true),
+    ...[5, 6].map((logit) => example(logit, true, 'b')), example(0, false, 'a'), example(1.5, false, 'b'),
+  ];
+
+  it('raises the threshold to the lowest point where the mean recall has dropped by the stated amount', () => {
+    // Scores are logit + 0.5. From 0.5 every spam is caught; past 1.5 group a keeps 4 of 5 (mean 0.9, not yet 0.15
+    // down), past the ham at 2 nothing changes, past 2.5 a keeps 3 of 5 (mean 0.8): midway to the next score, 3.5.
+    const floor = raiseUntilRecallDrops(scored, { phraseWeight: 1, formWeight: 0 }, 0.5, 0.15);
+    assert.equal(floor.threshold, 3);
+    assert.ok(Math.abs(floor.recall - 0.8) < 1e-9, String(floor.recall));
+    assert.equal(floor.falsePositiveRate, 0, 'both hams are below the raised threshold');
+  });
+
+  it('keeps an overruled spam caught however high it goes, and never returns a threshold below where it started', () => {
+    const floor = raiseUntilRecallDrops(scored, { phraseWeight: 0, formWeight: 0 }, 2.5, 0.4);
+    assert.ok(floor.threshold > 2.5);
+    // Everything finite above: group a keeps only its overruled spam (1 of 5), b none: mean 0.1.
+    const top = raiseUntilRecallDrops(scored, { phraseWeight: 0, formWeight: 0 }, 0.5, 1);
+    assert.ok(top.threshold > 6 && Math.abs(top.recall - 0.1) < 1e-9, JSON.stringify(top));
   });
 });
 

@@ -1,10 +1,12 @@
 // The owner's corrections on the web-form kinds (issue 35; docs/spam.md, "Corrections on the web-form kinds"): a
 // "not spam" mark on a supplier's introduction lets the supplier's next copy through, "spam" marks on an outreach
-// pitch flag its next copy, and neither touches an unrelated enquiry. The messages are from
-// scripts/data/web-form-messages.tsv (the enamel-pin maker from the held-out part, the translator and the pitch from the
-// validation part); spam-correction-speed.ts measures the whole held-out part. Since the classifier learnt from the
-// web-form set, the owner's layer weighs each word against legitimate web-form messages too, so a pitch whose words
-// introductions also use takes more marks than before (docs/spam.md, "Corrections on the web-form kinds").
+// pitch flag its next copy, and neither touches an unrelated enquiry. The pitch is from the validation part of
+// scripts/data/web-form-fresh.tsv; the two introductions were written for this test in the style of the web-form
+// set's introductions (neither is in any data file, and nothing held out is used), because after the third round's
+// retraining no training or validation introduction is flagged unaided any more. spam-correction-speed.ts measures
+// the whole held-out part. The counts of marks are what the code does with the third round's model: the owner's
+// layer weighs each word against legitimate web-form messages too, so words that introductions share with pitches
+// take more marks (docs/spam.md, "Corrections on the web-form kinds").
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { checkIntelligent, checkStandard, type SpamInput } from '../src/pipeline/spam/index.ts';
@@ -12,9 +14,9 @@ import { countsFromCorrections, feedbackFeatures, type FeedbackCounts } from '..
 import { classifierText } from '../src/pipeline/spam/submission-text.ts';
 
 const FIELDS = [{ name: 'email', type: 'email', required: true, rules: [] }, { name: 'message', type: 'string', required: true, rules: [] }] as SpamInput['fields'];
-const INTRODUCTION = "Hello, we manufacture custom enamel pins and saw your band's merchandise page. We work with several indie bands and can do runs from 100 pins. Here are some examples: https://pinworks.co.uk/gallery";
-const TRANSLATOR = "Bonjour, je suis traductrice indépendante. J'ai remarqué que votre site n'existe qu'en français alors que vous vendez en Belgique et en Suisse. Je peux traduire vos pages en allemand. Mes références : https://claire-traductions.fr";
-const PITCH = "Hi there, I'm reaching out because I noticed a few issues on your website that may be costing you customers. I'd love to send over a short video walkthrough – no cost. Should I send it to this email?";
+const WHOLESALER = 'Hallo, wir sind ein Großhändler für Bürobedarf und bieten Ihnen exklusive Rabatte von bis zu 30 % auf Ihre erste Bestellung. Unser Katalog: https://buero-grosshandel.de/katalog';
+const PACKAGING = 'Hello, we are a wholesale supplier of eco-friendly takeaway packaging. We offer compostable boxes and cups at 20% below market price, with free delivery on your first order. See our catalogue: https://greenpack-supplies.co.uk/catalogue';
+const PITCH = "Hello, I hope this email finds you well. I'm reaching out because I can write high quality, SEO-optimized articles for your blog at an affordable price. Let me know if you're interested and I'll share samples.";
 const ENQUIRY = 'Hello, could you send me a quote for redesigning the menu of our restaurant website? We have about 40 dishes.';
 
 const inputOf = (message: string, ownerFeedback: FeedbackCounts | null = null): SpamInput => ({
@@ -26,23 +28,23 @@ const verdicts = async (message: string, counts: FeedbackCounts | null) =>
   [checkStandard(inputOf(message, counts)).spam, (await checkIntelligent(inputOf(message, counts), null)).spam];
 
 describe('corrections on the web-form kinds', () => {
-  it('"not spam" marks on a flagged introduction let its next copy through: the translator after one, the pin maker after two', async () => {
-    assert.deepEqual(await verdicts(TRANSLATOR, null), [false, true], 'intelligent flags it unaided');
-    assert.deepEqual(await verdicts(TRANSLATOR, countsFromCorrections(marks(TRANSLATOR, false, 1))), [false, false]);
-    assert.deepEqual(await verdicts(INTRODUCTION, null), [false, true], 'intelligent flags it unaided');
-    assert.deepEqual(await verdicts(INTRODUCTION, countsFromCorrections(marks(INTRODUCTION, false, 1))), [false, true]);
-    assert.deepEqual(await verdicts(INTRODUCTION, countsFromCorrections(marks(INTRODUCTION, false, 2))), [false, false]);
+  it('"not spam" marks on a flagged introduction let its next copy through: the office wholesaler after one, the packaging wholesaler after three', async () => {
+    assert.deepEqual(await verdicts(WHOLESALER, null), [false, true], 'intelligent flags it unaided');
+    assert.deepEqual(await verdicts(WHOLESALER, countsFromCorrections(marks(WHOLESALER, false, 1))), [false, false]);
+    assert.deepEqual(await verdicts(PACKAGING, null), [false, true], 'intelligent flags it unaided');
+    assert.deepEqual(await verdicts(PACKAGING, countsFromCorrections(marks(PACKAGING, false, 2))), [false, true]);
+    assert.deepEqual(await verdicts(PACKAGING, countsFromCorrections(marks(PACKAGING, false, 3))), [false, false]);
   });
 
-  it('"spam" marks on a missed outreach pitch flag its next copy: standard after two, intelligent after three', async () => {
+  it('"spam" marks on a missed outreach pitch flag its next copy: intelligent after one, standard after three', async () => {
     assert.deepEqual(await verdicts(PITCH, null), [false, false]);
-    assert.deepEqual(await verdicts(PITCH, countsFromCorrections(marks(PITCH, true, 1))), [false, false]);
-    assert.deepEqual(await verdicts(PITCH, countsFromCorrections(marks(PITCH, true, 2))), [true, false]);
+    assert.deepEqual(await verdicts(PITCH, countsFromCorrections(marks(PITCH, true, 1))), [false, true]);
+    assert.deepEqual(await verdicts(PITCH, countsFromCorrections(marks(PITCH, true, 2))), [false, true]);
     assert.deepEqual(await verdicts(PITCH, countsFromCorrections(marks(PITCH, true, 3))), [true, true]);
   });
 
   it('the same marks leave an unrelated enquiry about a website alone', async () => {
-    const counts = countsFromCorrections([...marks(TRANSLATOR, false, 1), ...marks(INTRODUCTION, false, 2), ...marks(PITCH, true, 3)]);
+    const counts = countsFromCorrections([...marks(WHOLESALER, false, 1), ...marks(PACKAGING, false, 3), ...marks(PITCH, true, 3)]);
     assert.deepEqual(await verdicts(ENQUIRY, null), [false, false]);
     assert.deepEqual(await verdicts(ENQUIRY, counts), [false, false]);
   });

@@ -17,6 +17,7 @@ import { contactPushSignal, moneyClaimSignal, selfPromotionSignal } from './sign
 import { fieldMismatchSignal, offTopicSignal } from './signals/form-fit.ts';
 import { mostlyPhoneSignal, premiumNumberSignal, prizeClaimSignal, stopReplySignal } from './signals/text-message.ts';
 import { domainAddresseeSignal, formBlastSignal, outreachSignal, praiseLinkSignal, seoAnchorSignal, strangerLinkSignal, supportNumberSignal } from './signals/web-form.ts';
+import { tradeLinkSignal } from './signals/trade-link.ts';
 import { feedbackFeatures, ownerAdjustment, type OwnerAdjustment } from './owner-feedback.ts';
 import { classifierText } from './submission-text.ts';
 import { defaultClassifier, operatingPoint } from './classifier.ts';
@@ -47,6 +48,8 @@ export function standardSignals(input: SpamInput): SignalHit[] {
     const hit = signal(text);
     if (hit) hits.push(hit);
   }
+  const tradeLink = tradeLinkSignal(text, hits);
+  if (tradeLink) hits.push(tradeLink);
   const offTopic = offTopicSignal(text, hits);
   if (offTopic) hits.push(offTopic);
   const owner = ownerAdjustmentOf(input);
