@@ -1,22 +1,18 @@
 // The environment, read and validated once. Nothing else in src/ reads process.env:
-// everything that varies between deployments arrives here and is passed down.
+// everything that varies between deployments arrives here and is passed down. A feature's own
+// section may be read in a file of its own beside this one (config-files.ts), called from loadConfig.
 import path from 'node:path';
 import ipaddr from 'ipaddr.js';
-import { parseClamavUrl } from './files/clamav.ts';
 import { parseKey } from './secrets/box.ts';
 import { boolean, ConfigError, fraction, identifier, integer, read, schedule, url, withoutTrailingSlashes, type Env } from './config-readers.ts';
+import { filesConfig, type FilesConfig } from './config-files.ts';
 
 export { ConfigError } from './config-readers.ts';
+export { DEFAULT_UPLOAD_BANDWIDTH, type S3StorageConfig } from './config-files.ts';
 
 export const DEFAULT_DELIVERY_SCHEDULE = '5s,5m,30m,2h,5h,10h,10h';
 /** A provider's blip is retried within seconds; an outage gets a few minutes before the submission fails. */
 export const DEFAULT_PIPELINE_SCHEDULE = '2s,10s,1m,5m';
-
-/**
- * INTAKE_UPLOAD_BANDWIDTH's default, bytes a second: no limit. A 16 MiB/s cap made every upload about
- * three times slower for a JSON p99 gain the measurements could not show (docs/performance.md, File uploads).
- */
-export const DEFAULT_UPLOAD_BANDWIDTH = 0;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -53,23 +49,8 @@ export interface Config {
    */
   sqliteWriterThread: 'auto' | 'true' | 'false';
   maxBodyBytes: number;
-  /** Uploaded files: the bytes of all files of one submission together (docs/files.md). */
-  files: {
-    maxUploadBytes: number;
-    /** Uploaded files read at once, and how long one waits for its turn before a 503 (src/files/admission.ts). */
-    uploadConcurrency: number;
-    uploadQueueTimeoutMs: number;
-    /** Bytes a second read of all uploads together, 0 for no limit (src/files/bandwidth.ts). */
-    uploadBandwidth: number;
-    /** Lifetime of the signed download links in webhooks, chat messages and exports. */
-    linkTtlSeconds: number;
-    /** Lifetime of the signed download links in notification emails. */
-    emailLinkTtlSeconds: number;
-    /** Where the bytes live: the data directory (default), or an S3-compatible bucket shared by several processes. */
-    storage: { kind: 'disk' } | S3StorageConfig;
-    /** clamd (tcp://host:port) that scans every file before its submission's notifications go out; null: no scanning. */
-    clamav: { host: string; port: number; timeoutMs: number } | null;
-  };
+  /** Uploaded files (docs/files.md): config-files.ts. */
+  files: FilesConfig;
   trustProxy: boolean;
   /**
    * Browser origins allowed to call /mcp beside INTAKE_PUBLIC_URL's (or, without one, loopback
@@ -173,17 +154,6 @@ export interface Config {
    * OTLP/HTTP to its /v1/traces; null: no SDK is loaded at all.
    */
   tracing: { endpoint: string; serviceName: string } | null;
-}
-
-export interface S3StorageConfig {
-  kind: 's3';
-  /** null: AWS itself (the SDK's endpoint for the region). */
-  endpoint: string | null;
-  bucket: string;
-  region: string;
-  /** null: the SDK's default credential chain (environment, instance role). */
-  credentials: { accessKeyId: string; secretAccessKey: string } | null;
-  forcePathStyle: boolean;
 }
 
 function logLevel(env: Env): Config['logLevel'] {
@@ -300,44 +270,6 @@ function tracingConfig(env: Env): Config['tracing'] {
   return endpoint ? { endpoint: withoutTrailingSlashes(endpoint), serviceName } : null;
 }
 
-function storageConfig(env: Env): Config['files']['storage'] {
-  const kind = read(env, 'INTAKE_STORAGE')?.toLowerCase() ?? 'disk';
-  if (kind !== 'disk' && kind !== 's3') throw new ConfigError('INTAKE_STORAGE', `must be disk or s3, got "${kind}"`);
-  if (kind === 'disk') return { kind };
-  const bucket = read(env, 'INTAKE_STORAGE_S3_BUCKET');
-  if (!bucket) throw new ConfigError('INTAKE_STORAGE_S3_BUCKET', 'is required when INTAKE_STORAGE is s3');
-  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) throw new ConfigError('INTAKE_STORAGE_S3_BUCKET', `not a bucket name (3 to 63 lowercase letters, digits, "." or "-"): "${bucket}"`);
-  const accessKeyId = read(env, 'INTAKE_STORAGE_S3_ACCESS_KEY_ID');
-  const secretAccessKey = read(env, 'INTAKE_STORAGE_S3_SECRET_ACCESS_KEY');
-  if ((accessKeyId === undefined) !== (secretAccessKey === undefined)) {
-    throw new ConfigError(accessKeyId ? 'INTAKE_STORAGE_S3_SECRET_ACCESS_KEY' : 'INTAKE_STORAGE_S3_ACCESS_KEY_ID', 'the access key id and the secret access key go together (or neither, for the default AWS credential chain)');
-  }
-  const endpoint = url(env, 'INTAKE_STORAGE_S3_ENDPOINT', ['http:', 'https:']);
-  return {
-    kind,
-    endpoint: endpoint ? withoutTrailingSlashes(endpoint) : null,
-    bucket,
-    region: read(env, 'INTAKE_STORAGE_S3_REGION') ?? 'us-east-1',
-    credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : null,
-    forcePathStyle: boolean(env, 'INTAKE_STORAGE_S3_FORCE_PATH_STYLE', false),
-  };
-}
-
-/** 0 (no limit), or at least 64 KiB/s: below that one socket chunk would wait over a second. */
-function uploadBandwidth(env: Env): number {
-  const value = integer(env, 'INTAKE_UPLOAD_BANDWIDTH', DEFAULT_UPLOAD_BANDWIDTH, 0, 100 * 1024 * 1024 * 1024);
-  if (value > 0 && value < 64 * 1024) throw new ConfigError('INTAKE_UPLOAD_BANDWIDTH', `must be 0 (no limit) or at least 65536 bytes a second, got ${value}`);
-  return value;
-}
-
-function clamavConfig(env: Env): Config['files']['clamav'] {
-  const raw = read(env, 'INTAKE_CLAMAV_URL');
-  if (raw === undefined) return null;
-  const target = parseClamavUrl(raw);
-  if (!target) throw new ConfigError('INTAKE_CLAMAV_URL', `expected tcp://host:port (clamd's TCPSocket), got "${raw}"`);
-  return { ...target, timeoutMs: integer(env, 'INTAKE_CLAMAV_TIMEOUT_MS', 30_000, 100, 600_000) };
-}
-
 function smtpConfig(env: Env): Config['delivery']['smtp'] {
   const smtpUrl = url(env, 'INTAKE_SMTP_URL', ['smtp:', 'smtps:']);
   if (!smtpUrl) return null;
@@ -367,16 +299,7 @@ export function loadConfig(env: Env = process.env): Config {
     sqliteBusyTimeoutMs: integer(env, 'INTAKE_SQLITE_BUSY_TIMEOUT_MS', 10_000, 10, 600_000),
     sqliteWriterThread: writerThread(env),
     maxBodyBytes: integer(env, 'INTAKE_MAX_BODY_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),
-    files: {
-      maxUploadBytes: integer(env, 'INTAKE_MAX_UPLOAD_BYTES', 25 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
-      uploadConcurrency: integer(env, 'INTAKE_UPLOAD_CONCURRENCY', 4, 1, 1000),
-      uploadQueueTimeoutMs: integer(env, 'INTAKE_UPLOAD_QUEUE_TIMEOUT_MS', 30_000, 100, 600_000),
-      uploadBandwidth: uploadBandwidth(env),
-      linkTtlSeconds: integer(env, 'INTAKE_FILE_LINK_TTL_S', 86_400, 60, 30 * 86_400),
-      emailLinkTtlSeconds: integer(env, 'INTAKE_FILE_EMAIL_LINK_TTL_S', 7 * 86_400, 60, 30 * 86_400),
-      storage: storageConfig(env),
-      clamav: clamavConfig(env),
-    },
+    files: filesConfig(env),
     trustProxy: boolean(env, 'INTAKE_TRUST_PROXY', false),
     mcpAllowedOrigins: origins(env, 'INTAKE_MCP_ALLOWED_ORIGINS'),
     redis: redisConfig(env),
