@@ -15,7 +15,8 @@ import type { Tables } from '../src/db/tables.ts';
 import { timeOrderedUuid } from '../src/db/time-ordered-id.ts';
 import { preparedJobInsert } from '../src/jobs/sqlite-queue.ts';
 import { contentFingerprint } from '../src/submissions/fingerprint.ts';
-import { batchStatementsFor, submissionStore, type NewSubmission } from '../src/submissions/store.ts';
+import { submissionStore, type NewSubmission } from '../src/submissions/store.ts';
+import { batchStatementsFor } from '../src/submissions/batch-statements.ts';
 import { processingJobs } from '../src/submissions/writer.ts';
 import { fixed, median, table } from './stats.ts';
 

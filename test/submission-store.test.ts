@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { batchStatementsFor, submissionStore, type NewSubmission } from '../src/submissions/store.ts';
+import { submissionStore, type NewSubmission } from '../src/submissions/store.ts';
+import { batchStatementsFor } from '../src/submissions/batch-statements.ts';
 import { createForm, startTestApp, type TestApp } from './helpers.ts';
 
 describe('submission store', () => {

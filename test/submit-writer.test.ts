@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { timeOrderedUuid } from '../src/db/time-ordered-id.ts';
-import { batchStatementsFor, submissionStore, type NewSubmission } from '../src/submissions/store.ts';
+import { submissionStore, type NewSubmission } from '../src/submissions/store.ts';
+import { batchStatementsFor } from '../src/submissions/batch-statements.ts';
 import fs from 'node:fs';
 import { AUTO_THREAD_BATCH, submissionWriter } from '../src/submissions/writer.ts';
 import { loadConfig } from '../src/config.ts';

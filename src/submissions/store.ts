@@ -1,12 +1,11 @@
-// The only code that reads and writes submissions (and the counters that move with them).
+// The only code that reads and writes submissions (and the counters that move with them); the
+// statements that insert a batch of new ones, one kind per engine, are batch-statements.ts's.
 import type { Transaction } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { SubmissionsTable, Tables } from '../db/tables.ts';
 import { fromJson, toBool, toIso, toIsoOrNull } from '../db/values.ts';
 import type { Selectable } from 'kysely';
-import { insertBatch, keyOf, type BatchStatements, type FindByKeys, type KeyedSubmission, type SubmissionRow } from './insert-batch.ts';
-import type { DatabaseSync } from 'node:sqlite';
-import { preparedInsert } from '../db/sqlite-dialect.ts';
+import { insertBatch, type BatchStatements } from './insert-batch.ts';
 import { countMatching, listMatching, searchSubmissions, type Filtered, type SearchQuery } from './search.ts';
 import { sql } from 'kysely';
 import { LISTING_BLOCK_SIZE } from '../db/migrations/0003_listing.ts';
@@ -178,43 +177,6 @@ export async function readSubmissions(executor: Db | Transaction<Tables>, ids: s
   return new Map(rows.map((row) => [row.id, toSubmission(row)]));
 }
 
-const findByIdempotencyKeys: FindByKeys = async (tx, items) => {
-  const found = new Map<string, KeyedSubmission>();
-  if (items.length === 0) return found;
-  const rows = await tx
-    .selectFrom('submissions')
-    .selectAll()
-    .where((eb) => eb(eb.refTuple('form_id', 'idempotency_key'), 'in', items.map((item) => eb.tuple(item.formId, item.idempotencyKey))))
-    .execute();
-  for (const row of rows) found.set(keyOf(row.form_id, row.idempotency_key as string), { submission: toSubmission(row), hash: row.idempotency_hash });
-  return found;
-};
-
-/** PostgreSQL's type of each column a new submission row fills (json columns arrive as JSON text). */
-const POSTGRES_TYPES: Record<keyof SubmissionRow, string> = {
-  id: 'text', form_id: 'text', version_id: 'text', data: 'jsonb', metadata: 'jsonb', idempotency_key: 'text',
-  idempotency_hash: 'text', fingerprint: 'text', processing_status: 'text', spam_flag: 'boolean', reply_status: 'text', created_at: 'timestamptz',
-};
-const POSTGRES_COLUMNS = Object.keys(POSTGRES_TYPES) as Array<keyof SubmissionRow>;
-
-/**
- * PostgreSQL: one INSERT … SELECT FROM json_to_recordset($1) for the whole batch, the same text
- * whatever its size. The rows travel as one JSON parameter: pg's escaping of one array per column
- * cost the event loop more than the statement cost the server.
- */
-const postgresBatchStatements: BatchStatements = {
-  findByKeys: findByIdempotencyKeys,
-  async insertRows(tx, rows) {
-    const declared = POSTGRES_COLUMNS.map((c) => sql`${sql.id(c)} ${sql.raw(POSTGRES_TYPES[c] === 'jsonb' ? 'text' : POSTGRES_TYPES[c])}`);
-    const selected = POSTGRES_COLUMNS.map((c) => (POSTGRES_TYPES[c] === 'jsonb' ? sql`${sql.id(c)}::jsonb` : sql.id(c)));
-    const { rows: stored } = await sql<{ id: string }>`
-      insert into submissions (${sql.join(POSTGRES_COLUMNS.map((c) => sql.id(c)))})
-      select ${sql.join(selected)} from json_to_recordset(${JSON.stringify(rows)}::json) as r(${sql.join(declared)})
-      on conflict (form_id, idempotency_key) do nothing returning id`.execute(tx);
-    return new Set(stored.map((r) => r.id));
-  },
-};
-
 /**
  * Where a deep page starts, from the per-block counts that migration 0003 keeps: the newest block
  * whose running count (newest first) passes the offset holds the page's first row. Null past the end. A
@@ -232,20 +194,6 @@ async function deepPageStart(db: Db, formId: string, split: Split, offset: numbe
   return { belowSeq: (Number(found.block) + 1) * LISTING_BLOCK_SIZE, skip: offset - Number(found.newer) };
 }
 
-/** SQLite: one prepared single-row insert per row, on the connection that runs the transaction. */
-function preparedSqliteStatements(db: DatabaseSync): BatchStatements {
-  let insert: ((row: SubmissionRow) => boolean) | null = null;
-  return {
-    findByKeys: findByIdempotencyKeys,
-    async insertRows(_tx, rows) {
-      insert ??= preparedInsert(db, 'submissions', rows[0]!, 'on conflict (form_id, idempotency_key) do nothing');
-      const inserted = new Set<string>();
-      for (const row of rows) if (insert(row)) inserted.add(row.id);
-      return inserted;
-    },
-  };
-}
-
 /** Called inside a spam correction's transaction with the submissions whose skipped steps must run now. */
 export type OnResume = (tx: Transaction<Tables>, ids: string[]) => Promise<void>;
 
@@ -257,11 +205,6 @@ export interface CorrectionEffects {
 
 /** Called inside the insert transaction with the submissions it created, to enqueue their processing. */
 export type OnCreated = (tx: Transaction<Tables>, created: NewSubmission[]) => Promise<void>;
-
-/** The batch statements for a connection: prepared ones on SQLite, unnest on PostgreSQL. */
-export function batchStatementsFor(connection: DatabaseSync | null): BatchStatements {
-  return connection ? preparedSqliteStatements(connection) : postgresBatchStatements;
-}
 
 export function submissionStore(db: Db, statements: BatchStatements, engine: Engine) {
   return {

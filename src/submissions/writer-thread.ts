@@ -8,7 +8,8 @@ import { storageOutage } from '../db/outage.ts';
 import { openSqliteConnection, sqliteDialect } from '../db/sqlite-dialect.ts';
 import type { Tables } from '../db/tables.ts';
 import { preparedJobInsert } from '../jobs/sqlite-queue.ts';
-import { batchStatementsFor, submissionStore, type NewSubmission } from './store.ts';
+import { submissionStore, type NewSubmission } from './store.ts';
+import { batchStatementsFor } from './batch-statements.ts';
 import { processingJobs, type ThreadOptions, type ThreadReply, type ThreadRequest } from './writer.ts';
 
 const port = parentPort;
