@@ -202,7 +202,16 @@ function shuffle<T>(items: T[], random: () => number): void {
  * those that keep every group within its cap (the targets, where there are some). With a cost of 10, flagging
  * 1 % of a set's legitimate messages has to buy 10 points of mean recall.
  */
-export interface CostChoice { falsePositiveCost: number; caps: FalsePositiveBudget }
+export interface CostChoice {
+  falsePositiveCost: number;
+  caps: FalsePositiveBudget;
+  /**
+   * Log-odds added to every legitimate validation message's score while `intelligent`'s threshold is chosen: the
+   * threshold is chosen as if each scored that much more spam-like, so that it does not settle just above the highest
+   * legitimate message of a few dozen (the hand-written sets' validation parts are small).
+   */
+  legitimateMargin?: number;
+}
 export interface CostDecision extends Decision { cost: number }
 
 export function chooseDecisionByCost(
@@ -213,7 +222,8 @@ export function chooseDecisionByCost(
   let best: CostDecision | undefined;
   for (const phraseWeight of candidates.phraseWeights) {
     for (const formWeight of candidates.formWeights) {
-      const scores = scored.map((example) => (example.overridden ? Infinity : example.logit + phraseWeight * example.phraseScore + formWeight * example.formScore));
+      const margin = choice.legitimateMargin ?? 0;
+      const scores = scored.map((example) => (example.overridden ? Infinity : example.logit + phraseWeight * example.phraseScore + formWeight * example.formScore + (example.spam ? 0 : margin)));
       const swept = cheapestThreshold(scored, scores, choice);
       if (!best || swept.cost < best.cost - 1e-12 || (Math.abs(swept.cost - best.cost) <= 1e-12 && phraseWeight + formWeight > best.phraseWeight + best.formWeight)) {
         best = { phraseWeight, formWeight, thresholdLogit: swept.threshold, recall: swept.recall, falsePositiveRate: swept.falsePositiveRate, cost: swept.cost };

@@ -161,10 +161,10 @@ describe('evaluation on the held-out splits', () => {
     assert.ok(email.intelligent.falsePositiveRate <= 0.015 && email.intelligent.recall >= 0.85, JSON.stringify(email.intelligent));
     assert.ok(email.standard.recall > 0.3 && email.standard.falsePositiveRate < 0.05, JSON.stringify(email.standard));
     const comments = await of('comments');
-    // Was >= 0.65. e0b2208 (issue 35, third round) raised `balanced`'s intelligent threshold to 2.305 log-odds by the
-    // cost choice the issue asks for (the owner's inbox over recall), and held-out comment recall fell to 60.2 % (65 of
-    // 108): the guard is that measured floor less two points, so a further regression still fails it.
-    assert.ok(comments.intelligent.falsePositiveRate <= 0.01 && comments.intelligent.recall >= 0.58, JSON.stringify(comments.intelligent));
+    // Was >= 0.65, then >= 0.58 after e0b2208 (issue 35, third round) raised `balanced`'s intelligent threshold to 2.305
+    // log-odds and held-out comment recall fell to 60.2 %. Issue 35's fourth round (threshold 1.751) measured 67.6 % (73
+    // of 108): the guard is that less about two points.
+    assert.ok(comments.intelligent.falsePositiveRate <= 0.01 && comments.intelligent.recall >= 0.65, JSON.stringify(comments.intelligent));
     assert.ok(comments.standard.falsePositiveRate <= 0.01 && comments.standard.recall >= 0.5, JSON.stringify(comments.standard));
     const questions = await of('questions');
     assert.equal(questions.intelligent.falsePositives + questions.standard.falsePositives, 0);

@@ -1,12 +1,14 @@
 // The owner's corrections on the web-form kinds (issue 35; docs/spam.md, "Corrections on the web-form kinds"): a
 // "not spam" mark on a supplier's introduction lets the supplier's next copy through, "spam" marks on an outreach
-// pitch flag its next copy, and neither touches an unrelated enquiry. The pitch is from the validation part of
-// scripts/data/web-form-fresh.tsv; the two introductions were written for this test in the style of the web-form
+// pitch flag its next copy, and neither touches an unrelated enquiry. The pitch is from a validation part
+// (below); the two introductions were written for this test in the style of the web-form
 // set's introductions (neither is in any data file, and nothing held out is used), because after the third round's
 // retraining no training or validation introduction is flagged unaided any more. spam-correction-speed.ts measures
 // the whole held-out part. The counts of marks are what the code does with the third round's model: the owner's
 // layer weighs each word against legitimate web-form messages too, so words that introductions share with pitches
-// take more marks (docs/spam.md, "Corrections on the web-form kinds").
+// take more marks (docs/spam.md, "Corrections on the web-form kinds"). Issue 35's fourth round re-pinned it: its model
+// no longer flags the office wholesaler unaided and catches the fresh set's pitch unaided, so the pitch is now one from
+// the first round's validation part (scripts/data/web-form-messages.tsv) that both strategies miss.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { checkIntelligent, checkStandard, type SpamInput } from '../src/pipeline/spam/index.ts';
@@ -16,7 +18,7 @@ import { classifierText } from '../src/pipeline/spam/submission-text.ts';
 const FIELDS = [{ name: 'email', type: 'email', required: true, rules: [] }, { name: 'message', type: 'string', required: true, rules: [] }] as SpamInput['fields'];
 const WHOLESALER = 'Hallo, wir sind ein Großhändler für Bürobedarf und bieten Ihnen exklusive Rabatte von bis zu 30 % auf Ihre erste Bestellung. Unser Katalog: https://buero-grosshandel.de/katalog';
 const PACKAGING = 'Hello, we are a wholesale supplier of eco-friendly takeaway packaging. We offer compostable boxes and cups at 20% below market price, with free delivery on your first order. See our catalogue: https://greenpack-supplies.co.uk/catalogue';
-const PITCH = "Hello, I hope this email finds you well. I'm reaching out because I can write high quality, SEO-optimized articles for your blog at an affordable price. Let me know if you're interested and I'll share samples.";
+const PITCH = 'I am a freelance SEO specialist with 8 years experience. Your site has 37 technical errors that are stopping it ranking. I can fix all of them for a one-time fee. Shall I send the full report?';
 const ENQUIRY = 'Hello, could you send me a quote for redesigning the menu of our restaurant website? We have about 40 dishes.';
 
 const inputOf = (message: string, ownerFeedback: FeedbackCounts | null = null): SpamInput => ({
@@ -28,19 +30,19 @@ const verdicts = async (message: string, counts: FeedbackCounts | null) =>
   [checkStandard(inputOf(message, counts)).spam, (await checkIntelligent(inputOf(message, counts), null)).spam];
 
 describe('corrections on the web-form kinds', () => {
-  it('"not spam" marks on a flagged introduction let its next copy through: the office wholesaler after one, the packaging wholesaler after three', async () => {
-    assert.deepEqual(await verdicts(WHOLESALER, null), [false, true], 'intelligent flags it unaided');
+  it('"not spam" marks on a flagged introduction let its next copy through: the packaging wholesaler after three; the office wholesaler stays through', async () => {
+    assert.deepEqual(await verdicts(WHOLESALER, null), [false, false], 'no longer flagged unaided');
     assert.deepEqual(await verdicts(WHOLESALER, countsFromCorrections(marks(WHOLESALER, false, 1))), [false, false]);
     assert.deepEqual(await verdicts(PACKAGING, null), [false, true], 'intelligent flags it unaided');
     assert.deepEqual(await verdicts(PACKAGING, countsFromCorrections(marks(PACKAGING, false, 2))), [false, true]);
     assert.deepEqual(await verdicts(PACKAGING, countsFromCorrections(marks(PACKAGING, false, 3))), [false, false]);
   });
 
-  it('"spam" marks on a missed outreach pitch flag its next copy: intelligent after one, standard after three', async () => {
+  it('"spam" marks on a missed outreach pitch flag its next copy: both strategies after four, neither after three', async () => {
     assert.deepEqual(await verdicts(PITCH, null), [false, false]);
-    assert.deepEqual(await verdicts(PITCH, countsFromCorrections(marks(PITCH, true, 1))), [false, true]);
-    assert.deepEqual(await verdicts(PITCH, countsFromCorrections(marks(PITCH, true, 2))), [false, true]);
-    assert.deepEqual(await verdicts(PITCH, countsFromCorrections(marks(PITCH, true, 3))), [true, true]);
+    assert.deepEqual(await verdicts(PITCH, countsFromCorrections(marks(PITCH, true, 1))), [false, false]);
+    assert.deepEqual(await verdicts(PITCH, countsFromCorrections(marks(PITCH, true, 3))), [false, false]);
+    assert.deepEqual(await verdicts(PITCH, countsFromCorrections(marks(PITCH, true, 4))), [true, true]);
   });
 
   it('the same marks leave an unrelated enquiry about a website alone', async () => {

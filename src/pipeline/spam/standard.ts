@@ -18,6 +18,7 @@ import { fieldMismatchSignal, offTopicSignal } from './signals/form-fit.ts';
 import { mostlyPhoneSignal, premiumNumberSignal, prizeClaimSignal, stopReplySignal } from './signals/text-message.ts';
 import { domainAddresseeSignal, formBlastSignal, outreachSignal, praiseLinkSignal, seoAnchorSignal, strangerLinkSignal, supportNumberSignal } from './signals/web-form.ts';
 import { tradeLinkSignal } from './signals/trade-link.ts';
+import { coldPitchSignal } from './signals/cold-pitch.ts';
 import { feedbackFeatures, ownerAdjustment, type OwnerAdjustment } from './owner-feedback.ts';
 import { classifierText } from './submission-text.ts';
 import { defaultClassifier, operatingPoint } from './classifier.ts';
@@ -50,6 +51,8 @@ export function standardSignals(input: SpamInput): SignalHit[] {
   }
   const tradeLink = tradeLinkSignal(text, hits);
   if (tradeLink) hits.push(tradeLink);
+  const coldPitch = coldPitchSignal(text, hits);
+  if (coldPitch) hits.push(coldPitch);
   const offTopic = offTopicSignal(text, hits);
   if (offTopic) hits.push(offTopic);
   const owner = ownerAdjustmentOf(input);

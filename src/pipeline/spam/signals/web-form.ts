@@ -119,8 +119,12 @@ export function strangerLinkSignal(text: SubmissionText): SignalHit | null {
     const domain = url.host.split('.').slice(0, -1).join('.');
     const parts = domain.match(DOMAIN_PART) ?? [];
     if (parts.length === 0) continue;
-    // A word names the domain when its first letters are in it: "traductrice" names claire-traductions.fr.
-    if (![...words].some((word) => domain.includes(word.slice(0, NAMING_PREFIX)))) return { id: 'stranger_link', weight: 0.4, detail: `a link to ${url.host}, which the message never mentions` };
+    // A word names the domain when its first letters are in it: "traductrice" names claire-traductions.fr. A link
+    // whose path names what the message is about ("your article about roses … /roses") points at that, not at a
+    // stranger's site.
+    const path = url.text.toLowerCase().slice(url.text.toLowerCase().indexOf(url.host) + url.host.length);
+    const named = (word: string) => domain.includes(word.slice(0, NAMING_PREFIX)) || (path.length > 1 && path.includes(word.slice(0, NAMING_PREFIX)));
+    if (![...words].some(named)) return { id: 'stranger_link', weight: 0.4, detail: `a link to ${url.host}, which the message never mentions` };
   }
   return null;
 }

@@ -1,0 +1,29 @@
+// A spam trade or sales phrase in the shape of a cold pitch: the message offers something (a service, a generic
+// benefit, a free audit, "interested?") to nobody in particular (no named person, no referral) and states no need of
+// its own and nothing concrete (no quantities, dates, order numbers or registered address). Either half alone is what honest messages do:
+// a customer names "payday loans" while asking about their own account; a supplier introduces its products to "Dear
+// Sir or Madam" without a trade phrase. The pair is an advert. It reads the classifier's shape features (shape.ts),
+// so the two agree on what a pitch looks like, and is asked only after the phrase signal fired, so ordinary
+// messages pay nothing for it. Weighted (0.45) so that it needs a strong phrase, not a weak one, to flag under
+// `standard`: chosen on the training and validation parts (docs/spam.md, "Fourth round").
+
+import type { SignalHit } from '../types.ts';
+import type { SubmissionText } from '../submission-text.ts';
+import { shapeFeatures } from '../shape.ts';
+import { removeUrls } from '../urls.ts';
+import { foldHomoglyphs } from '../unicode-scripts.ts';
+
+export const COLD_PITCH_WEIGHT = 0.45;
+
+export function coldPitchSignal(text: SubmissionText, hits: readonly SignalHit[]): SignalHit | null {
+  if (!hits.some((hit) => hit.id === 'spam_phrases')) return null;
+  const written = foldHomoglyphs(removeUrls(text.prose.map((field) => field.value).join('\n')).normalize('NFKC'));
+  const shape = new Set(shapeFeatures(written, written.toLowerCase(), text.urls.length));
+  const personal = shape.has('h:named') || shape.has('h:referral');
+  // A supplier who states quantities or says where it is registered has told the reader something to check.
+  const own = shape.has('h:need') || shape.has('h:concrete') || shape.has('h:identity');
+  const offered = shape.has('h:offer') || shape.has('h:benefit') || shape.has('h:pitch');
+  if (personal || own || !offered) return null;
+  const what = shape.has('h:pitch') ? 'asks for a reply to the pitch' : shape.has('h:offer') ? 'offers a service' : 'promises a generic benefit';
+  return { id: 'cold_pitch', weight: COLD_PITCH_WEIGHT, detail: `a cold pitch: ${what} to nobody in particular, with no need or detail of its own` };
+}
