@@ -14,7 +14,7 @@ import MiniSearch from 'minisearch';
 import type { Passage } from './passages.ts';
 import { splitUnits } from './sentences.ts';
 import { languageOf, type Language } from './languages.ts';
-import { askerTerms, comparedText, DAY_TERMS, LIGHT_VERBS, MAX_TEXT_CHARS, MOMENT_TERMS, NAMES_A_DAY, NAMES_A_TIME, questionTerms, termOf, textTerms, withoutGreetings, words } from './terms.ts';
+import { askerTerms, comparedText, DAY_TERMS, LIGHT_NOUNS, LIGHT_VERBS, MAX_TEXT_CHARS, MOMENT_TERMS, NAMES_A_DAY, NAMES_A_TIME, questionTerms, termOf, textTerms, withoutGreetings, words } from './terms.ts';
 import { runAtOnce, runInSlices, type Steps } from './steps.ts';
 import { vocabularySteps } from './vocabulary.ts';
 
@@ -194,7 +194,7 @@ function* indexSteps(passages: Passage[]): Steps<PassageIndex> {
   /** Each term's weight in this question: the asker's own words that the knowledge base never uses count for little. */
   const weigher = (question: string) => {
     const own = askerTerms(question, language);
-    return (t: string) => (((own.size > 0 && own.has(t)) || LIGHT_VERBS.has(t)) && !frequency.has(t) ? ASKER_WEIGHT * weight(t) : weight(t));
+    return (t: string) => (((own.size > 0 && own.has(t)) || LIGHT_VERBS.has(t) || LIGHT_NOUNS.has(t)) && !frequency.has(t) ? ASKER_WEIGHT * weight(t) : weight(t));
   };
   return {
     passages,
