@@ -4,6 +4,7 @@
 // (src/knowledge/answerability.ts). Then the model path, against stand-ins that speak the
 // OpenAI chat protocol (scripts/reply-model-eval.ts).
 //   npm run eval:replies [-- --validation] [-- --by-kb] [-- --baseline ../other-checkout] [-- --curve]
+// --point: choose the gates on the precision shares rather than their lower bound (the earlier procedure), to compare.
 // --curve: each source's validation figures in `auto` (what it would send) at coverage² × margin 0.1 to 0.6.
 // --baseline DIR: another checkout of Intake (beside this one, so that ../shared/data is found from
 // it) answers the same held-out trials in the same run, at the setting it ships, for comparison.
@@ -110,6 +111,8 @@ const targetPrecision = (source: SourceName, f: Figures, _targets?: Targets) => 
 /** The lower end of the 95 % Wilson interval of targetPrecision: what the gates are chosen on. */
 const precisionBound = (source: SourceName, f: Figures) => (source === 'SQuAD 2.0' ? wilsonLower(f.right, f.answered) : wilsonLower(f.right, f.answered + f.wronglyAnswered));
 
+/** `--point`: choose on the shares themselves, as before issue 36's sixth round, for comparison (the gates shipped are the bound's). */
+const BOUND = !process.argv.includes('--point');
 /** On validation (`bound`), a precision target is met when the Wilson lower bound reaches it; held out, when the share does. */
 function meets(source: SourceName, f: Figures, targets: Targets, bound = false): { precision: boolean; coverage: boolean; falseAnswers: boolean } {
   const t = targets[source];
@@ -126,8 +129,8 @@ function onValidation(gate: AnswerRule, targets: Targets, sends: boolean): Choic
   const bySource = TUNED.map((source) => ({ source, f: figures(source, 'validation', gate, false, scored, sends) }));
   return {
     gate, bySource,
-    limitsKept: bySource.every(({ source, f }) => meets(source, f, targets, true).falseAnswers),
-    precisionKept: bySource.filter(({ source, f }) => meets(source, f, targets, true).precision).length,
+    limitsKept: bySource.every(({ source, f }) => meets(source, f, targets, BOUND).falseAnswers),
+    precisionKept: bySource.filter(({ source, f }) => meets(source, f, targets, BOUND).precision).length,
     // Each source weighs the same, whatever its number of trials.
     answered: bySource.reduce((sum, { f }) => sum + coverage(f), 0),
   };
