@@ -2,7 +2,7 @@
 // each declined answerable trial, the class of its failure, counted per source, and for the small
 // businesses each message with its figures and the terms its best sentence does not cover.
 //   node scripts/reply-failures.ts [--list StackFAQ|SQuAD|all] [--mode auto|draft] [--wrong]   (the gate judged; auto by default)
-// --wrong: instead, the replies the gate lets through that are wrong, to answerable questions (the
+// --wrong: instead, the replies the gate lets through (in auto, those it would send) that are wrong, to answerable questions (the
 // wrong sentence) and to unanswerable ones, with the sentence quoted: what costs precision.
 // Classes: the best passage by BM25 does not hold the answer (rank); no sentence of the kind asked
 // (kind); the right passage but a low margin (coverage ≥ 0.7: another passage scores close) or low
@@ -60,7 +60,9 @@ if (process.argv.includes('--wrong')) {
   for (const trial of all) {
     const answer = answerParts(trial.index, trial.message, gate);
     const { quotes } = replyPieces(answer);
-    if (quotes.length === 0 || (trial.right !== null && trial.right(quotes, answer.passages.map((p) => p.position)))) continue;
+    // In `auto` mode a reply leaving a question unanswered is held for a person, not sent.
+    const held = mode === 'auto' && answer.parts.some((p) => !p.answered);
+    if (quotes.length === 0 || held || (trial.right !== null && trial.right(quotes, answer.passages.map((p) => p.position)))) continue;
     if (trial.right === null) unanswerable += 1;
     else wrong += 1;
     const part = answer.parts.find((p) => p.answered)!;
@@ -72,9 +74,13 @@ if (process.argv.includes('--wrong')) {
   process.exit(0);
 }
 
+/** The knowledge bases held out whole until issue 36's sixth round folded them into validation. */
+const FOLDED = ['car-valeting', 'shoe-returns', 'tree-surgeon', 'driving-school', 'salon-coiffure'];
 for (const trial of trials) {
   const cls = classify(trial);
-  bump(trial.source === 'small business' && ['plumber', 'restaurant', 'dog-grooming'].some((n) => trial.kb.toLowerCase().includes(n)) ? 'small business (new three)' : ['window-cleaner', 'pet-sitter', 'garage-fr'].includes(trial.kb) ? 'small business (validation-only three)' : trial.source, cls ?? 'answered');
+  bump(trial.source === 'small business' && ['plumber', 'restaurant', 'dog-grooming'].some((n) => trial.kb.toLowerCase().includes(n)) ? 'small business (new three)'
+    : ['window-cleaner', 'pet-sitter', 'garage-fr'].includes(trial.kb) ? 'small business (validation-only three)'
+      : FOLDED.includes(trial.kb) ? 'small business (five held out until the sixth round)' : trial.source, cls ?? 'answered');
 }
 console.log(`\nvalidation, answerable, ${mode} gate ${JSON.stringify(gate)} (* = a term the knowledge base never uses):`);
 for (const [source, m] of counts) {

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { askedTypes, statesAnswer } from '../src/knowledge/answer-types.ts';
+import { GATES } from '../src/knowledge/answerability.ts';
 
 /** The kind the last asking phrase names: the one a reply is judged on. */
 const lastAsked = (question: string) => askedTypes(question).at(-1) ?? null;
@@ -128,7 +129,8 @@ describe('a question that asks for several kinds of answer', () => {
   });
 
   it('quotes a sentence of each kind', () => {
-    const quotes = replyPieces(answerParts(index, 'How much is a service and how long does it take?')).quotes.join('\n');
+    // Under the draft gate: the auto gate's least coverage (0.65) declines it (coverage 0.58), which is not what this test is about.
+    const quotes = replyPieces(answerParts(index, 'How much is a service and how long does it take?', GATES.draft)).quotes.join('\n');
     assert.match(quotes, /A standard service costs €65\./);
     assert.match(quotes, /takes about two hours/);
   });

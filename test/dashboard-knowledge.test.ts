@@ -103,8 +103,8 @@ describe('dashboard knowledge bases and replies', () => {
     await settled(t, key, form.id, id);
     const url = `/forms/${form.id}/submissions/${id}`;
     const page = await owner.get(url);
-    assert.match(page.body, /<div class="reply-confidence" id="reply-confidence" data-level="medium">/);
-    assert.match(page.body, /Confidence<\/span> medium: check it before sending <span class="muted">\(score 0\.\d\d\)<\/span>/);
+    assert.match(page.body, /<div class="reply-confidence" id="reply-confidence" data-level="low">/);
+    assert.match(page.body, /Confidence<\/span> low: the knowledge base may not answer this <span class="muted">\(score 0\.\d\d\)<\/span>/);
     assert.match(page.body, /Quotes passage 3 \(Can I cancel my subscription\?\): <q>The plan runs until the end of the month you paid for\.<\/q>/);
     assert.match(page.body, new RegExp(`Next-best, passage 2 \\(Do you ship to Canada\\?\\): <q class="reply-alternative">${UNSURE_ALTERNATIVE}</q>`));
     assert.match(page.body, new RegExp(`action="${url}/reply/alternative"`));

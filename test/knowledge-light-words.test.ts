@@ -83,3 +83,20 @@ describe('a part of the day', () => {
     assert.ok(best!.coverage < 1, String(best!.coverage));
   });
 });
+
+describe('light nouns (issue 36, sixth round)', () => {
+  const groomer = kb(
+    '# Cancelling', 'Please give at least 48 hours notice if you need to cancel an appointment.', '',
+    '# Prices', 'A full groom is £40 for a small dog.',
+  );
+  it('"policy" the knowledge base never uses does not count against a sentence', () => {
+    const [best] = groomer.rankSentences("What's your cancelation policy?", groomer.passages[0]!);
+    assert.equal(best!.coverage, 1);
+    assert.ok(quotes(groomer, "What's your cancelation policy?").includes('48 hours notice'));
+  });
+  it('near miss: a knowledge base that uses "policy" weighs it', () => {
+    const shop = kb('# Privacy', 'Our privacy policy is on the website.', '', '# Cancelling', 'Please give 48 hours notice to cancel.');
+    const [best] = shop.rankSentences('what is your cancellation policy?', shop.passages[1]!);
+    assert.ok(best!.coverage < 1, String(best!.coverage));
+  });
+});

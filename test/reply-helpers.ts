@@ -16,7 +16,7 @@ export const CANADA = 'Do you ship to Canada? How long does it take?';
 /** What FAQ answers to CANADA. */
 export const CANADA_ANSWER = 'Yes. Orders to Canada arrive within 5 to 8 working days.';
 
-/** Passes the draft gate but not the auto gate on FAQ: quoted from the subscription answer, the next-best passage being Canada's. */
+/** Passes the draft gate but not the auto gate on FAQ (level low): quoted from the subscription answer, the next-best passage being Canada's. */
 export const UNSURE = 'Are customs fees paid when I cancel my subscription?';
 export const UNSURE_ALTERNATIVE = 'Customs fees are paid on delivery.';
 

@@ -47,7 +47,13 @@ const ARTICLES = new Set(['the', 'a', 'an', 'our', 'your']);
 const FREQUENCY_WORDS = new Set(['every', 'each', 'once', 'twice', 'daily', 'weekly', 'monthly', 'yearly', 'annually', 'hourly', 'always', 'regularly', 'times', 'per', 'often']);
 const DISTANCE_UNITS = new Set(['km', 'kilometre', 'kilometres', 'kilometer', 'kilometers', 'mile', 'miles', 'm', 'metre', 'metres', 'meter', 'meters', 'walk', 'drive', 'ride', 'minutes', 'away']);
 const CURRENCY_WORDS = new Set(['euro', 'euros', 'eur', 'pound', 'pounds', 'gbp', 'dollar', 'dollars', 'usd', 'chf', 'cents', 'p']);
-const PRICE_STATEMENTS = new Set(['free', 'complimentary', 'included', 'includes', 'inclusive', 'nothing']);
+const PRICE_STATEMENTS = new Set(['free', 'complimentary', 'included', 'includes', 'inclusive', 'nothing', 'poa']);
+/**
+ * "Vans are quoted on request", "price on application": the answer to "how much" is that there is
+ * no set price. Only with a price word or "quote(d)": "roofs are cleaned on request" states none.
+ */
+const onRequest = (words: string[]) => words.some((w, i) => w === 'on' && (words[i + 1] === 'request' || words[i + 1] === 'application'))
+  && words.some((w) => w === 'quote' || w === 'quoted' || PRICE_WORDS.has(w));
 
 const capitalised = (w: string | undefined) => w !== undefined && /^\p{Lu}/u.test(w);
 const isNumber = (w: string) => /^\d/.test(w) || NUMBER_WORDS.has(w.toLowerCase());
@@ -63,7 +69,9 @@ function kindAt(words: string[], i: number, lastCost: number): AnswerType | null
     if (next === 'many') return UNIT_OF_TIME.has(words[i + 2] ?? '') ? 'duration' : 'number';
     if (next === 'often') return 'frequency';
     if (next === 'far') return 'distance';
-    if (next === 'early' || next === 'late' || next === 'soon') return 'time';
+    if (next === 'early' || next === 'late') return 'time';
+    // "how soon can you come?" wants how long until: "within a week", "the same day", not "before we start".
+    if (next === 'soon') return 'duration';
     if (next === 'old') return 'number';
   }
   if (word === 'when' && AUXILIARIES.has(next)) return 'time';
@@ -112,6 +120,8 @@ function statesDuration(words: string[]): boolean {
   for (let i = 0; i < words.length; i += 1) {
     const w = words[i]!;
     if (/^\d+(?:min|mins|h|hr|hrs|d|wk|wks|yr|yrs)$/i.test(w) || w === 'overnight' || w === 'fortnight') return true;
+    // "the same day", "next day": a duration of none or one.
+    if ((w === 'same' || w === 'next') && (words[i + 1] === 'day' || words[i + 1] === 'week')) return true;
     if (!isNumber(w) && !ONE.has(w)) continue;
     for (let j = i + 1; j <= i + 3 && j < words.length; j += 1) {
       if (UNIT_OF_TIME.has(words[j]!)) return true;
@@ -126,7 +136,7 @@ function states(type: AnswerType, original: string[], text: string): boolean {
   switch (type) {
     case 'price':
       return /[£€$¥]/.test(text) || words.some((w, i) => (isNumber(w) && (CURRENCY_WORDS.has(words[i + 1] ?? '') || /^\d/.test(w) && text.includes('%'))) || PRICE_STATEMENTS.has(w))
-        || (words.some((w) => /^\d/.test(w)) && words.some((w) => PRICE_WORDS.has(w)));
+        || (words.some((w) => /^\d/.test(w)) && words.some((w) => PRICE_WORDS.has(w))) || onRequest(words);
     case 'duration':
       return statesDuration(words);
     case 'time':

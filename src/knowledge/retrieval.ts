@@ -14,7 +14,7 @@ import MiniSearch from 'minisearch';
 import type { Passage } from './passages.ts';
 import { splitUnits } from './sentences.ts';
 import { languageOf, type Language } from './languages.ts';
-import { askerTerms, comparedText, DAY_TERMS, LIGHT_VERBS, MAX_TEXT_CHARS, MOMENT_TERMS, NAMES_A_DAY, NAMES_A_TIME, questionTerms, termOf, textTerms, withoutGreetings, words } from './terms.ts';
+import { askerTerms, comparedText, DAY_TERMS, LIGHT_NOUNS, LIGHT_VERBS, MAX_TEXT_CHARS, MOMENT_TERMS, NAMES_A_DAY, NAMES_A_TIME, questionTerms, termOf, textTerms, withoutGreetings, words } from './terms.ts';
 import { runAtOnce, runInSlices, type Steps } from './steps.ts';
 import { vocabularySteps } from './vocabulary.ts';
 
@@ -31,6 +31,8 @@ export interface Sentence {
   end: number;
   /** A list item or a table row. */
   row: boolean;
+  /** For a row of a Markdown table, the table's header row, read and quoted with it. */
+  header?: Sentence;
 }
 
 export interface SentenceMatch {
@@ -59,6 +61,8 @@ export interface PassageIndex {
   rankSentences(question: string, passage: Passage): SentenceMatch[];
   /** The question's terms (as compared, at most MAX_QUERY_TERMS) and the share of their weight that the knowledge base never uses. */
   questionWeights(question: string): { terms: number; unknown: number };
+  /** The question's terms as compared (at most MAX_QUERY_TERMS). */
+  termsOf(question: string): string[];
   /** The question's terms (as compared) that a sentence and its heading do not cover, with their weights: what a decline lacked. */
   uncovered(question: string, sentence: Sentence): Array<{ term: string; weight: number; known: boolean }>;
   /**
@@ -77,7 +81,29 @@ export const ASKER_WEIGHT = 0;
 /** A question's terms beyond this many are not weighed: a long submission must not make a search slow. */
 const MAX_QUERY_TERMS = 48;
 
-interface Unit { sentence: Sentence; own: Set<string>; heading: Set<string> }
+interface Unit { sentence: Sentence; own: Set<string>; heading: Set<string>; columns?: Set<string> }
+
+/** A Markdown table's separator line: "|---|:--:|". */
+const TABLE_RULE = /^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$/;
+
+/**
+ * A Markdown table's header row names its columns ("| Service | Small car | SUV / 7-seater |"): it
+ * answers nothing on its own, and every row under it is read with it, as a sentence is with its
+ * heading ("an interior clean on a 7 seater" is the row "Interior valet … £50" under "7-seater").
+ * Marks each body row with its header; returns the header rows and separator lines, which are no answer.
+ */
+function markTables(sentences: Sentence[]): Set<Sentence> {
+  const notAnswers = new Set<Sentence>();
+  for (let i = 0; i + 1 < sentences.length; i += 1) {
+    const header = sentences[i]!;
+    if (!header.text.includes('|') || !TABLE_RULE.test(sentences[i + 1]!.text)) continue;
+    notAnswers.add(header).add(sentences[i + 1]!);
+    let j = i + 2;
+    for (; j < sentences.length && sentences[j]!.text.includes('|') && !TABLE_RULE.test(sentences[j]!.text); j += 1) sentences[j]!.header = header;
+    i = j - 1;
+  }
+  return notAnswers;
+}
 
 /**
  * A numbered clause's or item's number ("2. The deposit …", "2.2 A nail clip …", "3) …") is where
@@ -88,6 +114,16 @@ export const withoutListNumber = (text: string) => text.replace(LIST_NUMBER, '')
 
 // Ties go to the sentence that covers more by itself, then to the earlier (an answer comes first).
 const byCoverage = (a: SentenceMatch, b: SentenceMatch) => b.coverage - a.coverage || b.own - a.own || a.sentence.index - b.sentence.index;
+
+/**
+ * A passage that is only a title ("About us", "Returns and Refunds Policy – Stride Footwear" above
+ * a blank line): a short line without a heading, a digit or a sentence's end, in a knowledge base of
+ * several passages. It names the page, answers nothing, and is neither searched nor quoted: as the
+ * best match it would be quoted for any question sharing its words ("When will I get my refund?").
+ */
+const TITLE_ONLY = /^[^\n\d]{1,60}$/;
+export const titleOnly = (passage: Passage, count: number) => count > 1 && !passage.heading && TITLE_ONLY.test(passage.body.trim())
+  && passage.body.trim().split(/\s+/).length <= 8 && !/[.!?:;]["')\]]*$/.test(passage.body.trim());
 
 /** Passages read, or added to BM25, between two pauses of indexSteps. */
 const PASSAGES_PER_SLICE = 32;
@@ -116,10 +152,15 @@ function* indexSteps(passages: Passage[]): Steps<PassageIndex> {
     const sentences = splitUnits(passage.body).map((unit, index): Sentence => ({ passage, index, text: passage.body.slice(unit.start, unit.end), ...unit }));
     sentencesByPassage.set(passage.position, sentences);
     const asks = passage.heading?.trimEnd().endsWith('?') ?? false;
-    const matched = asks ? [{ passage, index: -1, text: passage.heading!, start: 0, end: 0, row: false }, ...sentences] : sentences;
-    const units = matched.map((sentence) => ({ sentence, own: textTerms(withoutListNumber(sentence.text), language), heading }));
+    const notAnswers = markTables(sentences);
+    const answers = titleOnly(passage, passages.length) ? [] : sentences.filter((sentence) => !notAnswers.has(sentence));
+    const matched = asks ? [{ passage, index: -1, text: passage.heading!, start: 0, end: 0, row: false }, ...answers] : answers;
+    const units: Unit[] = matched.map((sentence) => ({
+      sentence, own: textTerms(withoutListNumber(sentence.text), language), heading,
+      ...(sentence.header ? { columns: textTerms(sentence.header.text, language) } : {}),
+    }));
     unitsByPassage.set(passage.position, units);
-    count(rawFrequency, new Set([...heading, ...units.flatMap((u) => [...u.own])]));
+    count(rawFrequency, new Set([...heading, ...units.flatMap((u) => [...u.own, ...(u.columns ?? [])])]));
   }
   const { resolve, standFor } = yield* vocabularySteps(rawFrequency);
   // Terms as they are compared: the knowledge base's inflections of a word as one (vocabulary.ts).
@@ -127,7 +168,7 @@ function* indexSteps(passages: Passage[]): Steps<PassageIndex> {
   for (const units of unitsByPassage.values()) {
     const heading = new Set([...(units[0]?.heading ?? [])].map(standFor));
     for (const unit of units) {
-      unit.heading = heading;
+      unit.heading = unit.columns ? new Set([...heading, ...[...unit.columns].map(standFor)]) : heading;
       unit.own = new Set([...unit.own].map(standFor));
     }
     count(frequency, new Set([...heading, ...units.flatMap((u) => [...u.own])]));
@@ -144,6 +185,7 @@ function* indexSteps(passages: Passage[]): Steps<PassageIndex> {
   });
   for (const [i, p] of passages.entries()) {
     if (i > 0 && i % PASSAGES_PER_SLICE === 0) yield;
+    if (titleOnly(p, passages.length)) continue;
     bm25.add({ id: p.position, heading: comparedText(p.heading ?? '', language), body: comparedText(p.body, language) });
   }
   const byPosition = new Map(passages.map((p) => [p.position, p]));
@@ -152,7 +194,7 @@ function* indexSteps(passages: Passage[]): Steps<PassageIndex> {
   /** Each term's weight in this question: the asker's own words that the knowledge base never uses count for little. */
   const weigher = (question: string) => {
     const own = askerTerms(question, language);
-    return (t: string) => (((own.size > 0 && own.has(t)) || LIGHT_VERBS.has(t)) && !frequency.has(t) ? ASKER_WEIGHT * weight(t) : weight(t));
+    return (t: string) => (((own.size > 0 && own.has(t)) || LIGHT_VERBS.has(t) || LIGHT_NOUNS.has(t)) && !frequency.has(t) ? ASKER_WEIGHT * weight(t) : weight(t));
   };
   return {
     passages,
@@ -187,6 +229,7 @@ function* indexSteps(passages: Passage[]): Steps<PassageIndex> {
       const unknown = terms.filter((t) => !frequency.has(t)).reduce((s, t) => s + weight(t), 0);
       return { terms: terms.length, unknown: sum === 0 ? 0 : unknown / sum };
     },
+    termsOf: termsAsked,
     uncovered(question, sentence) {
       const unit = (unitsByPassage.get(sentence.passage.position) ?? []).find((u) => u.sentence.index === sentence.index);
       const terms = termsAsked(question);

@@ -241,6 +241,14 @@ export const LIGHT_VERBS: ReadonlySet<string> = new Set(
   ['get', 'got', 'gets', 'getting', 'go', 'goes', 'going', 'went', 'give', 'given', 'keep', 'put', 'make', 'come', 'sort', 'need'].map((w) => SYNONYM_OF.get(stemmer(w)) ?? stemmer(w)),
 );
 
+/**
+ * Light nouns, by stem: words that name the kind of information asked for, not its topic ("what's
+ * your cancelation policy?", "what are the rules for dogs?", "any details on parking?"). Weighed
+ * like light verbs: nothing when the knowledge base never uses them ("Please give 48 hours notice
+ * if you need to cancel" answers the first), like any word when it does ("Our privacy policy …").
+ */
+export const LIGHT_NOUNS: ReadonlySet<string> = new Set(['policy', 'policies', 'rule', 'rules', 'detail', 'details'].map((w) => SYNONYM_OF.get(stemmer(w)) ?? stemmer(w)));
+
 /** The days of the week, by stem: a question naming one is about the days a business keeps. */
 export const DAY_TERMS = new Set([
   ...['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((day) => stemmer(day)),

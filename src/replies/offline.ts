@@ -85,6 +85,8 @@ function quoteOf(index: PassageIndex, ranked: SentenceMatch[], also: SentenceMat
     } else if (passage.heading) {
       lines.push(passage.heading);
     }
+    // A Markdown table's row is read under the row naming its columns (retrieval.ts, markTables).
+    if (firstRow.header) lines.push(firstRow.header.text);
   }
   // Sentences next to each other are quoted as they stand in the knowledge base, line breaks and all.
   for (let i = 0; i < unique.length; i += 1) {
@@ -103,6 +105,28 @@ const MAX_HEADING_CHARS = 200;
 function ofType(index: PassageIndex, ranked: SentenceMatch[], wanted: AnswerType | null): SentenceMatch[] {
   if (!wanted) return ranked;
   return ranked.filter((m) => statesAnswer(wanted, [(m.sentence.passage.heading ?? '').slice(0, MAX_HEADING_CHARS), ...quoteOf(index, [m])].join('\n')));
+}
+
+/**
+ * What the asker says of their case beside a one-question message ("… a placement test? I'm a
+ * complete beginner.") can decide the answer, which the passage may give in a sentence of its own
+ * ("Beginners with no German at all do not need to take the test"). That sentence is quoted too
+ * when it covers a word of the case that neither the question nor the best sentence (nor the
+ * heading) does, and a word of the question.
+ */
+function caseSentence(index: PassageIndex, message: string, question: string, best: SentenceMatch): SentenceMatch | null {
+  const at = message.indexOf(question);
+  const context = at < 0 ? '' : `${message.slice(0, at)} ${message.slice(at + question.length)}`;
+  if (context.trim() === '' || best.sentence.index < 0) return null;
+  const asked = index.termsOf(question);
+  const caseTerms = index.uncovered(context, best.sentence).filter((t) => t.known && !asked.includes(t.term)).map((t) => t.term);
+  if (caseTerms.length === 0) return null;
+  const covers = (text: string, sentence: Sentence, terms: string[]) => {
+    const missing = new Set(index.uncovered(text, sentence).map((t) => t.term));
+    return terms.some((t) => !missing.has(t));
+  };
+  const found = index.sentencesOf(best.sentence.passage).find((s) => s.index !== best.sentence.index && covers(context, s, caseTerms) && covers(question, s, asked));
+  return found ? { sentence: found, coverage: 0, own: 0 } : null;
 }
 
 /** What an unknown qualifier (retrieval.ts, unknownQualifier) leaves of a sentence's confidence: chosen on validation (docs/reply-evaluation.md). */
@@ -133,7 +157,9 @@ export function answerParts(index: PassageIndex, message: string, rule: AnswerRu
     const qualifier = best ? index.unknownQualifier(question, best.sentence) : null;
     const value = best ? confidence(best.coverage, margin) * (qualifier === null ? 1 : QUALIFIER_FACTOR) : 0;
     const accepted = best !== null && !typeMissing && passes(value, best.coverage, rule);
-    const quote = accepted ? quoteOf(index, ranked, byKind.slice(0, -1).map((k) => k.ranked[0]!)) : [];
+    const also = byKind.slice(0, -1).map((k) => k.ranked[0]!);
+    const stated = accepted && asked.length === 1 ? caseSentence(index, whole, question, best) : null;
+    const quote = accepted ? quoteOf(index, ranked, stated ? [...also, stated] : also) : [];
     const certainty = accepted ? certaintyOf(value, best.coverage) ?? 'low' : null;
     // Only a reply that is not sure offers the next-best passage; found only then, as it costs a ranking.
     const next = accepted && certainty !== 'high' ? passages[1] : undefined;
