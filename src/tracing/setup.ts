@@ -1,5 +1,6 @@
 // Starts OpenTelemetry's SDK when OTEL_EXPORTER_OTLP_ENDPOINT is set: spans are batched and sent as
-// OTLP/HTTP JSON to the endpoint's /v1/traces. Every SDK module is imported here, on demand, so a
+// OTLP/HTTP JSON to the endpoint's /v1/traces, by the SDK's exporter in a thread of its own
+// (src/tracing/thread-exporter.ts). Every SDK module is imported here, on demand, so a
 // process without the setting never loads one; the rest of Intake speaks only to @opentelemetry/api,
 // whose calls are no-ops until a provider is registered.
 import type { Config } from '../config.ts';
@@ -15,16 +16,16 @@ export interface Tracing {
 /** `role`: which kind of process sends these traces (`serve`, `worker`), a resource attribute beside service.name. */
 export async function startTracing(settings: Config['tracing'], role: string): Promise<Tracing | null> {
   if (settings === null) return null;
-  const [{ NodeTracerProvider, BatchSpanProcessor }, { OTLPTraceExporter }, { resourceFromAttributes }, { ATTR_SERVICE_NAME }] = await Promise.all([
+  const [{ NodeTracerProvider, BatchSpanProcessor }, { threadExporter }, { resourceFromAttributes }, { ATTR_SERVICE_NAME }] = await Promise.all([
     import('@opentelemetry/sdk-trace-node'),
-    import('@opentelemetry/exporter-trace-otlp-http'),
+    import('./thread-exporter.ts'),
     import('@opentelemetry/resources'),
     import('@opentelemetry/semantic-conventions'),
   ]);
   const provider = new NodeTracerProvider({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: settings.serviceName, 'intake.process': role }),
     // The SDK's own variables still apply: OTEL_BSP_* (batching), OTEL_TRACES_SAMPLER(_ARG), span limits.
-    spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url: `${settings.endpoint}/v1/traces` }))],
+    spanProcessors: [new BatchSpanProcessor(threadExporter({ url: `${settings.endpoint}/v1/traces` }))],
   });
   // The global provider, the W3C propagator and the AsyncLocalStorage context manager that carries
   // the active span across awaits.
