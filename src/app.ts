@@ -19,6 +19,7 @@ import { dashboardAccountOf } from './dashboard/session-cookies.ts';
 import { knowledgeRoutes } from './knowledge/routes.ts';
 import { healthRoutes } from './health/routes.ts';
 import { errorHandlerFor } from './http/error-replies.ts';
+import { closeConnectionsAsTheyIdle } from './http/graceful-close.ts';
 import { fail } from './http/errors.ts';
 import { registerJsonParser } from './http/json-body.ts';
 import { loggerOptions } from './http/log-redaction.ts';
@@ -56,6 +57,7 @@ export async function buildApp({ config, database, logger, services }: AppOption
     trustProxy: config.trustProxy,
     bodyLimit: config.maxBodyBytes,
   });
+  closeConnectionsAsTheyIdle(app);
   useRateLimitBackend(app, services.limits.rateLimits);
   services.limits.useLog(app.log);
   services.live.useLog(app.log);
