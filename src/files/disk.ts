@@ -2,12 +2,13 @@
 // database: the default, nothing to set up. A write goes to <key>.part, is flushed to disk (fsync)
 // and only then renamed to <key>, so an object under its key is always complete; a crash leaves a
 // .part file the sweeper removes.
+import { createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { privateDir } from '../db/file-modes.ts';
-import { writeInThread } from './byte-thread.ts';
-import { checkKey, STORAGE_KEY, type FileStorage } from './storage.ts';
+import { pipeline } from 'node:stream/promises';
+import { FILE_MODE, privateDir } from '../db/file-modes.ts';
+import { checkKey, measuring, STORAGE_KEY, type FileStorage } from './storage.ts';
 
 const PARTIAL = '.part';
 
@@ -26,8 +27,17 @@ export function diskStorage(dataDir: string): FileStorage & { dir: string; notic
     async ready() {},
     async put(key, body) {
       const target = fileOf(key);
-      // The thread writes <key>.part (0600), fsyncs it and only then renames it; it removes it on any failure.
-      return writeInThread(body, target + PARTIAL, target);
+      const partial = target + PARTIAL;
+      const measure = measuring();
+      try {
+        // flush: the file is fsynced before it is closed, so the rename publishes bytes that are on disk.
+        await pipeline(body, measure, createWriteStream(partial, { flags: 'wx', mode: FILE_MODE, flush: true }));
+        await fs.rename(partial, target);
+        return measure.result();
+      } catch (error) {
+        await fs.rm(partial, { force: true });
+        throw error;
+      }
     },
     async get(key) {
       const file = fileOf(key);

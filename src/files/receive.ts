@@ -11,6 +11,7 @@ import { accepts, type FileRules } from './rules.ts';
 import type { UploadPace } from './bandwidth.ts';
 import type { FileStorage } from './storage.ts';
 import type { StoredUpload } from './uploads.ts';
+import { utf8Checker } from './utf8.ts';
 
 /** Enough for every signature file-type reads, the entries at the start of an Office or OpenDocument zip included. */
 const HEAD_BYTES = 64 * 1024;
@@ -37,18 +38,20 @@ export function sanitiseFilename(name: string): string {
 
 interface Inspected {
   head: Buffer;
-  /** Valid UTF-8 with no NUL byte, as the storage measured it. */
   text: boolean;
 }
 
 /**
- * Counts against both limits, keeps the head, and holds each chunk as long as the process's upload bandwidth asks (in this stage: one more stream
+ * Counts against both limits, keeps the head, follows whether the bytes so far are UTF-8 text, and
+ * holds each chunk as long as the process's upload bandwidth asks (in this stage: one more stream
  * per file costs per chunk what the pacing saves).
  */
-function inspector(field: string, rules: FileRules, budget: UploadBudget, pace: UploadPace): Transform & { head(): Buffer } {
+function inspector(field: string, rules: FileRules, budget: UploadBudget, pace: UploadPace): Transform & { inspected(): Inspected } {
   const heads: Buffer[] = [];
   let headSize = 0;
   let size = 0;
+  let text = true;
+  const utf8 = utf8Checker();
   const transform = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       size += chunk.length;
@@ -58,6 +61,7 @@ function inspector(field: string, rules: FileRules, budget: UploadBudget, pace: 
         heads.push(chunk.subarray(0, HEAD_BYTES - headSize));
         headSize += Math.min(chunk.length, HEAD_BYTES - headSize);
       }
+      if (text) text = utf8.push(chunk) && !chunk.includes(0);
       const wait = pace.take(chunk.length);
       if (wait === 0) return done(null, chunk);
       // A destroyed stream (a limit, a broken connection) ignores the late callback.
@@ -65,10 +69,11 @@ function inspector(field: string, rules: FileRules, budget: UploadBudget, pace: 
     },
     flush(done) {
       budget.remaining -= size;
+      if (text) text = utf8.end();
       done();
     },
   });
-  return Object.assign(transform, { head: () => Buffer.concat(heads) });
+  return Object.assign(transform, { inspected: () => ({ head: Buffer.concat(heads), text }) });
 }
 
 /** The detected MIME type and its usual extension. */
@@ -97,7 +102,7 @@ export async function receiveFile(storage: FileStorage, part: { fieldname: strin
     return null;
   }
   const filename = sanitiseFilename(part.filename ?? '');
-  const type = await detect({ head: inspect.head(), text: stored.text }, filename);
+  const type = await detect(inspect.inspected(), filename);
   if (!accepts(rules.accept, type.mime, type.ext)) {
     await storage.delete(id);
     const message = `The file in "${field}" is ${type.mime}, which this field does not take (it takes ${rules.accept.join(', ')}).`;

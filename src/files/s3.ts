@@ -7,15 +7,15 @@
 // sent and checked only when an operation requires them (`WHEN_REQUIRED`): its default since 2025
 // (CRC32 trailers on every upload) is refused or mis-stored by many non-AWS servers.
 import { randomUUID } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { S3StorageConfig } from '../config.ts';
-import { privateDir } from '../db/file-modes.ts';
-import { writeInThread } from './byte-thread.ts';
-import { checkKey, STORAGE_KEY, StorageError, type FileStorage } from './storage.ts';
+import { FILE_MODE, privateDir } from '../db/file-modes.ts';
+import { checkKey, measuring, STORAGE_KEY, StorageError, type FileStorage } from './storage.ts';
 
 const PREFIX = 'files/';
 
@@ -80,10 +80,11 @@ export function s3Storage(config: S3StorageConfig, dataDir: string): FileStorage
     async put(key, body) {
       const Key = objectOf(key);
       const file = path.join(spool, `${key}.${randomUUID()}`);
+      const measure = measuring();
       const { sdk, client } = await s3();
       try {
-        // The spool is written, hashed and checked off the main thread; the PutObject that reads it back stays here.
-        const stored = await writeInThread(body, file);
+        await pipeline(body, measure, createWriteStream(file, { flags: 'wx', mode: FILE_MODE }));
+        const stored = measure.result();
         await client.send(new sdk.PutObjectCommand({ Bucket, Key, Body: createReadStream(file), ContentLength: stored.size, ContentType: 'application/octet-stream' }));
         return stored;
       } finally {

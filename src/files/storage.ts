@@ -1,15 +1,13 @@
 // Where uploaded bytes live: an interface the rest of Intake uses, with the local disk as its first
 // implementation (src/files/disk.ts) and room for an S3-compatible one. Keys are chosen by Intake
 // (a file's id), never by a client. `put` measures what it stores: the size and SHA-256 recorded on
-// the row are those of the bytes written, not of anything a client claimed. Both implementations
-// write through the upload byte thread (src/files/byte-thread.ts), which measures as it writes.
-import type { Readable } from 'node:stream';
+// the row are those of the bytes written, not of anything a client claimed.
+import { createHash } from 'node:crypto';
+import { Transform, type Readable } from 'node:stream';
 
 export interface StoredBytes {
   size: number;
   sha256: string;
-  /** Valid UTF-8 with no NUL byte: what src/files/receive.ts needs to call a file without a signature text. */
-  text: boolean;
 }
 
 export interface StoredEntry {
@@ -38,6 +36,23 @@ export class StorageError extends Error {
     super(message);
     this.name = 'StorageError';
   }
+}
+
+/** A pass-through that counts and hashes; `result()` is valid once the stream has ended. */
+export function measuring(): Transform & { result(): StoredBytes } {
+  const hash = createHash('sha256');
+  let size = 0;
+  const transform = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      size += chunk.length;
+      hash.update(chunk);
+      done(null, chunk);
+    },
+  });
+  let digest: string | null = null;
+  return Object.assign(transform, {
+    result: () => ({ size, sha256: (digest ??= hash.digest('hex')) }),
+  });
 }
 
 /** Keys are ids Intake made: nothing that could climb out of a directory or name another object. */
