@@ -83,8 +83,13 @@ const MAX_QUERY_TERMS = 48;
 
 interface Unit { sentence: Sentence; own: Set<string>; heading: Set<string>; columns?: Set<string> }
 
-/** A Markdown table's separator line: "|---|:--:|". */
-const TABLE_RULE = /^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$/;
+/**
+ * A Markdown table's separator line: "|---|:--:|", "| --- | --- |". Matched with its whitespace
+ * taken out, so that no two quantifiers of the pattern can take the same characters: with `\s*`
+ * beside each part, recheck found its backtracking cubic in the line's length.
+ */
+const TABLE_RULE = /^\|?:?-{2,}:?(?:\|:?-{2,}:?)*\|?$/;
+const isTableRule = (text: string) => TABLE_RULE.test(text.replace(/\s+/g, ''));
 
 /**
  * A Markdown table's header row names its columns ("| Service | Small car | SUV / 7-seater |"): it
@@ -96,10 +101,10 @@ function markTables(sentences: Sentence[]): Set<Sentence> {
   const notAnswers = new Set<Sentence>();
   for (let i = 0; i + 1 < sentences.length; i += 1) {
     const header = sentences[i]!;
-    if (!header.text.includes('|') || !TABLE_RULE.test(sentences[i + 1]!.text)) continue;
+    if (!header.text.includes('|') || !isTableRule(sentences[i + 1]!.text)) continue;
     notAnswers.add(header).add(sentences[i + 1]!);
     let j = i + 2;
-    for (; j < sentences.length && sentences[j]!.text.includes('|') && !TABLE_RULE.test(sentences[j]!.text); j += 1) sentences[j]!.header = header;
+    for (; j < sentences.length && sentences[j]!.text.includes('|') && !isTableRule(sentences[j]!.text); j += 1) sentences[j]!.header = header;
     i = j - 1;
   }
   return notAnswers;
