@@ -159,7 +159,10 @@ describe('evaluation on the held-out splits', () => {
     const of = async (set: string) => evaluateStrategies(test.filter((message) => message.set === set));
     const email = await of('email');
     assert.ok(email.intelligent.falsePositiveRate <= 0.015 && email.intelligent.recall >= 0.85, JSON.stringify(email.intelligent));
-    assert.ok(email.standard.recall > 0.3 && email.standard.falsePositiveRate < 0.05, JSON.stringify(email.standard));
+    // Was < 0.05 (held out 4.6 %). With bare domains counted as links newsletters' hams have more links: 5.3 % (44 of 830;
+    // 5.8 % -> 6.1 % on validation e-mail). E-mail has no `standard` target; the pooled validation cost chose it (leaving
+    // bare domains out of the `links` count cost more on validation, 0.4788 against 0.4774).
+    assert.ok(email.standard.recall > 0.3 && email.standard.falsePositiveRate < 0.06, JSON.stringify(email.standard));
     const comments = await of('comments');
     // Was >= 0.65, then >= 0.58 after e0b2208 (issue 35, third round) raised `balanced`'s intelligent threshold to 2.305
     // log-odds and held-out comment recall fell to 60.2 %. Issue 35's fourth round (threshold 1.751) measured 67.6 % (73
@@ -203,7 +206,9 @@ describe('calibration', () => {
 
   it('intelligent confidence grows with the evidence', async () => {
     const plain = await checkIntelligent(submission({ message: 'Can you tell me when the shop opens on Saturday?' }), null);
-    const pitchy = await checkIntelligent(submission({ message: 'Can you tell me when the shop opens on Saturday? Cheap offer, click here' }), null);
+    // Three phrases, not two: confidences are floored at 0.001, and after the bare-domain retraining two weak phrases
+    // on an ordinary question stayed on the floor with the plain question.
+    const pitchy = await checkIntelligent(submission({ message: 'Can you tell me when the shop opens on Saturday? Cheap offer, limited time, click here' }), null);
     const spam = await checkIntelligent(submission({ message: SPAM_TEXT }), null);
     assert.ok(plain.confidence < pitchy.confidence && pitchy.confidence <= spam.confidence, `${plain.confidence} < ${pitchy.confidence} <= ${spam.confidence}`);
   });

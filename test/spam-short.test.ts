@@ -88,6 +88,8 @@ describe('short-spam heuristics of the standard strategy', () => {
       'a'.repeat(60_000), 'subscribe '.repeat(6_000), 'whatsapp 1'.repeat(6_000), `whatsapp ${'1 '.repeat(30_000)}`, 'http://a.'.repeat(6_700),
       `check out my ${'x'.repeat(60_000)}`, '$1'.repeat(30_000), 'text a to 1'.repeat(5_500), '@'.repeat(60_000), `${'a.'.repeat(30_000)}/`,
       '1-'.repeat(30_000), ' @a'.repeat(20_000), `download ${'ab '.repeat(20_000)}`, '😀'.repeat(30_000),
+      // Bare domains: long runs of labels, hyphens and dots, and domains glued to "@".
+      `${'a-'.repeat(30_000)}.com`, `${'a.'.repeat(30_000)}com`, ' a.a'.repeat(15_000), 'ab.com@'.repeat(8_500), ' a.co.'.repeat(10_000),
     ];
     // Measured against ordinary text of the same length in the same run, so that a loaded host
     // slows both alike: linear matching costs a small multiple of it, a quadratic pattern

@@ -1,15 +1,26 @@
 // Finds links in free text the way a reader would see them: with a scheme, starting with
-// "www.", or a bare domain followed by a path. Shared by the link heuristics and the
-// classifier's features, so both count the same links.
+// "www.", a domain followed by a path, or a bare domain on a known top-level domain ("visit
+// cheap-seo-pros.com"), the way spam writes links to slip past link filters. Shared by the link
+// heuristics and the classifier's features, so both count the same links.
 
 export interface FoundUrl {
   text: string;
   /** Lower-cased host without "www." and without a port. */
   host: string;
+  /** Written without scheme, "www." or path ("acme-tools.de"): how a company's name may also be written. */
+  bare: boolean;
 }
 
 // Repetitions are bounded so that no input (say 20,000 characters of "a.a.a.") makes matching quadratic.
-const URL_PATTERN = /\b(?:(?:https?|ftp):\/\/|www\.)[^\s<>"'`\]\[{}|\\^]+|\b(?:[a-z0-9-]{1,63}\.){1,8}[a-z]{2,24}\/[^\s<>"'`\]\[{}|\\^]*/giu;
+// The last branch is a bare domain: not inside a word, an e-mail address (after "@") or a longer dotted name, ending
+// on a top-level domain of its list, and not followed by more of a name or by "@". The list holds real, common ones
+// (and the cheap ones spam campaigns register) but none that is also a file extension people type (.zip, .mov, .md,
+// .py, .sh, .rs, .ai, .cc, .so, .ml) or a common word of two letters beyond the country codes kept. Which candidates
+// count is then decided by isBareDomain.
+const URL_PATTERN = /\b(?:(?:https?|ftp):\/\/|www\.)[^\s<>"'`\]\[{}|\\^]+|\b(?:[a-z0-9-]{1,63}\.){1,8}[a-z]{2,24}\/[^\s<>"'`\]\[{}|\\^]*|(?<![\p{L}\p{N}@._%+\/:-])(?:[a-z0-9][a-z0-9-]{0,62}\.){1,4}(?:com|net|org|info|biz|io|co|app|dev|xyz|online|site|shop|store|top|vip|club|live|click|link|blog|tech|agency|digital|media|news|pro|world|space|website|fun|icu|buzz|work|loan|loans|win|bid|date|rest|cyou|sbs|cfd|monster|casino|bet|poker|finance|money|credit|market|services|solutions|tk|ga|cf|gq|uk|de|fr|es|it|nl|pl|pt|ru|eu|us|ca|au|ch|at|be|se|dk|no|fi|cz|sk|ro|hu|tr|gr|ie|nz|za|ua|jp|cn|kr|tw|hk|sg|in|br|mx|ar|cl|ae|sa|il|me)(?![\p{L}\p{N}_@-]|\.[\p{L}\p{N}])/giu;
+/** The other branches match a scheme, "www." or a path; the bare-domain branch none of them. */
+const LINK_SHAPE = /^www\.|\//iu;
+const HAS_LETTER = /[a-z]/iu;
 const TRAILING_PUNCTUATION = new Set(['.', ',', ';', ':', '!', '?', ')']);
 const IPV4_HOST = /^\d{1,3}(?:\.\d{1,3}){3}$/u;
 // Decimal ("http://3232235777") and hexadecimal ("http://0xc0a80101") spellings of an IPv4 address.
@@ -27,10 +38,31 @@ const SHORTENER_HOSTS = new Set([
 export function findUrls(text: string): FoundUrl[] {
   const found: FoundUrl[] = [];
   for (const match of text.matchAll(URL_PATTERN)) {
+    const bare = !LINK_SHAPE.test(match[0]);
+    if (bare && !isBareDomain(match[0])) continue;
     const url = withoutTrailingPunctuation(match[0]);
-    found.push({ text: url, host: hostOf(url) });
+    found.push({ text: url, host: hostOf(url), bare });
   }
   return found;
+}
+
+/** Only candidates for a bare domain (no scheme, "www." or path) are judged; the other branches are links as matched. */
+function isLink(candidate: string): boolean {
+  return LINK_SHAPE.test(candidate) || isBareDomain(candidate);
+}
+
+/**
+ * Hostname syntax (no label starts or ends with "-", a letter in the name before the top-level domain, so "3.50" and
+ * "v1.2" never qualify) and a top-level domain written in lower case: "came.It was" and "ASP.NET" are prose that lost
+ * a space or a product's name, not links. File names ("report.pdf", "setup.py", "notes.md", "archive.zip") end on
+ * extensions BARE_TLDS leaves out, and abbreviations ("e.g.", "z.B.") on none.
+ */
+export function isBareDomain(candidate: string): boolean {
+  const labels = candidate.split('.');
+  const tld = labels.at(-1) ?? '';
+  if (tld !== tld.toLowerCase() || candidate.length > 253) return false;
+  if (!labels.every((label) => label.length > 0 && !label.startsWith('-') && !label.endsWith('-'))) return false;
+  return HAS_LETTER.test(labels.at(-2) ?? '');
 }
 
 /** Sentence punctuation after a link is not part of it; trimmed by a loop, as `[.,]+$` backtracks quadratically. */
@@ -41,7 +73,7 @@ function withoutTrailingPunctuation(url: string): string {
 }
 
 export function removeUrls(text: string): string {
-  return text.replace(URL_PATTERN, ' ');
+  return text.replace(URL_PATTERN, (candidate) => (isLink(candidate) ? ' ' : candidate));
 }
 
 export function isShortener(host: string): boolean {

@@ -32,7 +32,9 @@ export function fieldMismatchSignal(text: SubmissionText): SignalHit | null {
   for (const field of text.prose) {
     if (!SHORT_VALUE_FIELDS.has(field.name.toLowerCase().replace(NAME_SEPARATORS, ''))) continue;
     const sample = field.value.slice(0, MAX_SHORT_VALUE_LENGTH + 1);
-    if (findUrls(sample).length > 0) return { id: 'field_mismatch', weight: 0.6, detail: `a link in the "${field.name}" field` };
+    // A bare domain is how many companies write their name ("Booking.com", "acme-tools.de"); a link with a scheme,
+    // "www." or a path is not a name.
+    if (findUrls(sample).some((url) => !url.bare)) return { id: 'field_mismatch', weight: 0.6, detail: `a link in the "${field.name}" field` };
     if (sample.length > MAX_SHORT_VALUE_LENGTH || (sample.match(WORD)?.length ?? 0) > MAX_SHORT_VALUE_WORDS) {
       return { id: 'field_mismatch', weight: 0.4, detail: `a whole text in the "${field.name}" field` };
     }

@@ -12,7 +12,7 @@ import { isIpHost, isShortener } from '../urls.ts';
 
 /** Top-level domains that cost next to nothing and host most throwaway spam sites; none a business mostly uses. */
 const CHEAP_TLDS = new Set(['vip', 'top', 'online', 'shop', 'live', 'click', 'site', 'club', 'xyz', 'loan', 'date', 'win', 'bid', 'icu', 'buzz', 'work', 'rest', 'cyou', 'sbs', 'store', 'fun', 'monster', 'cfd']);
-/** A bare domain on one of them, written without scheme or path ("Richiedi ora: prestito-facile.online"), which findUrls leaves alone. */
+/** A bare domain on one of them ("Richiedi ora: prestito-facile.online"): findUrls finds it too, but not with its ending in capitals ("PRESTITO.ONLINE"), which this reads lower-cased. */
 const BARE_CHEAP_DOMAIN = /\b[a-z0-9-]{2,63}\.(?:vip|top|online|shop|live|click|site|club|xyz|loan|date|win|bid|icu|buzz|work|rest|cyou|sbs|store|fun|monster|cfd)\b(?![.@-])/u;
 const MESSAGING = /\b(?:whats\s?app|telegram|wechat|viber|kakaotalk)\b|\bt\.me\/|微信|(?<!\p{L})(?:телеграм|вотсап|واتساب)/u;
 /** A free-mail address offered as the way to answer ("email me at …"), not merely given ("my email is …"). */
