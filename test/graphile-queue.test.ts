@@ -57,6 +57,8 @@ describe('graphile-worker queue', { skip: ENGINE !== 'postgres' && 'PostgreSQL o
     } finally {
       await worker.stop();
       await other.cleanup();
+      // The store's cleanup drops its own schemas, not this one.
+      await t.database.pgPool!.query(`drop schema if exists "${schema}" cascade`);
     }
   });
 });
