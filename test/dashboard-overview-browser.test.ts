@@ -28,7 +28,10 @@ async function seedMonth(t: PipelineApp, formId: string, versionId: string, dest
     for (let i = 0; i < count; i++) {
       const n = submissions.length;
       const id = `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
-      const createdAt = new Date(Date.now() - day * DAY_MS - i * 60_000).toISOString();
+      // A minute apart, but never before the day's midnight (UTC): just after midnight, the first day's
+      // earliest would fall on the day before the chart's 30 and the total would not match.
+      const at = Date.now() - day * DAY_MS;
+      const createdAt = new Date(at - Math.min(i * 60_000, at % DAY_MS)).toISOString();
       const spam = n % 11 === 0;
       submissions.push({
         id, form_id: formId, version_id: versionId, data: JSON.stringify({ name: `Person ${n}`, email: `p${n}@example.com`, message: 'Hello' }),
