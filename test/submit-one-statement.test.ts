@@ -167,7 +167,7 @@ describe('batches of one form on two connections (PostgreSQL)', { skip: ENGINE !
     // graphile-worker adds a task's name to its table with the first job of that task, and a second
     // transaction waits on that new name until the first commits: both names exist from then on.
     await insertBatchInOneStatement(t.database.db, items(PROCESSING_JOB_SIZE + 1), t.services.queue.graphile!);
-    const call = `select out_kind from intake_insert_submissions($1::jsonb, $2, ${PROCESSING_JOB_SIZE}, 5, '${PROCESS_SUBMISSION}', '${PROCESS_SUBMISSIONS}')`;
+    const call = `select out_kind from intake_insert_submissions($1::jsonb, ${PROCESSING_JOB_SIZE}, 5, '${PROCESS_SUBMISSION}', '${PROCESS_SUBMISSIONS}')`;
     const pool = t.database.pgPool!;
     const pidOf = async (client: { query: (q: string) => Promise<{ rows: Array<{ pid: number }> }> }) => (await client.query('select pg_backend_pid() as pid')).rows[0]!.pid;
     const first = await pool.connect();
@@ -182,10 +182,10 @@ describe('batches of one form on two connections (PostgreSQL)', { skip: ENGINE !
       }
       held.push(second);
       await first.query('begin');
-      await first.query(call, [batch(3), t.database.jobsSchema]);
+      await first.query(call, [batch(3)]);
       // The first batch is stored but not committed; the second must not wait for it.
       await second.query(`set lock_timeout = '3s'`);
-      const { rows } = await second.query(call, [batch(2), t.database.jobsSchema]);
+      const { rows } = await second.query(call, [batch(2)]);
       assert.deepEqual(rows.map((r) => r.out_kind), ['created', 'created']);
       await first.query('commit');
     } finally {

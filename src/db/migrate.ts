@@ -1,11 +1,13 @@
 // Migrations live in code and run on start. Kysely's migrator serialises concurrent runs:
 // PostgreSQL through an advisory lock, SQLite through the write lock its `begin immediate` takes.
-// On PostgreSQL, graphile-worker's own migrations follow (they take their own lock).
+// On PostgreSQL, graphile-worker's own migrations follow (they take their own lock), then the
+// function through which the batch function adds jobs to its schema (processing-jobs-bridge.ts).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import type pg from 'pg';
 import { Migrator, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely/migration';
 import { migrateGraphileSchema } from '../jobs/graphile-queue.ts';
+import { ensureProcessingJobsBridge } from '../jobs/processing-jobs-bridge.ts';
 import type { Database } from './database.ts';
 import { columnTypes, type ColumnTypes, type Engine } from './migrations/column-types.ts';
 import * as core from './migrations/0001_core.ts';
@@ -39,6 +41,7 @@ import * as workspaces from './migrations/0041_workspaces.ts';
 import * as auditMembers from './migrations/0042_audit_members.ts';
 import * as triageMembers from './migrations/0043_triage_members.ts';
 import * as oneStatementBatch from './migrations/0044_one_statement_batch.ts';
+import * as staticAddJobs from './migrations/0045_static_add_jobs.ts';
 
 type CodeMigration = { up(db: Kysely<any>, t: ColumnTypes): Promise<void> };
 
@@ -74,6 +77,7 @@ const MIGRATIONS: Record<string, CodeMigration> = {
   '0042_audit_members': auditMembers,
   '0043_triage_members': triageMembers,
   '0044_one_statement_batch': oneStatementBatch,
+  '0045_static_add_jobs': staticAddJobs,
 };
 
 class CodeMigrationProvider implements MigrationProvider {
@@ -158,7 +162,10 @@ async function migrate(database: Database, run: (migrator: Migrator) => Promise<
       ({ error, results } = await run(migrator));
     }
     if (error) throw error;
-    if (pool) await migrateGraphileSchema(pool, database.jobsSchema);
+    if (pool) {
+      await migrateGraphileSchema(pool, database.jobsSchema);
+      await ensureProcessingJobsBridge(pool, database.jobsSchema);
+    }
     return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
   });
 }

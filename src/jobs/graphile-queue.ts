@@ -118,7 +118,7 @@ export function graphileJobQueue(db: Db, pool: pg.Pool, options: GraphileQueueOp
   return {
     enqueueInTransaction: (tx, jobs) => add(tx, jobs),
     enqueue: (jobs) => add(db, jobs),
-    graphile: { schema: options.schema, maxAttempts: options.maxAttempts },
+    graphile: { maxAttempts: options.maxAttempts },
     // Committed jobs reach every worker through NOTIFY.
     wake() {},
     committedElsewhere() {},

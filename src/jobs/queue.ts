@@ -46,13 +46,13 @@ export interface JobQueue {
   committedElsewhere(jobs: JobSpec[]): void;
   startWorker(handlers: Record<string, JobHandler>, options: WorkerOptions): Promise<RunningWorker>;
   /**
-   * graphile-worker's queue (PostgreSQL) only: where its add_jobs lives and the runs a job gets, so a
-   * statement of our own can add jobs as enqueueInTransaction does (the submit batch's, migration 0044).
+   * graphile-worker's queue (PostgreSQL) only: the runs a job gets, so a statement of our own can add
+   * jobs as enqueueInTransaction does (the submit batch's, migrations 0044 and 0045; the schema its
+   * add_jobs lives in is written into intake_add_processing_jobs at start).
    */
   readonly graphile?: GraphileJobs;
 }
 
 export interface GraphileJobs {
-  schema: string;
   maxAttempts: number;
 }

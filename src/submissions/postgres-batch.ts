@@ -1,6 +1,8 @@
-// PostgreSQL: a batch stored in one statement, one round trip: intake_insert_submissions (migration
-// 0044) runs insert-batch.ts's rules (replayed and reused keys, a form gone, the free plan's cap,
-// the counters) and adds the jobs with graphile-worker's add_jobs, all inside one statement.
+// PostgreSQL: a batch stored in one statement, one round trip: intake_insert_submissions (migrations
+// 0044, 0045) runs insert-batch.ts's rules (replayed and reused keys, a form gone, the free plan's
+// cap, the counters) and adds the jobs with graphile-worker's add_jobs (through
+// intake_add_processing_jobs, src/jobs/processing-jobs-bridge.ts, which names the configured jobs
+// schema), all inside one statement.
 //
 // Durability: the statement runs in autocommit (no begin/commit of ours), so PostgreSQL commits it
 // at the end of the extended-protocol exchange, and pg resolves the query only at ReadyForQuery,
@@ -45,7 +47,7 @@ export function batchJson(items: NewSubmission[]): string {
 /** Stores a batch without files (their rows take the transaction path) and its processing jobs; one outcome per item, in order. */
 export async function insertBatchInOneStatement(db: Db, items: NewSubmission[], jobs: GraphileJobs): Promise<InsertOutcome[]> {
   const { rows } = await sql<{ out_kind: Kind; out_row: Record<string, unknown> | null }>`
-    select out_kind, out_row from intake_insert_submissions(${batchJson(items)}::jsonb, ${jobs.schema}, ${PROCESSING_JOB_SIZE},
+    select out_kind, out_row from intake_insert_submissions(${batchJson(items)}::jsonb, ${PROCESSING_JOB_SIZE},
       ${jobs.maxAttempts}, ${PROCESS_SUBMISSION}, ${PROCESS_SUBMISSIONS})`.execute(db);
   if (rows.length !== items.length) throw new Error(`the batch function answered ${rows.length} outcomes for ${items.length} submissions`);
   return rows.map((row): InsertOutcome => {

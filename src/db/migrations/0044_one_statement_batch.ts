@@ -134,9 +134,15 @@ const DAY_FUNCTIONS = [
    end $$`,
 ];
 
-const BATCH_FUNCTION = `
+/**
+ * The batch function's text, with the parameter that names the jobs schema (here) or not (0045) and
+ * the statement that adds the jobs: this migration's EXECUTE, or 0045's static call. The rest is the
+ * same in both, so it is written once.
+ */
+export function batchFunction(jobSchemaParameter: string, addJobs: string): string {
+  return `
 create function intake_insert_submissions(
-  p_batch jsonb, p_job_schema text, p_job_size int, p_max_attempts int, p_one_task text, p_many_task text
+  p_batch jsonb, ${jobSchemaParameter}p_job_size int, p_max_attempts int, p_one_task text, p_many_task text
 ) returns table (out_kind text, out_row jsonb) language plpgsql as $$
 declare
   v_n int := jsonb_array_length(p_batch);
@@ -264,14 +270,17 @@ begin
     group by 1
   ) as c;
   if v_tasks is not null then
-    execute format('select count(*) from %1$I.add_jobs(array(
-        select (t.task, t.payload, null, null, $3::smallint, null, null, null)::%1$I.job_spec
-        from unnest($1::text[], $2::json[]) as t(task, payload)))', p_job_schema)
-      using v_tasks, v_payloads, p_max_attempts;
+    ${addJobs}
   end if;
 
   return query select v_kind[k], v_row[k] from generate_series(1, v_n) as k order by k;
 end $$`;
+}
+
+const BATCH_FUNCTION = batchFunction('p_job_schema text, ', `execute format('select count(*) from %1$I.add_jobs(array(
+        select (t.task, t.payload, null, null, $3::smallint, null, null, null)::%1$I.job_spec
+        from unnest($1::text[], $2::json[]) as t(task, payload)))', p_job_schema)
+      using v_tasks, v_payloads, p_max_attempts;`);
 
 export async function up(db: Kysely<any>, t: ColumnTypes): Promise<void> {
   await db.schema.createTable('form_count_shards')
