@@ -1,8 +1,9 @@
 // `node bench/cpu.ts [--engine sqlite|postgres|baseline] [--seconds 10] [--runs 1] [--metrics]`: one submit run
 // of the benchmark's target, with the CPU time every thread of the server spent over the measured
 // load (from /proc/<pid>/task/*/stat), the load generator's and, on PostgreSQL, the database
-// server's processes, each divided by the requests answered. On a machine shared with other work,
-// CPU time per request says more than requests per second. --metrics serves Prometheus metrics
+// server's: the backends of this run's connections, and every process. Each is divided by the
+// requests answered. On a machine shared with other work, CPU time per request says more than
+// requests per second. --metrics serves Prometheus metrics
 // (INTAKE_METRICS_TOKEN set), as the submit bench's (d) does, for their cost. Not part of `npm run bench`.
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -10,7 +11,7 @@ import { createForm, createOwner } from './intake-setup.ts';
 import { runLoad } from './load-client.ts';
 import { startBaseline, startIntake, type ServerProcess } from './server-process.ts';
 import { fixed, table, whole } from './stats.ts';
-import { createStore, type BenchStore } from './stores.ts';
+import { createStore, withPostgres, type BenchStore } from './stores.ts';
 import { CONNECTIONS, SUBMISSION_BODY } from './submit-targets.ts';
 import { METRICS_ENV } from './submit.ts';
 
@@ -23,6 +24,7 @@ const { values } = parseArgs({
   },
 });
 const TICK_US = 1e6 / 100; // USER_HZ
+const POSTGRES_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 
 /** CPU time (user, system) in µs of each thread of pid, by "name tid". */
 function threadTimes(pid: number): Map<string, { user: number; system: number }> {
@@ -40,20 +42,39 @@ function threadTimes(pid: number): Map<string, { user: number; system: number }>
   return times;
 }
 
-/** Total CPU time in µs of every process whose command name is name (the database server's backends). */
-function processTimes(name: string): number {
-  let total = 0;
+/** CPU time in µs of every process whose command name is name (the database server's backends), by pid. */
+function processTimes(name: string): Map<number, number> {
+  const times = new Map<number, number>();
   for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
     try {
       const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
       if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== name) continue;
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      total += (Number(fields[11]) + Number(fields[12])) * TICK_US;
+      times.set(Number(pid), (Number(fields[11]) + Number(fields[12])) * TICK_US);
     } catch {
       // gone
     }
   }
+  return times;
+}
+
+/** CPU time spent between two readings by the processes of `pids` (all of them when null); one started meanwhile counts whole. */
+function spentBy(before: Map<number, number>, after: Map<number, number>, pids: Set<number> | null): number {
+  let total = 0;
+  for (const [pid, time] of after) if (!pids || pids.has(pid)) total += time - (before.get(pid) ?? 0);
   return total;
+}
+
+/**
+ * The backends serving this run's connections (bench/stores.ts names them after the schema), read
+ * at the end of the load: other work on the same PostgreSQL server (other tests, other tenants) is
+ * not counted, as it is in the every-process figure.
+ */
+async function ownBackends(store: BenchStore | null): Promise<Set<number> | null> {
+  if (!store?.schema) return null;
+  const pids = await withPostgres(POSTGRES_URL, (client) =>
+    client.query<{ pid: number }>('select pid from pg_stat_activity where application_name = $1', [store.schema]));
+  return new Set(pids.rows.map((row) => row.pid));
 }
 
 /** Children's CPU time of this process (the load generator, once it has exited and been reaped). */
@@ -65,7 +86,7 @@ function childrenTimes(): number {
 
 const HEADERS = { 'content-type': 'application/json', 'user-agent': 'Mozilla/5.0 (bench)', referer: 'https://example.com/contact' };
 
-async function measure(server: ServerProcess, url: string, seconds: number) {
+async function measure(server: ServerProcess, url: string, seconds: number, store: BenchStore | null) {
   // A warm-up of its own, so that compilation and the first batches are not counted.
   await runLoad({ url, method: 'POST', body: SUBMISSION_BODY, connections: CONNECTIONS, warmupSeconds: 0, seconds: 1, headers: HEADERS });
   const before = threadTimes(server.pid);
@@ -87,7 +108,10 @@ async function measure(server: ServerProcess, url: string, seconds: number) {
   }
   rows.push(['server, all threads', '', '', fixed(serverTotal, 1)]);
   rows.push(['load generator (whole process)', '', '', fixed((childrenTimes() - childrenBefore) / requests, 1)]);
-  const postgres = (processTimes('postgres') - postgresBefore) / requests;
+  const postgresAfter = processTimes('postgres');
+  const own = await ownBackends(store);
+  if (own) rows.push(['postgres (this server\'s backends)', '', '', fixed(spentBy(postgresBefore, postgresAfter, own) / requests, 1)]);
+  const postgres = spentBy(postgresBefore, postgresAfter, null) / requests;
   if (postgres > 0.05) rows.push(['postgres (every process)', '', '', fixed(postgres, 1)]);
   console.log(`${whole(load.requestsPerSecond)} req/s, p99 ${fixed(load.p99, 1)} ms, non-2xx ${load.non2xx}`);
   console.log(table(['Thread', 'User µs/req', 'System µs/req', 'Total µs/req'], rows));
@@ -98,18 +122,18 @@ for (let run = 0; run < Number(values.runs); run++) {
   if (values.engine === 'baseline') {
     const server = await startBaseline();
     try {
-      await measure(server, `${server.base}/submit`, seconds);
+      await measure(server, `${server.base}/submit`, seconds, null);
     } finally {
       await server.stop();
     }
     continue;
   }
-  const store: BenchStore = await createStore(values.engine === 'postgres' ? 'postgres' : 'sqlite', process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test');
+  const store: BenchStore = await createStore(values.engine === 'postgres' ? 'postgres' : 'sqlite', POSTGRES_URL);
   try {
     const server = await startIntake(values.metrics ? { ...store.env, ...METRICS_ENV } : store.env);
     try {
       const form = await createForm(server.base, await createOwner(store.env));
-      await measure(server, `${server.base}${form.endpointPath}`, seconds);
+      await measure(server, `${server.base}${form.endpointPath}`, seconds, store);
     } finally {
       await server.stop('SIGKILL');
     }

@@ -44,6 +44,8 @@ export async function createStore(engine: Engine, postgresUrl: string | null): P
   await withPostgres(postgresUrl, (client) => client.query(`create schema ${schema}`));
   const url = new URL(postgresUrl);
   url.searchParams.set('options', `-c search_path=${schema}`);
+  // Names the run's connections in pg_stat_activity, so bench/cpu.ts can count its backends alone.
+  url.searchParams.set('application_name', schema);
   return {
     engine,
     dataDir,
