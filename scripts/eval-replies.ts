@@ -5,6 +5,7 @@
 // OpenAI chat protocol (scripts/reply-model-eval.ts).
 //   npm run eval:replies [-- --validation] [-- --by-kb] [-- --baseline ../other-checkout] [-- --curve]
 // --point: choose the gates on the precision shares rather than their lower bound (the earlier procedure), to compare.
+// --at C,K: each source's validation figures at one gate, in both modes.
 // --curve: each source's validation figures in `auto` (what it would send) at coverage² × margin 0.1 to 0.6.
 // --baseline DIR: another checkout of Intake (beside this one, so that ../shared/data is found from
 // it) answers the same held-out trials in the same run, at the setting it ships, for comparison.
@@ -164,6 +165,15 @@ const gateText = (g: AnswerRule) => `coverage² × margin ≥ ${g.minConfidence}
 const sameGate = (a: AnswerRule, b: AnswerRule) => a.minConfidence === b.minConfidence && (a.minCoverage ?? 0) === (b.minCoverage ?? 0);
 
 
+// --at C,K: each source's validation figures at coverage² × margin ≥ C and coverage ≥ K, as draft (every reply) and as auto (what it sends).
+if (process.argv.includes('--at')) {
+  const [c, k] = process.argv[process.argv.indexOf('--at') + 1]!.split(',').map(Number);
+  const gate = { minConfidence: c!, minCoverage: k ?? 0 };
+  for (const sends of [false, true]) {
+    console.log(`${sends ? 'auto' : 'draft'} at ${gateText(gate)}: ` + TUNED.map((source) => { const f = figures(source, 'validation', gate, false, scored, sends); return `${source} ${pct(targetPrecision(source, f))} lb ${pct(precisionBound(source, f))} cov ${pct(coverage(f))} un ${pct(falseAnswers(f))}`; }).join(' | '));
+  }
+  process.exit(0);
+}
 if (process.argv.includes('--curve')) {
   for (let c = 0.1; c <= 0.6001; c += 0.02) {
     const gate = { minConfidence: +c.toFixed(2) };

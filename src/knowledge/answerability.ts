@@ -28,7 +28,7 @@ export type ReplyMode = 'auto' | 'draft';
 export type Certainty = 'high' | 'medium' | 'low';
 
 export const GATES: { auto: AnswerRule; medium: AnswerRule; draft: AnswerRule } = {
-  auto: { minConfidence: 0.3, minCoverage: 0.65 },
+  auto: { minConfidence: 0.28 },
   medium: { minConfidence: 0.25 },
   draft: { minConfidence: 0.13, minCoverage: 0.4 },
 };
