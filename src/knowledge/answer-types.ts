@@ -3,8 +3,9 @@
 // for a time or a day, "where are you?" for a place, "how many people are in a class?" for a
 // number: a sentence that covers the question's words but states none of these ("one lesson is
 // part of the weekly course") does not answer it. A yes/no question ("do you repair e-bikes?") and
-// a question of any other kind ("what", "why", "how do I") are not checked. English only: the rest of
-// the rule also compares French (languages.ts), where no kind is recognised and nothing is checked. Everything here is one pass over the words of the text: no pattern
+// a question of any other kind ("what", "why", "how do I") are not checked. English, and German's
+// "wann", "wo", "was kostet", "wie teuer": the rest of the rule also compares French (languages.ts),
+// where no kind is recognised and nothing is checked. Everything here is one pass over the words of the text: no pattern
 // backtracks, and a text is cut to MAX_TEXT_CHARS first.
 import { MAX_TEXT_CHARS } from './terms.ts';
 
@@ -31,7 +32,8 @@ const NUMBER_WORDS = new Set([
 ]);
 /** "a week", "an hour": an article before a unit is one. */
 const ONE = new Set(['a', 'an', 'per', 'each', 'every']);
-const DAYS = new Set(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'mondays', 'tuesdays', 'wednesdays', 'thursdays', 'fridays', 'saturdays', 'sundays',
+const GERMAN_DAYS = ['montag', 'dienstag', 'mittwoch', 'donnerstag', 'freitag', 'samstag', 'sonntag', 'wochenende', 'werktags', 'feiertag', 'feiertags', 'feiertagen'];
+const DAYS = new Set([...GERMAN_DAYS, ...GERMAN_DAYS.map((d) => `${d}s`), 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'mondays', 'tuesdays', 'wednesdays', 'thursdays', 'fridays', 'saturdays', 'sundays',
   'mon', 'tue', 'tues', 'wed', 'thu', 'thur', 'thurs', 'fri', 'weekday', 'weekdays', 'weekend', 'weekends', 'daily', 'today', 'tomorrow', 'tonight', 'yesterday']);
 const MONTHS = new Set(['january', 'february', 'march', 'april', 'june', 'july', 'august', 'september', 'october', 'november', 'december',
   'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec']);
@@ -41,6 +43,9 @@ const MOMENTS = new Set(['morning', 'mornings', 'afternoon', 'afternoons', 'even
 const PLACE_WORDS = new Set(['street', 'st', 'road', 'rd', 'avenue', 'ave', 'lane', 'square', 'boulevard', 'place', 'straat', 'strasse', 'straße', 'rue', 'platz', 'plein', 'laan', 'weg',
   'address', 'located', 'location', 'floor', 'building', 'entrance', 'station', 'parking', 'car', 'park', 'corner', 'opposite', 'behind', 'next', 'near', 'nearby', 'beside',
   'across', 'inside', 'outside', 'upstairs', 'downstairs', 'online', 'map', 'directions', 'walk', 'km', 'miles', 'metres', 'meters', 'settings', 'menu', 'tab', 'page', 'button', 'link', 'folder', 'sidebar', 'toolbar', 'panel', 'http', 'https', 'www']);
+/** A German street name is one word ending in its kind ("Schwarzwaldstraße", "Lindenweg", "Marktplatz"). */
+const GERMAN_STREET_ENDINGS = ['straße', 'strasse', 'str', 'weg', 'platz', 'gasse', 'allee', 'ufer', 'damm'];
+const germanStreet = (w: string) => w.length > 5 && GERMAN_STREET_ENDINGS.some((e) => w.endsWith(e));
 /** "in Ghent", "at Gent-Sint-Pieters": a place preposition before a capitalised word names a place. */
 const PLACE_PREPOSITIONS = new Set(['in', 'at', 'from', 'near', 'to', 'on', 'under', 'via', 'into', 'between', 'along', 'across', 'through', 'towards', 'toward', 'off', 'by', 'around', 'inside', 'outside', 'within']);
 const ARTICLES = new Set(['the', 'a', 'an', 'our', 'your']);
@@ -75,6 +80,11 @@ function kindAt(words: string[], i: number, lastCost: number): AnswerType | null
     if (next === 'old') return 'number';
   }
   if (word === 'when' && AUXILIARIES.has(next)) return 'time';
+  // German: "wann habt ihr offen", "wo seid ihr", "was kostet …", "wie teuer ist …", "wie viel kostet …".
+  if (word === 'wann') return 'time';
+  if (word === 'wo') return 'place';
+  if ((word === 'was' || word === 'viel') && (next === 'kostet' || next === 'kosten')) return 'price';
+  if (word === 'wie' && next === 'teuer') return 'price';
   if (word === 'until' && next === 'when') return 'time';
   if (word === 'where' && AUXILIARIES.has(next)) return 'place';
   if (word === 'what' || word === 'which' || word === 'whats') {
@@ -141,10 +151,10 @@ function states(type: AnswerType, original: string[], text: string): boolean {
       return statesDuration(words);
     case 'time':
       return statesDuration(words) || words.some((w, i) => DAYS.has(w) || MOMENTS.has(w) || (MONTHS.has(w) && (isNumber(words[i + 1] ?? '') || isNumber(words[i - 1] ?? '')))
-        || (isNumber(w) && (words[i + 1] === 'am' || words[i + 1] === 'pm'))
+        || (isNumber(w) && (words[i + 1] === 'am' || words[i + 1] === 'pm' || words[i + 1] === 'uhr'))
         || /^\d{1,2}(?:st|nd|rd|th|am|pm|h\d*)$/.test(w) || (/^\d{1,2}$/.test(w) && /^\d{2}$/.test(words[i + 1] ?? '')) || /^\d{3,4}s?$/.test(w));
     case 'place':
-      return words.some((w, i) => PLACE_WORDS.has(w) || (PLACE_PREPOSITIONS.has(w) && capitalised(original[ARTICLES.has(words[i + 1] ?? '') ? i + 2 : i + 1])) || /^\d{4,5}$/.test(w));
+      return words.some((w, i) => PLACE_WORDS.has(w) || germanStreet(w) || (PLACE_PREPOSITIONS.has(w) && capitalised(original[ARTICLES.has(words[i + 1] ?? '') ? i + 2 : i + 1])) || /^\d{4,5}$/.test(w));
     case 'number':
       return words.some(isNumber);
     case 'frequency':

@@ -3,11 +3,13 @@
 // the evaluation data, a light stemmer written here: stop words of npm `stopword`, accents folded
 // ("etes" is "êtes", "oeuvre" is "œuvre", as people type without them), elisions dropped ("l'heure",
 // the apostrophe separates words and "l" is one letter) and the inflectional endings and a few
-// derivational ones cut ("réparez", "réparations" → "repar"). A knowledge base in another language
-// is compared as English, as before: its words still match themselves, only unstemmed.
+// derivational ones cut ("réparez", "réparations" → "repar"); German, with its own light stemmer
+// (german.ts). A knowledge base in another language is compared as English, as before: its words
+// still match themselves, only unstemmed.
 import { eng, fra } from 'stopword';
+import { GERMAN_STOP } from './german.ts';
 
-export type Language = 'en' | 'fr';
+export type Language = 'en' | 'fr' | 'de';
 
 /** Letters without their accents ("é" → "e", "œ" → "oe"); lower case. */
 export function fold(word: string): string {
@@ -34,6 +36,7 @@ const FRENCH_FILLER = new Set([
 const STOP: Record<Language, (folded: string) => boolean> = {
   en: () => false,
   fr: (w) => FRENCH_STOP.has(w) || FRENCH_FILLER.has(w),
+  de: (w) => GERMAN_STOP.has(w),
 };
 export const isFrenchStop = (folded: string) => STOP.fr(folded);
 
@@ -57,6 +60,8 @@ export const FRENCH_SYNONYMS: ReadonlyMap<string, string> = new Map([
   ...['horaire', 'horaires', 'heure', 'heures'].map((w) => [frenchStem(w), 'hour'] as const),
   ...['ouvert', 'ouverte', 'ouverts', 'ouvrez', 'ouvre', 'ferme', 'fermez', 'fermeture', 'ouverture'].map((w) => [frenchStem(w), 'open'] as const),
   ...['rdv', 'rendez'].map((w) => [frenchStem(w), 'book'] as const),
+  // "votre taux horaire" asks the hourly price (issue 36, seventh round).
+  ...['taux'].map((w) => [frenchStem(w), 'price'] as const),
 ]);
 
 /** Stop words of both languages, for telling them apart. */
@@ -65,18 +70,22 @@ const ENGLISH_STOP = new Set(eng);
 const SAMPLE_WORDS = 3000;
 
 /**
- * French when a text has more French stop words than English ones by half again, and at least 10:
- * a knowledge base in English with a French name or address stays English.
+ * French or German when a text has more of that language's stop words than English ones by half
+ * again, and at least 10: a knowledge base in English with a French or German name or address
+ * stays English.
  */
 export function languageOf(text: string): Language {
   let en = 0;
   let fr = 0;
+  let de = 0;
   let n = 0;
   for (const m of text.matchAll(/\p{L}+/gu)) {
     const w = m[0].toLowerCase();
     if (ENGLISH_STOP.has(w)) en += 1;
     if (FRENCH_STOP.has(fold(w))) fr += 1;
+    if (GERMAN_STOP.has(fold(w))) de += 1;
     if ((n += 1) >= SAMPLE_WORDS) break;
   }
-  return fr >= 10 && fr > en * 1.5 ? 'fr' : 'en';
+  const [other, count] = fr >= de ? ['fr', fr] as const : ['de', de] as const;
+  return count >= 10 && count > en * 1.5 ? other : 'en';
 }

@@ -14,7 +14,7 @@ import MiniSearch from 'minisearch';
 import type { Passage } from './passages.ts';
 import { splitUnits } from './sentences.ts';
 import { languageOf, type Language } from './languages.ts';
-import { askerTerms, comparedText, DAY_TERMS, LIGHT_NOUNS, LIGHT_VERBS, MAX_TEXT_CHARS, MOMENT_TERMS, NAMES_A_DAY, NAMES_A_TIME, questionTerms, termOf, textTerms, withoutGreetings, words } from './terms.ts';
+import { askerTerms, comparedText, DAY_TERMS, LIGHT_FRAMES, LIGHT_NOUNS, LIGHT_VERBS, MAX_TEXT_CHARS, MOMENT_TERMS, MONTH_TERMS, NAMES_A_DAY, NAMES_A_MONTH, NAMES_A_TIME, questionTerms, termOf, textTerms, withoutGreetings, words } from './terms.ts';
 import { runAtOnce, runInSlices, type Steps } from './steps.ts';
 import { vocabularySteps } from './vocabulary.ts';
 
@@ -81,6 +81,7 @@ export const ASKER_WEIGHT = 0;
 /** A question's terms beyond this many are not weighed: a long submission must not make a search slow. */
 const MAX_QUERY_TERMS = 48;
 
+/** `columns`: words read with the sentence as its heading's are: a table row's column names, or the question line over an answer. */
 interface Unit { sentence: Sentence; own: Set<string>; heading: Set<string>; columns?: Set<string> }
 
 /**
@@ -108,6 +109,26 @@ function markTables(sentences: Sentence[]): Set<Sentence> {
     i = j - 1;
   }
   return notAnswers;
+}
+
+/**
+ * A question written on its own line in a passage's body ("How long does a game last?" over "You
+ * have 60 minutes to escape …", an FAQ under topic headings) is the topic of the sentences after it
+ * up to the next such line, as a heading is: they are read with its words. It answers nothing
+ * itself. Returns each answering sentence's question; a question line followed by another question
+ * line, or by nothing, is left as an ordinary sentence.
+ */
+function markQuestionLines(body: string, sentences: Sentence[]): Map<Sentence, Sentence> {
+  // A whole line: a question inside a paragraph of prose ("Why? Because …") is not a topic line.
+  const asks = (s: Sentence) => s.text.trimEnd().endsWith('?') && (s.start === 0 || body[s.start - 1] === '\n') && (s.end >= body.trimEnd().length || body[s.end] === '\n' || body.slice(s.end).startsWith('\r\n'));
+  const questionOf = new Map<Sentence, Sentence>();
+  let current: Sentence | null = null;
+  for (let i = 0; i < sentences.length; i += 1) {
+    const sentence = sentences[i]!;
+    if (asks(sentence)) current = sentences[i + 1] && !asks(sentences[i + 1]!) ? sentence : null;
+    else if (current) questionOf.set(sentence, current);
+  }
+  return questionOf;
 }
 
 /**
@@ -158,11 +179,14 @@ function* indexSteps(passages: Passage[]): Steps<PassageIndex> {
     sentencesByPassage.set(passage.position, sentences);
     const asks = passage.heading?.trimEnd().endsWith('?') ?? false;
     const notAnswers = markTables(sentences);
+    const questionOf = markQuestionLines(passage.body, sentences);
+    for (const question of questionOf.values()) notAnswers.add(question);
     const answers = titleOnly(passage, passages.length) ? [] : sentences.filter((sentence) => !notAnswers.has(sentence));
     const matched = asks ? [{ passage, index: -1, text: passage.heading!, start: 0, end: 0, row: false }, ...answers] : answers;
     const units: Unit[] = matched.map((sentence) => ({
       sentence, own: textTerms(withoutListNumber(sentence.text), language), heading,
       ...(sentence.header ? { columns: textTerms(sentence.header.text, language) } : {}),
+      ...(questionOf.has(sentence) ? { columns: textTerms(questionOf.get(sentence)!.text, language) } : {}),
     }));
     unitsByPassage.set(passage.position, units);
     count(rawFrequency, new Set([...heading, ...units.flatMap((u) => [...u.own, ...(u.columns ?? [])])]));
@@ -199,7 +223,7 @@ function* indexSteps(passages: Passage[]): Steps<PassageIndex> {
   /** Each term's weight in this question: the asker's own words that the knowledge base never uses count for little. */
   const weigher = (question: string) => {
     const own = askerTerms(question, language);
-    return (t: string) => (((own.size > 0 && own.has(t)) || LIGHT_VERBS.has(t) || LIGHT_NOUNS.has(t)) && !frequency.has(t) ? ASKER_WEIGHT * weight(t) : weight(t));
+    return (t: string) => (((own.size > 0 && own.has(t)) || LIGHT_VERBS.has(t) || LIGHT_NOUNS.has(t) || LIGHT_FRAMES.has(t)) && !frequency.has(t) ? ASKER_WEIGHT * weight(t) : weight(t));
   };
   return {
     passages,
@@ -221,9 +245,11 @@ function* indexSteps(passages: Passage[]): Steps<PassageIndex> {
         const day = unit.own.has(NAMES_A_DAY) || unit.heading.has(NAMES_A_DAY);
         // A part of the day likewise by a sentence that states a clock time ("in the morning?" by "by 8am").
         const time = unit.own.has(NAMES_A_TIME) || unit.heading.has(NAMES_A_TIME);
+        // A month likewise by a sentence that names any ("open in October?" by "from April to September").
+        const month = unit.own.has(NAMES_A_MONTH) || unit.heading.has(NAMES_A_MONTH);
         for (const t of terms) {
           if (unit.own.has(t)) own += weight(t);
-          if (unit.own.has(t) || unit.heading.has(t) || (day && DAY_TERMS.has(t)) || (time && MOMENT_TERMS.has(t))) covered += weight(t);
+          if (unit.own.has(t) || unit.heading.has(t) || (day && DAY_TERMS.has(t)) || (time && MOMENT_TERMS.has(t)) || (month && MONTH_TERMS.has(t))) covered += weight(t);
         }
         return { sentence: unit.sentence, coverage: covered / sum, own: own / sum };
       }).sort(byCoverage);

@@ -18,7 +18,7 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['register', 'registration', 'enrol', 'enroll', 'enrolment', 'enrollment', 'signup'],
   ['deliver', 'delivery', 'ship', 'shipping', 'shipment', 'dispatch', 'postage'],
   ['customer', 'client'],
-  ['child', 'children', 'kid', 'kids'],
+  ['child', 'children', 'kid', 'kids', 'son', 'daughter'],
   ['repair', 'fix', 'mend'],
   ['warranty', 'guarantee', 'guaranteed'],
   ['trial', 'try'],
@@ -36,7 +36,7 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['website', 'site'],
   ['spreadsheet', 'excel'],
   ['day', 'daily'],
-  ['year', 'yearly', 'annual', 'annually'],
+  ['year', 'yearly', 'annual', 'annually', 'yr', 'yrs'],
   ['free', 'complimentary'],
   ['physio', 'physiotherapist', 'physiotherapy', 'therapist'],
   // Customers' words for the business's (issue 36, fourth round): "a 3 bed", "is it pricey", "if
@@ -45,6 +45,22 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['bedroom', 'bed'],
   ['ill', 'sick', 'unwell'],
   ['saturday', 'weekend'],
+  // Customers' everyday words for the trade's (issue 36, seventh round), each from a declined
+  // validation question: "if you ruin my coat" (a dry cleaner's "if we damage an item"), "swap them
+  // for a bigger size" ("choose Exchange"), "can i pay contactless" ("we take card"), "is it loud"
+  // ("Noise: under 45 dB"), "are your climbers qualified" ("holds the NPTC certificates"), "a nail
+  // trim" ("a nail clip"), "my stuff" ("an item"; not "goods", whose stem is the filler "good"), "the shortest time i can
+  // rent for" ("the minimum let"); "take up my trousers" and "look after the wood" are phrases below.
+  ['damage', 'damaged', 'ruin', 'ruined', 'broken', 'breakage'],
+  ['exchange', 'swap'],
+  ['card', 'contactless'],
+  ['noise', 'noisy', 'loud'],
+  ['qualified', 'qualification', 'qualifications', 'certificate', 'certified', 'accredited'],
+  ['clip', 'trim'],
+  ['belongings', 'stuff', 'possessions', 'item'],
+  ['minimum', 'shortest'],
+  ['hem', 'shorten'],
+  ['care', 'maintenance'],
 ];
 
 /** Two-word phrases that stand for one word of a group. */
@@ -52,11 +68,15 @@ export const SYNONYM_PHRASES: ReadonlyMap<string, string> = new Map([
   ['how much', 'price'],
   ['money back', 'refund'],
   ['sign up', 'register'],
+  // "can you take up my trousers" asks for a hem; "how do I look after it", "take care of", for its care.
+  ['take up', 'hem'],
+  ['look after', 'care'],
+  ['pop in', 'walk'],
 ]);
 
 /** An amount of money ("€65", "£55", "35 euros"): a sentence that states one tells a price. */
 export const AMOUNT = /[£€$]\s?\d|\d\s?(?:€|£|\$|euros?\b|eur\b|gbp\b|usd\b|dollars?\b|pounds\b)/i;
 export const AMOUNT_WORD = 'price';
-/** A time of day ("7:30am", "6pm", "18:30", "18h30"): a sentence that states one tells an hour. */
-export const CLOCK = /\b\d{1,2}(?::\d{2})?\s?(?:am|pm)\b|\b\d{1,2}:\d{2}\b|\b\d{1,2}h(?:\d{2})?\b/i;
+/** A time of day ("7:30am", "6pm", "18:30", "18h30", "19 Uhr"): a sentence that states one tells an hour. */
+export const CLOCK = /\b\d{1,2}(?::\d{2})?\s?(?:am|pm|uhr)\b|\b\d{1,2}:\d{2}\b|\b\d{1,2}h(?:\d{2})?\b/i;
 export const CLOCK_WORD = 'hour';

@@ -5,6 +5,7 @@
 import { stemmer } from 'stemmer';
 import { eng } from 'stopword';
 import { fold, frenchStem, FRENCH_SYNONYMS, isFrenchStop, type Language } from './languages.ts';
+import { foldGerman, germanStem, GERMAN_STOP, GERMAN_SYNONYMS } from './german.ts';
 import { AMOUNT, AMOUNT_WORD, CLOCK, CLOCK_WORD, SYNONYM_GROUPS, SYNONYM_PHRASES } from './synonyms.ts';
 
 export type { Language } from './languages.ts';
@@ -37,7 +38,7 @@ const FILLER = new Set([
 const FILLER_STEMS = new Set([...FILLER].map((word) => stemmer(word)));
 /** Each stem of a synonym group to the group's first: the term all of them are compared as. */
 const SYNONYM_OF = new Map(SYNONYM_GROUPS.flatMap((group) => group.map((word) => [stemmer(word), stemmer(group[0]!)] as const)));
-const stems: Record<Language, Map<string, string | null>> = { en: new Map(), fr: new Map() };
+const stems: Record<Language, Map<string, string | null>> = { en: new Map(), fr: new Map(), de: new Map() };
 /**
  * Numbers written as words are compared as their digits ("a three bed semi" against "3 bedrooms",
  * "deux à trois jours" against "2 days"). Not "one"/"un", which are pronouns and articles as often.
@@ -45,10 +46,12 @@ const stems: Record<Language, Map<string, string | null>> = { en: new Map(), fr:
 const NUMBER_WORDS: Record<Language, readonly string[]> = {
   en: ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'],
   fr: ['zero', 'un', 'deux', 'trois', 'quatre', 'cinq', 'six', 'sept', 'huit', 'neuf', 'dix', 'onze', 'douze'],
+  de: ['null', 'eins', 'zwei', 'drei', 'vier', 'funf', 'sechs', 'sieben', 'acht', 'neun', 'zehn', 'elf', 'zwolf'],
 };
 const DIGITS_OF: Record<Language, ReadonlyMap<string, string>> = {
   en: new Map(NUMBER_WORDS.en.slice(2).map((w, i) => [w, String(i + 2)])),
   fr: new Map(NUMBER_WORDS.fr.slice(2).map((w, i) => [w, String(i + 2)])),
+  de: new Map(NUMBER_WORDS.de.slice(2).map((w, i) => [w, String(i + 2)])),
 };
 const DIGITS = /^\d+$/;
 const MAX_CACHED_STEMS = 50_000;
@@ -64,7 +67,7 @@ export function words(text: string): string[] {
 
 /** The term of a word as the language of its knowledge base compares it (languages.ts). */
 function computeTerm(word: string, language: Language): string | null {
-  const folded = fold(word);
+  const folded = language === 'de' ? foldGerman(word) : fold(word);
   // A number is a term at any length ("3 bed"); a number word is its digits.
   const digits = DIGITS.test(folded) ? String(Number(folded.slice(0, 15))) : DIGITS_OF[language].get(folded);
   if (digits !== undefined) return digits;
@@ -72,6 +75,12 @@ function computeTerm(word: string, language: Language): string | null {
     if (folded.length < 2 || isFrenchStop(folded)) return null;
     const stem = frenchStem(folded);
     const english = FRENCH_SYNONYMS.get(stem);
+    return english === undefined ? stem : (SYNONYM_OF.get(stemmer(english)) ?? stemmer(english));
+  }
+  if (language === 'de') {
+    if (folded.length < 2 || GERMAN_STOP.has(folded)) return null;
+    const stem = germanStem(folded);
+    const english = GERMAN_SYNONYMS.get(stem);
     return english === undefined ? stem : (SYNONYM_OF.get(stemmer(english)) ?? stemmer(english));
   }
   const lower = word.toLowerCase();
@@ -249,6 +258,18 @@ export const LIGHT_VERBS: ReadonlySet<string> = new Set(
  */
 export const LIGHT_NOUNS: ReadonlySet<string> = new Set(['policy', 'policies', 'rule', 'rules', 'detail', 'details'].map((w) => SYNONYM_OF.get(stemmer(w)) ?? stemmer(w)));
 
+/**
+ * Framing words, by term: how far, whether at a cost, when by, not about what ("is it far from the
+ * station?", "c'est loin la plage ?", "is it extra?", "do I get my deposit back?", "how long till we
+ * get the pics?"). Weighed like light verbs: nothing when the knowledge base never uses them ("a
+ * five minutes' walk from the station" answers the first), like any word when it does ("an extra
+ * £2 a day", "back pain"). Issue 36, seventh round.
+ */
+export const LIGHT_FRAMES: ReadonlySet<string> = new Set([
+  ...['far', 'extra', 'back', 'till'].map((w) => SYNONYM_OF.get(stemmer(w)) ?? stemmer(w)),
+  frenchStem('loin'), germanStem(foldGerman('weit')),
+]);
+
 /** The days of the week, by stem: a question naming one is about the days a business keeps. */
 export const DAY_TERMS = new Set([
   ...['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((day) => stemmer(day)),
@@ -269,14 +290,25 @@ export const MOMENT_TERMS = new Set([
 /** Not a word: what a knowledge-base text that states a clock time also says (see retrieval.ts). */
 export const NAMES_A_TIME = '·time';
 
+/**
+ * The months, by term: a question naming one ("are you open in October?", "ouverts en octobre ?")
+ * is about the dates a business keeps, and a sentence naming any month ("open from 1 April to 30
+ * September") answers it, as with days. Not "may" and "march", which are more often a verb.
+ */
+export const MONTH_TERMS = new Set([
+  ...['january', 'february', 'april', 'june', 'july', 'august', 'september', 'october', 'november', 'december'].map((m) => stemmer(m)),
+  ...['janvier', 'fevrier', 'mars', 'avril', 'mai', 'juin', 'juillet', 'aout', 'septembre', 'octobre', 'novembre', 'decembre'].map((m) => frenchStem(m)),
+  ...['januar', 'februar', 'marz', 'april', 'mai', 'juni', 'juli', 'august', 'september', 'oktober', 'november', 'dezember'].map((m) => germanStem(foldGerman(m))),
+]);
+/** Not a word: what a knowledge-base text that names a month also says (see retrieval.ts). */
+export const NAMES_A_MONTH = '·month';
+
 /** The distinct terms of a knowledge-base text, whole: it was size-checked when saved. */
 export function textTerms(text: string, language: Language = 'en'): Set<string> {
   const terms = termsOf(text, () => true, language);
   for (const term of terms) {
-    if (DAY_TERMS.has(term)) {
-      terms.add(NAMES_A_DAY);
-      break;
-    }
+    if (DAY_TERMS.has(term)) terms.add(NAMES_A_DAY);
+    if (MONTH_TERMS.has(term)) terms.add(NAMES_A_MONTH);
   }
   if (CLOCK.test(text)) terms.add(NAMES_A_TIME);
   return terms;
