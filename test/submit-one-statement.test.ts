@@ -62,11 +62,13 @@ describe('one statement per batch (PostgreSQL)', { skip: ENGINE !== 'postgres' &
     assert.deepEqual(await counts(), { form: before.form + 33, account: before.account + 33 });
     const { rows } = await sql<{ id: string }>`select id from submissions where id = any(${batch.map((b) => b.id)}::text[]) order by seq`.execute(t.database.db);
     assert.deepEqual(rows.map((r) => r.id), batch.map((b) => b.id), 'stored in batch order');
-    const jobs = await jobsOf(batch.map((b) => b.id));
+    // add_jobs inserts in the order its join's plan gives (generic plans, migration 0045): the two
+    // jobs of one batch are due at the same moment, so their order is no promise.
+    const jobs = (await jobsOf(batch.map((b) => b.id))).sort((a, b) => b.task_identifier.localeCompare(a.task_identifier));
     assert.deepEqual(jobs.map((j) => j.task_identifier), [PROCESS_SUBMISSIONS, PROCESS_SUBMISSION]);
     assert.deepEqual(jobs[0]!.payload, { submissionIds: batch.slice(0, 32).map((b) => b.id) });
     assert.deepEqual(jobs[1]!.payload, { submissionId: batch[32]!.id });
-    assert.equal(jobs[0]!.max_attempts, t.config.pipeline.maxAttempts);
+    assert.deepEqual(jobs.map((j) => j.max_attempts), [t.config.pipeline.maxAttempts, t.config.pipeline.maxAttempts]);
   });
 
   it('fails only the submissions of a form gone meanwhile, and queues no job for them', async () => {
