@@ -3,7 +3,7 @@
 // more than executing it. The query is built with placeholders standing for the values, compiled on
 // its first run, and afterwards only its parameters change. On PostgreSQL the compiled text is also
 // prepared once per connection (see preparedSql), so the server does not plan it again either.
-import type { Compilable, CompiledQuery, QueryResult } from 'kysely';
+import type { Compilable, CompiledQuery, QueryResult, RawBuilder } from 'kysely';
 import type { Db } from './database.ts';
 import type { Transaction } from 'kysely';
 import type { Tables } from './tables.ts';
@@ -32,9 +32,15 @@ interface Compiled {
   slots: Array<{ name: string } | { value: unknown }>;
 }
 
-function compile<P>(executor: Executor, build: (db: Executor, values: P) => Compilable<unknown>): Compiled {
+/** A query builder, or raw SQL (`sql` templates compile against the executor they will run on). */
+type Buildable<O> = Compilable<O> | RawBuilder<O>;
+
+const isRawBuilder = (built: Buildable<unknown>): built is RawBuilder<unknown> => (built as { isRawBuilder?: boolean }).isRawBuilder === true;
+
+function compile<P>(executor: Executor, build: (db: Executor, values: P) => Buildable<unknown>): Compiled {
   const placeholders = new Proxy({}, { get: (_, name) => new Placeholder(String(name)) }) as P;
-  const query = build(executor, placeholders).compile();
+  const built = build(executor, placeholders);
+  const query = isRawBuilder(built) ? built.compile(executor) : built.compile();
   if (!hotSql.has(query.sql)) hotSql.set(query.sql, `intake_${hotSql.size + 1}`);
   const slots = query.parameters.map((value) => (value instanceof Placeholder ? { name: value.name } : { value }));
   return { query, slots };
@@ -45,7 +51,7 @@ function compile<P>(executor: Executor, build: (db: Executor, values: P) => Comp
  * where a value goes (a placeholder cannot become a list or change the query's shape). A statement
  * belongs to one database (its dialect): create it beside the store that runs it.
  */
-export function statement<P extends object, O>(build: (db: Executor, values: P) => Compilable<O>) {
+export function statement<P extends object, O>(build: (db: Executor, values: P) => Buildable<O>) {
   let compiled: Compiled | null = null;
   return async (executor: Executor, values: P): Promise<QueryResult<O>> => {
     compiled ??= compile(executor, build);

@@ -7,6 +7,7 @@ import LocalStore from '@fastify/rate-limit/store/LocalStore.js';
 import RedisStore from '@fastify/rate-limit/store/RedisStore.js';
 import type { Db } from '../db/database.ts';
 import { GroupCommit } from '../db/group-commit.ts';
+import { statement } from '../db/statement.ts';
 import { FALLBACK, type RedisBreaker } from './redis-breaker.ts';
 
 /** What a rate-limit zone registers with: the plugin's Redis option or its custom store option; neither for memory. */
@@ -31,6 +32,16 @@ interface Counted {
   windowMs: number;
 }
 
+/** One statement for a batch of hits; prepared once per connection (statement.ts), as it runs with every request. */
+const countHits = statement((_db, p: { keys: string[]; hits: number[]; windows: number[] }) => sql<{ key: string; count: number; ttl: number }>`
+  insert into rate_limit_counters as c (key, count, expires_at)
+  select t.key, t.n, now() + make_interval(secs => t.window_s)
+  from unnest(${p.keys}::text[], ${p.hits}::integer[], ${p.windows}::float8[]) as t(key, n, window_s)
+  on conflict (key) do update set
+    count = case when c.expires_at <= now() then excluded.count else c.count + excluded.count end,
+    expires_at = case when c.expires_at <= now() then excluded.expires_at else c.expires_at end
+  returning c.key, c.count, ceil(extract(epoch from (c.expires_at - now())) * 1000)::integer as ttl`);
+
 /**
  * Counts requests in fixed windows that start with the first request, like the plugin's own stores.
  * The hits of one event-loop turn go to PostgreSQL as one statement, a row per key with its number
@@ -47,15 +58,7 @@ export function postgresRateLimitStore(db: Db): (nameSpace: string) => FastifyRa
         else perKey.set(key, { n: 1, windowMs });
       }
       const keys = [...perKey.keys()].sort();
-      const { rows } = await sql<{ key: string; count: number; ttl: number }>`
-        insert into rate_limit_counters as c (key, count, expires_at)
-        select t.key, t.n, now() + make_interval(secs => t.window_s)
-        from unnest(${keys}::text[], ${keys.map((k) => perKey.get(k)!.n)}::integer[], ${keys.map((k) => perKey.get(k)!.windowMs / 1000)}::float8[])
-          as t(key, n, window_s)
-        on conflict (key) do update set
-          count = case when c.expires_at <= now() then excluded.count else c.count + excluded.count end,
-          expires_at = case when c.expires_at <= now() then excluded.expires_at else c.expires_at end
-        returning c.key, c.count, ceil(extract(epoch from (c.expires_at - now())) * 1000)::integer as ttl`.execute(db);
+      const { rows } = await countHits(db, { keys, hits: keys.map((k) => perKey.get(k)!.n), windows: keys.map((k) => perKey.get(k)!.windowMs / 1000) });
       if (Date.now() - lastSweep > SWEEP_MS) {
         lastSweep = Date.now();
         void sql`delete from rate_limit_counters where expires_at < now()`.execute(db).catch(() => {});

@@ -48,7 +48,8 @@ export function postgresTransport(pool: pg.Pool, databaseUrl: string, jobsSchema
     kind: 'postgres',
     maxBytes: MAX_PAYLOAD,
     async send(message) {
-      await pool.query('select pg_notify($1, $2)', [channel, message]);
+      // Named: prepared once per connection instead of parsed with every stored batch.
+      await pool.query({ name: 'intake_live_notify', text: 'select pg_notify($1, $2)', values: [channel, message] });
     },
     async listen(onMessage, onResumed) {
       let attempt = 0;
