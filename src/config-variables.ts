@@ -76,7 +76,7 @@ export const CONFIG_VARIABLES: ConfigVariable[] = [
   { name: 'INTAKE_WORKER_POLL_MS', default: '50', meaning: 'how often an idle SQLite worker looks for jobs another process enqueued (its own process wakes it at once); PostgreSQL workers are notified of new jobs and poll at least a second apart for retries that come due' },
   { name: 'INTAKE_PIPELINE_MAX_ATTEMPTS', default: '5', meaning: 'attempts of a step against a failing provider before the submission is `failed`' },
   { name: 'INTAKE_PIPELINE_RETRY_SCHEDULE', default: DEFAULT_PIPELINE_SCHEDULE, meaning: "delays before the 1st, 2nd, … retry of a step against a failing provider; the last repeats; ±10 % jitter; a provider's `Retry-After` is honoured (see [Retry schedules](notifications.md#retry-schedules))" },
-  { name: 'INTAKE_PG_JOBS_SCHEMA', default: 'graphile_worker', meaning: 'PostgreSQL schema of the job tables' },
+  { name: 'INTAKE_PG_JOBS_SCHEMA', default: 'graphile_worker', meaning: 'PostgreSQL schema of the job tables; every process of one deployment uses the same (a start with another moves where submissions\' jobs go)' },
   { name: 'INTAKE_RETENTION_INTERVAL_MS', default: '3600000', meaning: "how often the workers delete what is past its form's retention (see [Your data](data.md)), and expired OAuth records" },
   { name: 'INTAKE_AI_BASE_URL', otherwise: 'unset', meaning: 'an OpenAI-compatible chat-completions server, base URL with `/v1` (OpenAI, Ollama `http://host:11434/v1`, vLLM, llama.cpp)' },
   { name: 'INTAKE_AI_MODEL', otherwise: 'unset', meaning: 'the model to ask; required with `INTAKE_AI_BASE_URL`' },
