@@ -15,6 +15,7 @@ import { documentErrors } from '../http/error-docs.ts';
 import { errorHandlerFor } from '../http/error-replies.ts';
 import { AppError, fail } from '../http/errors.ts';
 import { unstorableText } from '../http/storable-text.ts';
+import { requestSpan } from '../tracing/http.ts';
 import { requestMetadata, requestHeader } from '../submissions/public-routes.ts';
 import { Accepted, EndpointParams, PublicErrors } from '../submissions/schemas.ts';
 import type { SubmissionService } from '../submissions/service.ts';
@@ -145,6 +146,7 @@ export const htmlFormRoutes: FastifyPluginAsyncTypebox<{ config: Config; submiss
       ...(uploads && { files: uploads.files() }),
       door: 'html',
       baseUrl: baseUrlOf(request, config.publicUrl),
+      span: requestSpan(request),
     });
     return { ...result, honeypot: special.honeypot, next: special.next, language };
   }

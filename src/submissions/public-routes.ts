@@ -5,6 +5,7 @@ import { bearerToken } from '../accounts/secrets.ts';
 import type { Config } from '../config.ts';
 import { baseUrlOf } from '../http/base-url.ts';
 import { useErrorFamily } from '../http/error-replies.ts';
+import { requestSpan } from '../tracing/http.ts';
 import { discoveryDocument, discoveryPage } from './discovery.ts';
 import { Accepted, AltchaChallenge, DiscoveryOutput, EndpointParams, PublicErrors, SubmitBody } from './schemas.ts';
 import type { SubmissionService } from './service.ts';
@@ -77,6 +78,7 @@ export const publicSubmissionRoutes: FastifyPluginAsyncTypebox<{ config: Config;
       idempotencyKey: requestHeader(request, 'idempotency-key') ?? null,
       metadata: requestMetadata(request),
       baseUrl: baseUrlOf(request, config.publicUrl),
+      span: requestSpan(request),
     });
     return reply.code(result.status).send(result.submission);
   });

@@ -21,7 +21,7 @@ import { learnCorrections } from '../pipeline/spam/feedback-store.ts';
 import { withoutCaptchaFields, type CaptchaService } from '../captcha/index.ts';
 import { correctionFeatures } from '../pipeline/spam/owner-feedback.ts';
 import { byContent, withFiles, withoutFileFields, type StoredUpload } from '../files/uploads.ts';
-import { annotate, submitTrace, tracedCommit } from '../tracing/index.ts';
+import { submitTrace, tracedCommit, type RequestSpan } from '../tracing/index.ts';
 
 export interface SubmitRequest {
   segment: string;
@@ -38,6 +38,8 @@ export interface SubmitRequest {
   door?: 'json' | 'html';
   /** Where this request reached the server, for the URLs its answer names; else INTAKE_PUBLIC_URL or this server. */
   baseUrl?: string;
+  /** The request's span while tracing is on (src/tracing/http.ts): the commit's attributes go on it, its context into the job. */
+  span?: RequestSpan;
 }
 
 export interface Accepted {
@@ -175,10 +177,9 @@ export function submissionService(deps: {
         createdAt: now.toISOString(),
         submissionCap: config.freeSubmissionLimit,
         ...(files.length > 0 && { files }),
-        ...submitTrace(),
+        ...submitTrace(request.span),
       };
-      annotate({ 'intake.form.id': form.id, 'intake.submission.id': item.id });
-      const outcome = await tracedCommit(item, () => writer.write(item));
+      const outcome = await tracedCommit(request.span, item, form.id, item.id, () => writer.write(item));
       if (outcome.kind === 'plan_limit') throw fail.planLimitExhausted(config.billingUrl);
       if (outcome.kind === 'form_gone') throw fail.formNotFound();
       if (outcome.kind === 'key_reused') throw fail.idempotencyKeyReused();

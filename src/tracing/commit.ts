@@ -1,11 +1,14 @@
-// A submission's group commit as its trace shows it: attributes on the request's span (the active
-// one while the service runs), not a span of its own. A second span per submission cost about as much
-// again as the first (its creation, its export, and the garbage of both: docs/performance.md#tracing),
-// and told nothing the request's span cannot carry: the commit is the request's last and longest part.
-// `intake.commit.ms`: from the hand-over to the commit's answer; `intake.commit.wait_ms`: of it, the
-// wait for its batch's write to begin (the previous batch's commit); `intake.batch.size`; `intake.commit.outcome`.
-import { trace, type Span } from '@opentelemetry/api';
-import { activeTraceparent, tracingOn } from './tracer.ts';
+// A submission's group commit as its trace shows it: attributes on the request's span, not a span
+// of its own. A second span per submission cost about as much again as the first (its creation, its
+// export, and the garbage of both: docs/performance.md#tracing), and told nothing the request's span
+// cannot carry: the commit is the request's last and longest part. `intake.commit.ms`: from the
+// hand-over to the commit's answer; `intake.commit.wait_ms`: of it, the wait for its batch's write to
+// begin (the previous batch's commit); `intake.batch.size`; `intake.commit.outcome`.
+// The span is handed over by the route (requestSpan), not looked up as the active one: entering it
+// as the active context for the handler cost a context and an AsyncLocalStorage frame per request
+// that every promise of the request then held (docs/performance.md#tracing).
+import type { Span } from '@opentelemetry/api';
+import { traceparentOf, tracingOn } from './tracer.ts';
 
 /** On the item itself (a symbol key: JSON, which hands items to the writer thread, leaves it out), not in a WeakMap the collector must trace. */
 const COMMIT = Symbol('intake.commit');
@@ -14,30 +17,38 @@ type Carrying = { [COMMIT]?: Commit };
 
 const rounded = (ms: number) => Math.round(ms * 1000) / 1000;
 
-/** The request's trace context, for the submission's processing job: its field on the stored item (nothing while off). */
-export function submitTrace(): { traceparent?: string } {
-  const traceparent = activeTraceparent();
+/** The request's trace context, for the submission's processing job: its field on the stored item (nothing without a span). */
+export function submitTrace(span: Span | undefined): { traceparent?: string } {
+  const traceparent = span && traceparentOf(span.spanContext());
   return traceparent === undefined ? {} : { traceparent };
 }
 
-export async function tracedCommit<T extends { kind: string }>(item: object, write: () => Promise<T>): Promise<T> {
-  const span: Span | undefined = tracingOn() ? trace.getActiveSpan() : undefined;
+/**
+ * Writes `item`, and tells the request's span what its commit was, with the submission's own ids.
+ * Not an async function, and no attribute objects: this runs for every traced submission, and each
+ * object it makes is garbage the collector pays for (docs/performance.md#tracing).
+ */
+export function tracedCommit<T extends { kind: string }>(span: Span | undefined, item: object, formId: string, submissionId: string, write: () => Promise<T>): Promise<T> {
   if (!span?.isRecording()) return write();
   const commit: Commit = { start: performance.now() };
   (item as Carrying)[COMMIT] = commit;
-  let outcome = 'error';
-  try {
-    const written = await write();
-    outcome = written.kind;
+  const ended = (outcome: string) => {
+    span.setAttribute('intake.form.id', formId);
+    span.setAttribute('intake.submission.id', submissionId);
+    span.setAttribute('intake.commit.outcome', outcome);
+    span.setAttribute('intake.commit.ms', rounded(performance.now() - commit.start));
+    if (commit.batchSize !== undefined) {
+      span.setAttribute('intake.batch.size', commit.batchSize);
+      span.setAttribute('intake.commit.wait_ms', commit.waitMs!);
+    }
+  };
+  return write().then((written) => {
+    ended(written.kind);
     return written;
-  } finally {
-    // One call, once the commit has answered: the span's attributes are set once, not three times.
-    span.setAttributes({
-      'intake.commit.outcome': outcome,
-      'intake.commit.ms': rounded(performance.now() - commit.start),
-      ...(commit.batchSize !== undefined && { 'intake.batch.size': commit.batchSize, 'intake.commit.wait_ms': commit.waitMs }),
-    });
-  }
+  }, (error: unknown) => {
+    ended('error');
+    throw error;
+  });
 }
 
 /** Called as a batch's write begins, with its items. */

@@ -1,15 +1,25 @@
 // The submit request's span: the root of a submission's trace, on both doors (the JSON endpoint and
 // the plain HTML form's). It starts when the request arrives, so body parsing and refusals before the
-// handler are in it, and becomes the active span for the handler (the service's commit span, the
-// processing job's parent). A visitor's own traceparent header is not followed: the endpoints are
-// public, and a trace begins here. Registered only when tracing is on.
+// handler are in it. It is not made the active span for the handler: the route hands it to the
+// submission service (requestSpan), which puts the commit's attributes on it and its context in the
+// processing job. Entering it as the active context cost, per request, a context and an
+// AsyncLocalStorage frame that every promise of the request then held, for nothing else on the
+// submit path reads the active span (docs/performance.md#tracing). A visitor's own traceparent
+// header is not followed: the endpoints are public, and a trace begins here. Registered only when
+// tracing is on.
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
-import { SpanStatusCode, type Span } from '@opentelemetry/api';
+import { ROOT_CONTEXT, SpanStatusCode, type Attributes, type Span } from '@opentelemetry/api';
 import { AppError } from '../http/errors.ts';
-import { inSpan, SpanKind, startSpan, tracingOn } from './tracer.ts';
+import { SpanKind, startSpan, tracingOn } from './tracer.ts';
 
-/** The routes whose POSTs are submissions, by the endpoint they are. */
-const SUBMIT_ROUTES: Record<string, 'json' | 'html'> = { '/api/:segment/f/:slug': 'json', '/f/:segment/:slug': 'html' };
+/** The routes whose POSTs are submissions: each span's name (the route's template, never the form's address: ids are attributes) and first attributes, made once. */
+const SUBMIT_ROUTES: Record<string, { name: string; attributes: Attributes }> = Object.fromEntries(
+  ([['/api/:segment/f/:slug', 'json'], ['/f/:segment/:slug', 'html']] as const).map(([route, endpoint]) => [
+    route,
+    { name: `POST ${route}`, attributes: { 'http.request.method': 'POST', 'http.route': route, 'intake.endpoint': endpoint } },
+  ]),
+);
+const SERVER = { kind: SpanKind.SERVER, parent: ROOT_CONTEXT };
 
 /**
  * Where a request keeps its span: a symbol-keyed property rather than a WeakMap, whose entries (one
@@ -18,24 +28,22 @@ const SUBMIT_ROUTES: Record<string, 'json' | 'html'> = { '/api/:segment/f/:slug'
 const SPAN = Symbol('intake.span');
 type Traced = FastifyRequest & { [SPAN]?: Span };
 
+/** What the submission service is handed: the request's span. */
+export type RequestSpan = Span;
+
+/** The request's span, for the service that handles it; undefined for requests without one (tracing off, not a submission). */
+export const requestSpan = (request: FastifyRequest): RequestSpan | undefined => (request as Traced)[SPAN];
+
 export function useTracing(app: FastifyInstance): void {
   if (!tracingOn()) return;
-  const spans = { get: (request: FastifyRequest) => (request as Traced)[SPAN], set: (request: FastifyRequest, span: Span) => void ((request as Traced)[SPAN] = span) };
+  const spans = { get: requestSpan, set: (request: FastifyRequest, span: Span) => void ((request as Traced)[SPAN] = span) };
   app.addHook('onRequest', (request, _reply, done) => {
-    const route = request.routeOptions.url ?? '';
-    const endpoint = request.method === 'POST' ? SUBMIT_ROUTES[route] : undefined;
-    if (endpoint) {
-      // Named by the route's template, never by the form's address (ids are attributes).
-      const span = startSpan(`POST ${route}`, { 'http.request.method': 'POST', 'http.route': route, 'intake.endpoint': endpoint }, { kind: SpanKind.SERVER });
+    const submit = request.method === 'POST' ? SUBMIT_ROUTES[request.routeOptions.url ?? ''] : undefined;
+    if (submit) {
+      const span = startSpan(submit.name, submit.attributes, SERVER);
       if (span) spans.set(request, span);
     }
     done();
-  });
-  // The body is parsed by then; the handler (and everything it awaits) runs with the request's span active.
-  app.addHook('preHandler', (request, _reply, done) => {
-    const span = spans.get(request);
-    if (span) inSpan(span, done);
-    else done();
   });
   // Callback hooks, not async ones: no promise per request.
   app.addHook('onError', (request, _reply, error: FastifyError | AppError, done) => {

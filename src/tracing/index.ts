@@ -3,5 +3,5 @@
 export { annotate, SpanKind, tracingOn, withSpan, type SpanOptions } from './tracer.ts';
 export { jobTrace, jobTraceOf, rememberTrace, runTracedJob, withJobTracing, type JobTrace } from './jobs.ts';
 export { batchStarted, submitTrace, tracedCommit } from './commit.ts';
-export { useTracing } from './http.ts';
+export { requestSpan, useTracing, type RequestSpan } from './http.ts';
 export { startTracing, type Tracing } from './setup.ts';

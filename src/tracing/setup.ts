@@ -1,6 +1,6 @@
 // Starts OpenTelemetry's SDK when OTEL_EXPORTER_OTLP_ENDPOINT is set: spans are batched and sent as
-// OTLP/HTTP JSON to the endpoint's /v1/traces, by the SDK's exporter in a thread of its own
-// (src/tracing/thread-exporter.ts). Every SDK module is imported here, on demand, so a
+// OTLP/HTTP JSON to the endpoint's /v1/traces, by the SDK's batch processor and exporter in a thread
+// of its own (src/tracing/thread-processor.ts). Every SDK module is imported here, on demand, so a
 // process without the setting never loads one; the rest of Intake speaks only to @opentelemetry/api,
 // whose calls are no-ops until a provider is registered.
 import type { Config } from '../config.ts';
@@ -13,19 +13,25 @@ export interface Tracing {
   shutdown(): Promise<void>;
 }
 
+/** OTEL_BSP_MAX_QUEUE_SIZE, as the SDK reads it (2,048 unless a positive number is set). */
+function maxQueueSize(): number {
+  const set = Number(process.env.OTEL_BSP_MAX_QUEUE_SIZE);
+  return Number.isFinite(set) && set > 0 ? set : 2048;
+}
+
 /** `role`: which kind of process sends these traces (`serve`, `worker`), a resource attribute beside service.name. */
 export async function startTracing(settings: Config['tracing'], role: string): Promise<Tracing | null> {
   if (settings === null) return null;
-  const [{ NodeTracerProvider, BatchSpanProcessor }, { threadExporter }, { resourceFromAttributes }, { ATTR_SERVICE_NAME }] = await Promise.all([
+  const [{ NodeTracerProvider }, { threadProcessor }, { resourceFromAttributes }, { ATTR_SERVICE_NAME }] = await Promise.all([
     import('@opentelemetry/sdk-trace-node'),
-    import('./thread-exporter.ts'),
+    import('./thread-processor.ts'),
     import('@opentelemetry/resources'),
     import('@opentelemetry/semantic-conventions'),
   ]);
   const provider = new NodeTracerProvider({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: settings.serviceName, 'intake.process': role }),
-    // The SDK's own variables still apply: OTEL_BSP_* (batching), OTEL_TRACES_SAMPLER(_ARG), span limits.
-    spanProcessors: [new BatchSpanProcessor(threadExporter({ url: `${settings.endpoint}/v1/traces` }))],
+    // The SDK's own variables still apply: OTEL_BSP_* (batching, in the export thread), OTEL_TRACES_SAMPLER(_ARG), span limits.
+    spanProcessors: [threadProcessor({ url: `${settings.endpoint}/v1/traces` }, maxQueueSize())],
   });
   // The global provider, the W3C propagator and the AsyncLocalStorage context manager that carries
   // the active span across awaits.

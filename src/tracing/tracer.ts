@@ -1,7 +1,7 @@
 // The spans Intake makes, through @opentelemetry/api alone. Until setup.ts hands over a tracer (only
 // when OTEL_EXPORTER_OTLP_ENDPOINT is set), every helper here runs its work as it is, with no span
 // made and no context looked up: tracing off costs a null check.
-import { context, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span, type Tracer } from '@opentelemetry/api';
+import { context, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span, type SpanContext, type Tracer } from '@opentelemetry/api';
 
 let tracer: Tracer | null = null;
 
@@ -52,11 +52,6 @@ export function recordSpan(name: string, attributes: Attributes, parent: Context
   tracer?.startSpan(name, { attributes, startTime }, parent).end(endTime);
 }
 
-/** Runs `work` with `span` as the active span: what it starts is that span's child. */
-export function inSpan<T>(span: Span, work: () => T): T {
-  return context.with(trace.setSpan(context.active(), span), work);
-}
-
 /** Adds attributes to the active span (the submit request's, a job's), if tracing is on. */
 export function annotate(attributes: Attributes): void {
   if (tracer !== null) trace.getActiveSpan()?.setAttributes(attributes);
@@ -72,7 +67,11 @@ const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
 /** The W3C traceparent of the active span; undefined when tracing is off or no span is active. */
 export function activeTraceparent(from: Context = context.active()): string | undefined {
   if (tracer === null) return undefined;
-  const span = trace.getSpanContext(from);
+  return traceparentOf(trace.getSpanContext(from));
+}
+
+/** The W3C traceparent naming a span as the parent; undefined for none or an invalid one. */
+export function traceparentOf(span: SpanContext | undefined): string | undefined {
   if (!span || !trace.isSpanContextValid(span)) return undefined;
   return `00-${span.traceId}-${span.spanId}-${span.traceFlags.toString(16).padStart(2, '0')}`;
 }
