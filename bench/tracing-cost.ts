@@ -37,7 +37,7 @@ const { values } = parseArgs({
 
 async function child(side: string): Promise<void> {
   // Tracing starts before the app is built, as `intake serve` starts it.
-  const tracing = side === 'on' ? await startTracing({ endpoint: process.env.RECEIVER!, serviceName: 'intake-bench' }, 'serve') : null;
+  const tracing = side === 'on' ? await startTracing({ endpoint: process.env.RECEIVER!, serviceName: 'intake-bench', maxQueuedSpans: 2048 }, 'serve') : null;
   // The writer thread from the first batch, as `intake serve` has it under load (auto mode starts it
   // at the first batch of 4, which inject's trickle may never gather).
   const t = await startTestApp({ INTAKE_SQLITE_WRITER_THREAD: 'true' });
@@ -85,7 +85,7 @@ async function child(side: string): Promise<void> {
  * garbage triggers may land in the other's chunk (at chunk edges, and the old generation's).
  */
 async function interleaved(): Promise<void> {
-  const tracing = await startTracing({ endpoint: process.env.RECEIVER!, serviceName: 'intake-bench' }, 'serve');
+  const tracing = await startTracing({ endpoint: process.env.RECEIVER!, serviceName: 'intake-bench', maxQueuedSpans: 2048 }, 'serve');
   const on = await startTestApp({ INTAKE_SQLITE_WRITER_THREAD: 'true' });
   // Built with no tracer: no hooks, no span; the tracer is back for the rest of the run.
   const { useTracer } = await import('../src/tracing/tracer.ts');

@@ -151,9 +151,10 @@ export interface Config {
   };
   /**
    * OpenTelemetry traces (docs/tracing.md): on when OTEL_EXPORTER_OTLP_ENDPOINT is set, exported as
-   * OTLP/HTTP to its /v1/traces; null: no SDK is loaded at all.
+   * OTLP/HTTP to its /v1/traces; null: no SDK is loaded at all. `maxQueuedSpans`: the SDK's
+   * OTEL_BSP_MAX_QUEUE_SIZE, which also bounds the spans on their way to the export thread.
    */
-  tracing: { endpoint: string; serviceName: string } | null;
+  tracing: { endpoint: string; serviceName: string; maxQueuedSpans: number } | null;
 }
 
 function logLevel(env: Env): Config['logLevel'] {
@@ -267,7 +268,9 @@ function metricsConfig(env: Env): Config['metrics'] {
 function tracingConfig(env: Env): Config['tracing'] {
   const endpoint = url(env, 'OTEL_EXPORTER_OTLP_ENDPOINT', ['http:', 'https:']);
   const serviceName = read(env, 'OTEL_SERVICE_NAME') ?? 'intake';
-  return endpoint ? { endpoint: withoutTrailingSlashes(endpoint), serviceName } : null;
+  // The SDK's own default; the batch processor in the export thread reads the same variable.
+  const maxQueuedSpans = integer(env, 'OTEL_BSP_MAX_QUEUE_SIZE', 2048, 1, 1_000_000);
+  return endpoint ? { endpoint: withoutTrailingSlashes(endpoint), serviceName, maxQueuedSpans } : null;
 }
 
 function smtpConfig(env: Env): Config['delivery']['smtp'] {

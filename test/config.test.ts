@@ -100,7 +100,7 @@ describe('configuration', () => {
       ['INTAKE_WORKER_CONCURRENCY', '0'], ['INTAKE_PG_JOBS_SCHEMA', 'jobs; drop table x'], ['INTAKE_OUTBOUND_ALLOW', '10.0.0.0/33'],
       ['INTAKE_SMTP_URL', 'http://mail'], ['INTAKE_EMBEDDED_WORKER', 'sometimes'],
       ['REDIS_URL', 'http://cache:6379'], ['INTAKE_REDIS_PREFIX', 'intake prod!'], ['INTAKE_DELIVERY_RETRY_SCHEDULE', '5 minutes'],
-      ['INTAKE_UPLOAD_BANDWIDTH', '65535'], ['INTAKE_UPLOAD_BANDWIDTH', '16 MiB'],
+      ['INTAKE_UPLOAD_BANDWIDTH', '65535'], ['INTAKE_UPLOAD_BANDWIDTH', '16 MiB'], ['OTEL_BSP_MAX_QUEUE_SIZE', '0'],
     ];
     for (const [variable, value] of bad) {
       assert.throws(

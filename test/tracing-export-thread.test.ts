@@ -24,7 +24,7 @@ describe('the span export thread', () => {
   let tracing: Tracing | null;
   before(async () => {
     collector = await startFakeProvider(() => ({ status: 200, body: {} }));
-    tracing = await startTracing({ endpoint: collector.url, serviceName: 'intake-export-thread' }, 'test');
+    tracing = await startTracing({ endpoint: collector.url, serviceName: 'intake-export-thread', maxQueuedSpans: 2048 }, 'test');
   });
   after(async () => {
     await tracing?.shutdown();

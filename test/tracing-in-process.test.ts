@@ -67,7 +67,7 @@ describe('tracing in one process', () => {
   });
 
   it('keeps each submission of a batch job in its own trace, the child of its own request', async () => {
-    const tracing = await startTracing({ endpoint: collector.url, serviceName: 'intake-in-process' }, 'test');
+    const tracing = await startTracing({ endpoint: collector.url, serviceName: 'intake-in-process', maxQueuedSpans: 2048 }, 'test');
     assert.ok(tracing);
     // The exporter itself is loaded by the span export thread (src/tracing/export-thread.ts), out of this thread's sight.
     assert.ok(resolved.has('@opentelemetry/sdk-trace-node'), 'the watch sees the SDK once it is loaded');

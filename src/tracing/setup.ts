@@ -13,12 +13,6 @@ export interface Tracing {
   shutdown(): Promise<void>;
 }
 
-/** OTEL_BSP_MAX_QUEUE_SIZE, as the SDK reads it (2,048 unless a positive number is set). */
-function maxQueueSize(): number {
-  const set = Number(process.env.OTEL_BSP_MAX_QUEUE_SIZE);
-  return Number.isFinite(set) && set > 0 ? set : 2048;
-}
-
 /** `role`: which kind of process sends these traces (`serve`, `worker`), a resource attribute beside service.name. */
 export async function startTracing(settings: Config['tracing'], role: string): Promise<Tracing | null> {
   if (settings === null) return null;
@@ -31,7 +25,7 @@ export async function startTracing(settings: Config['tracing'], role: string): P
   const provider = new NodeTracerProvider({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: settings.serviceName, 'intake.process': role }),
     // The SDK's own variables still apply: OTEL_BSP_* (batching, in the export thread), OTEL_TRACES_SAMPLER(_ARG), span limits.
-    spanProcessors: [threadProcessor({ url: `${settings.endpoint}/v1/traces` }, maxQueueSize())],
+    spanProcessors: [threadProcessor({ url: `${settings.endpoint}/v1/traces` }, settings.maxQueuedSpans)],
   });
   // The global provider, the W3C propagator and the AsyncLocalStorage context manager that carries
   // the active span across awaits.
