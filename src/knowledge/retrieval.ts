@@ -120,12 +120,16 @@ function markTables(sentences: Sentence[]): Set<Sentence> {
  */
 function markQuestionLines(body: string, sentences: Sentence[]): Map<Sentence, Sentence> {
   // A whole line: a question inside a paragraph of prose ("Why? Because …") is not a topic line.
-  const asks = (s: Sentence) => s.text.trimEnd().endsWith('?') && (s.start === 0 || body[s.start - 1] === '\n') && (s.end >= body.trimEnd().length || body[s.end] === '\n' || body.slice(s.end).startsWith('\r\n'));
+  // The body's end is found once: a knowledge base is an owner's upload, and a body of many question
+  // lines must not be copied once per line.
+  const bodyEnd = body.trimEnd().length;
+  const asks = sentences.map((s) => s.text.trimEnd().endsWith('?') && (s.start === 0 || body[s.start - 1] === '\n')
+    && (s.end >= bodyEnd || body[s.end] === '\n' || body.startsWith('\r\n', s.end)));
   const questionOf = new Map<Sentence, Sentence>();
   let current: Sentence | null = null;
   for (let i = 0; i < sentences.length; i += 1) {
     const sentence = sentences[i]!;
-    if (asks(sentence)) current = sentences[i + 1] && !asks(sentences[i + 1]!) ? sentence : null;
+    if (asks[i]) current = i + 1 < sentences.length && !asks[i + 1] ? sentence : null;
     else if (current) questionOf.set(sentence, current);
   }
   return questionOf;
