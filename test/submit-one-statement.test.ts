@@ -8,7 +8,7 @@ import { batchJson, insertBatchInOneStatement } from '../src/submissions/postgre
 import { COUNTER_SHARDS } from '../src/db/migrations/0044_one_statement_batch.ts';
 import { submissionWriter } from '../src/submissions/writer.ts';
 import type { NewSubmission, SubmissionStore } from '../src/submissions/store.ts';
-import { PROCESS_SUBMISSION, PROCESS_SUBMISSIONS, PROCESSING_JOB_SIZE } from '../src/pipeline/tasks.ts';
+import { PROCESS_SUBMISSION, PROCESS_SUBMISSIONS, PROCESSING_JOB_SIZE, processingJobsFor } from '../src/pipeline/tasks.ts';
 import { accountSubmissionsTotal, formSubmissionCount } from '../src/db/counter-shards.ts';
 import { createForm, ENGINE, startTestApp, type TestApp } from './helpers.ts';
 
@@ -69,6 +69,27 @@ describe('one statement per batch (PostgreSQL)', { skip: ENGINE !== 'postgres' &
     assert.deepEqual(jobs[0]!.payload, { submissionIds: batch.slice(0, 32).map((b) => b.id) });
     assert.deepEqual(jobs[1]!.payload, { submissionId: batch[32]!.id });
     assert.deepEqual(jobs.map((j) => j.max_attempts), [t.config.pipeline.maxAttempts, t.config.pipeline.maxAttempts]);
+  });
+
+  it('carries each traced submission\'s traceparent into its job, as processingJobsFor writes it (0046)', async () => {
+    const traceparent = (n: number) => `00-${n.toString(16).padStart(32, '0')}-${n.toString(16).padStart(16, '0')}-01`;
+    // 33 traced but one (a batch job of 32 with one null, and a job of one), then a job of one untraced.
+    const traced = Array.from({ length: 33 }, (_, i) => item(i === 5 ? {} : { traceparent: traceparent(i + 1) }));
+    const before = Date.now();
+    assert.deepEqual((await store(traced)).map((o) => o.kind), traced.map(() => 'created'));
+    const jobs = (await jobsOf(traced.map((b) => b.id))).sort((a, b) => b.task_identifier.localeCompare(a.task_identifier));
+    const expected = processingJobsFor(traced);
+    assert.deepEqual(jobs.map((j) => j.task_identifier), expected.map((j) => j.task));
+    for (const [k, job] of jobs.entries()) {
+      const { dueAt, ...rest } = job.payload as { dueAt: number };
+      const { dueAt: _expectedDue, ...expectedRest } = expected[k]!.payload as { dueAt: number };
+      assert.deepEqual(rest, expectedRest);
+      assert.ok(dueAt >= before && dueAt <= Date.now(), `dueAt ${dueAt} is the batch's time`);
+    }
+    assert.equal((jobs[0]!.payload as { traceparents: Array<string | null> }).traceparents[5], null, 'an untraced submission of a traced job has null');
+    const untraced = item();
+    await store([untraced]);
+    assert.deepEqual((await jobsOf([untraced.id])).map((j) => j.payload), [{ submissionId: untraced.id }], 'no trace fields without a traceparent');
   });
 
   it('fails only the submissions of a form gone meanwhile, and queues no job for them', async () => {
@@ -135,12 +156,13 @@ describe('one statement per batch (PostgreSQL)', { skip: ENGINE !== 'postgres' &
     assert.deepEqual(oldRow, { idempotency_key: null, idempotency_hash: null });
   });
 
-  it('is what the submit writer uses on PostgreSQL, except for batches with files', async () => {
+  it('is what the submit writer uses on PostgreSQL, traced or not, except for batches with files', async () => {
     const calls: number[] = [];
     const transactionPath = { insertBatch: async (items: NewSubmission[]) => { calls.push(items.length); return items.map(() => ({ kind: 'created' as const })); } };
     const write = submissionWriter(t.database, transactionPath as unknown as SubmissionStore, t.services.queue, 5);
     const plain = item();
     assert.deepEqual((await write([plain])).map((o) => o.kind), ['created']);
+    assert.deepEqual((await write([item({ traceparent: `00-${'1'.repeat(32)}-${'2'.repeat(16)}-01` })])).map((o) => o.kind), ['created']);
     assert.deepEqual(calls, [], 'the transaction path was not taken');
     assert.ok(await t.services.submissions.get(accountId, formId, plain.id));
     const upload = { field: 'cv', id: randomUUID(), name: 'cv.pdf', type: 'application/pdf', size: 1, sha256: 'x', storageKey: 'k' };

@@ -42,6 +42,7 @@ import * as auditMembers from './migrations/0042_audit_members.ts';
 import * as triageMembers from './migrations/0043_triage_members.ts';
 import * as oneStatementBatch from './migrations/0044_one_statement_batch.ts';
 import * as staticAddJobs from './migrations/0045_static_add_jobs.ts';
+import * as tracedBatchJobs from './migrations/0046_traced_batch_jobs.ts';
 
 type CodeMigration = { up(db: Kysely<any>, t: ColumnTypes): Promise<void> };
 
@@ -78,6 +79,7 @@ const MIGRATIONS: Record<string, CodeMigration> = {
   '0043_triage_members': triageMembers,
   '0044_one_statement_batch': oneStatementBatch,
   '0045_static_add_jobs': staticAddJobs,
+  '0046_traced_batch_jobs': tracedBatchJobs,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

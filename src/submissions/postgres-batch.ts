@@ -2,7 +2,7 @@
 // 0044, 0045) runs insert-batch.ts's rules (replayed and reused keys, a form gone, the free plan's
 // cap, the counters) and adds the jobs with graphile-worker's add_jobs (through
 // intake_add_processing_jobs, src/jobs/processing-jobs-bridge.ts, which names the configured jobs
-// schema), all inside one statement.
+// schema), with each traced submission's trace context in its job (0046), all inside one statement.
 //
 // Durability: the statement runs in autocommit (no begin/commit of ours), so PostgreSQL commits it
 // at the end of the extended-protocol exchange, and pg resolves the query only at ReadyForQuery,
@@ -27,8 +27,13 @@ function storedRow(json: Record<string, unknown>): Selectable<SubmissionsTable> 
   return row as unknown as Selectable<SubmissionsTable>;
 }
 
-/** The batch as the function reads it: one JSON parameter (one string to send, no per-column escaping). */
+/**
+ * The batch as the function reads it: one JSON parameter (one string to send, no per-column escaping).
+ * A traced submission (tracing on) also carries its request's traceparent, and the time its job
+ * becomes due, for the job's payload (migration 0046), as processingJobsFor writes them elsewhere.
+ */
 export function batchJson(items: NewSubmission[]): string {
+  const dueAt = Date.now();
   return JSON.stringify(items.map((item, i) => ({
     i: i + 1,
     id: item.id,
@@ -42,6 +47,7 @@ export function batchJson(items: NewSubmission[]): string {
     fingerprint: item.fingerprint,
     created_at: item.createdAt,
     cap: item.submissionCap,
+    ...(item.traceparent !== undefined && { traceparent: item.traceparent, due_at: dueAt }),
   })));
 }
 

@@ -126,13 +126,11 @@ export function submissionWriter(database: Database, store: SubmissionStore, que
     queue.wake();
     return outcomes;
   };
-  // PostgreSQL with graphile-worker's queue: one statement per batch (postgres-batch.ts). Batches
-  // with files keep the transaction: their file rows are insert-batch.ts's to write. So do traced
-  // batches (OTEL_EXPORTER_OTLP_ENDPOINT set): the function builds job payloads in SQL and does not
-  // carry each submission's traceparent, which the processing job needs to be its request's child.
+  // PostgreSQL with graphile-worker's queue: one statement per batch (postgres-batch.ts), traced or
+  // not. Batches with files keep the transaction: their file rows are insert-batch.ts's to write.
   const { graphile } = queue;
   if (!database.sqliteFile && database.engine === 'postgres' && graphile) {
-    const needsTransaction = (item: NewSubmission) => (item.files !== undefined && item.files.length > 0) || item.traceparent !== undefined;
+    const needsTransaction = (item: NewSubmission) => item.files !== undefined && item.files.length > 0;
     return async (items) => (items.some(needsTransaction) ? here(items) : insertBatchInOneStatement(database.db, items, graphile));
   }
   if (!database.sqliteFile || mode === 'false') return here;

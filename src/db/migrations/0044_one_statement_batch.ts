@@ -134,12 +134,24 @@ const DAY_FUNCTIONS = [
    end $$`,
 ];
 
+/** The created submissions' job tasks and payloads, as this migration and 0045 build them (0046 adds trace context). */
+const JOBS_WITHOUT_TRACES = `select array_agg(case when cardinality(c.ids) = 1 then p_one_task else p_many_task end order by c.chunk),
+    array_agg(case when cardinality(c.ids) = 1 then json_build_object('submissionId', c.ids[1])
+      else json_build_object('submissionIds', to_json(c.ids)) end order by c.chunk)
+  into v_tasks, v_payloads
+  from (
+    select (n.rn - 1) / p_job_size as chunk, array_agg(n.id order by n.rn) as ids
+    from (select b.id, row_number() over (order by b.i) as rn from jsonb_to_recordset(p_batch) as b(i int, id text)
+          where v_kind[b.i] = 'created') as n
+    group by 1
+  ) as c;`;
+
 /**
- * The batch function's text, with the parameter that names the jobs schema (here) or not (0045) and
- * the statement that adds the jobs: this migration's EXECUTE, or 0045's static call. The rest is the
- * same in both, so it is written once.
+ * The batch function's text, with the parameter that names the jobs schema (here) or not (0045 on),
+ * the statement that adds the jobs (this migration's EXECUTE, or 0045's static call) and the one that
+ * builds their payloads (0046's carries trace context). The rest is the same in all, so it is written once.
  */
-export function batchFunction(jobSchemaParameter: string, addJobs: string): string {
+export function batchFunction(jobSchemaParameter: string, addJobs: string, queueJobs = JOBS_WITHOUT_TRACES): string {
   return `
 create function intake_insert_submissions(
   p_batch jsonb, ${jobSchemaParameter}p_job_size int, p_max_attempts int, p_one_task text, p_many_task text
@@ -259,16 +271,7 @@ begin
   end loop;
 
   -- Their processing jobs, in the same transaction: one per p_job_size submissions (processingJobsFor).
-  select array_agg(case when cardinality(c.ids) = 1 then p_one_task else p_many_task end order by c.chunk),
-    array_agg(case when cardinality(c.ids) = 1 then json_build_object('submissionId', c.ids[1])
-      else json_build_object('submissionIds', to_json(c.ids)) end order by c.chunk)
-  into v_tasks, v_payloads
-  from (
-    select (n.rn - 1) / p_job_size as chunk, array_agg(n.id order by n.rn) as ids
-    from (select b.id, row_number() over (order by b.i) as rn from jsonb_to_recordset(p_batch) as b(i int, id text)
-          where v_kind[b.i] = 'created') as n
-    group by 1
-  ) as c;
+  ${queueJobs}
   if v_tasks is not null then
     ${addJobs}
   end if;
