@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { context, SpanKind, SpanStatusCode, trace, TraceFlags, createTraceState } from '@opentelemetry/api';
 import { startFakeProvider, type FakeProvider } from './fake-provider.ts';
 import { startTracing, type Tracing } from '../src/tracing/setup.ts';
+import { startSpan } from '../src/tracing/tracer.ts';
 
 type AnyValue = { stringValue?: string; intValue?: string | number; doubleValue?: number; boolValue?: boolean; arrayValue?: { values: AnyValue[] } };
 type KeyValue = { key: string; value: AnyValue };
@@ -70,5 +71,50 @@ describe('the span export thread', () => {
     assert.equal(Number(sent.events[0]!.attributes[0]!.value.intValue), 2);
     assert.deepEqual(sent.links.map((l) => [l.traceId, l.spanId, l.attributes[0]!.value.stringValue]), [[LINKED.traceId, LINKED.spanId, 'batch']]);
     assert.deepEqual(sent.status, { code: SpanStatusCode.ERROR, message: 'receiver answered 503' });
+  });
+});
+
+// The hand-off to the thread (src/tracing/thread-processor.ts): spans go 64 at a time or after a
+// short wait when fewer end, and OTEL_BSP_MAX_QUEUE_SIZE's number bounds those on their way.
+describe('the hand-off to the span export thread', () => {
+  let collector: FakeProvider;
+  let tracing: Tracing | null;
+  const scheduleDelay = process.env.OTEL_BSP_SCHEDULE_DELAY;
+  const spansReceived = () => collector.requests
+    .flatMap((r) => (r.body as { resourceSpans: Array<{ scopeSpans: Array<{ spans: OtlpSpan[] }> }> }).resourceSpans)
+    .flatMap((resource) => resource.scopeSpans.flatMap((scope) => scope.spans));
+  before(async () => {
+    collector = await startFakeProvider(() => ({ status: 200, body: {} }));
+    // The thread's batch processor sends soon after it is handed a span (5 s by default).
+    process.env.OTEL_BSP_SCHEDULE_DELAY = '20';
+    tracing = await startTracing({ endpoint: collector.url, serviceName: 'intake-hand-off', maxQueuedSpans: 100 }, 'test');
+  });
+  after(async () => {
+    await tracing?.shutdown();
+    await collector?.close();
+    if (scheduleDelay === undefined) delete process.env.OTEL_BSP_SCHEDULE_DELAY;
+    else process.env.OTEL_BSP_SCHEDULE_DELAY = scheduleDelay;
+  });
+
+  it('hands over a lone span without a flush, after its short wait', async () => {
+    startSpan('lone.span', { n: 1 })!.end();
+    const deadline = Date.now() + 10_000;
+    while (spansReceived().length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+    assert.deepEqual(spansReceived().map((s) => s.name), ['lone.span']);
+  });
+
+  it('drops the spans past the queue limit when they end faster than the thread takes them', async () => {
+    const already = spansReceived().length;
+    // Ended in one turn of the event loop: the thread cannot acknowledge any before the limit is reached.
+    for (let n = 0; n < 300; n++) startSpan('burst.span', { n })!.end();
+    await tracing!.flush();
+    const sent = spansReceived().slice(already);
+    assert.equal(sent.length, 100, 'the first 100 (the limit) were sent, the rest dropped');
+    const numbers = sent.map((s) => Number(s.attributes.find((a) => a.key === 'n')!.value.intValue)).sort((a, b) => a - b);
+    assert.deepEqual(numbers, Array.from({ length: 100 }, (_, n) => n), 'the first ones kept, later ones dropped');
+    // Once the thread has taken them, new spans are accepted again.
+    startSpan('after.burst', {})!.end();
+    await tracing!.flush();
+    assert.equal(spansReceived().at(-1)!.name, 'after.burst');
   });
 });
