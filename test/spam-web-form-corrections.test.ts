@@ -8,7 +8,10 @@
 // layer weighs each word against legitimate web-form messages too, so words that introductions share with pitches
 // take more marks (docs/spam.md, "Corrections on the web-form kinds"). Issue 35's fourth round re-pinned it: its model
 // no longer flags the office wholesaler unaided and catches the fresh set's pitch unaided, so the pitch is now one from
-// the first round's validation part (scripts/data/web-form-messages.tsv) that both strategies miss.
+// the first round's validation part (scripts/data/web-form-messages.tsv) that both strategies miss. Issue 35's sixth
+// round: its model lets the packaging wholesaler through after two "not spam" marks instead of three, also pins the one
+// validation introduction it flags (a translator, web-form-messages.tsv), let through after one, and `intelligent`
+// flags the pitch after three "spam" marks instead of four.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { checkIntelligent, checkStandard, type SpamInput } from '../src/pipeline/spam/index.ts';
@@ -19,6 +22,7 @@ const FIELDS = [{ name: 'email', type: 'email', required: true, rules: [] }, { n
 const WHOLESALER = 'Hallo, wir sind ein Großhändler für Bürobedarf und bieten Ihnen exklusive Rabatte von bis zu 30 % auf Ihre erste Bestellung. Unser Katalog: https://buero-grosshandel.de/katalog';
 const PACKAGING = 'Hello, we are a wholesale supplier of eco-friendly takeaway packaging. We offer compostable boxes and cups at 20% below market price, with free delivery on your first order. See our catalogue: https://greenpack-supplies.co.uk/catalogue';
 const PITCH = 'I am a freelance SEO specialist with 8 years experience. Your site has 37 technical errors that are stopping it ranking. I can fix all of them for a one-time fee. Shall I send the full report?';
+const TRANSLATOR = "Bonjour, je suis traductrice indépendante. J'ai remarqué que votre site n'existe qu'en français alors que vous vendez en Belgique et en Suisse. Je peux traduire vos pages en allemand. Mes références : https://claire-traductions.fr";
 const ENQUIRY = 'Hello, could you send me a quote for redesigning the menu of our restaurant website? We have about 40 dishes.';
 
 const inputOf = (message: string, ownerFeedback: FeedbackCounts | null = null): SpamInput => ({
@@ -30,23 +34,25 @@ const verdicts = async (message: string, counts: FeedbackCounts | null) =>
   [checkStandard(inputOf(message, counts)).spam, (await checkIntelligent(inputOf(message, counts), null)).spam];
 
 describe('corrections on the web-form kinds', () => {
-  it('"not spam" marks on a flagged introduction let its next copy through: the packaging wholesaler after three; the office wholesaler stays through', async () => {
+  it('"not spam" marks on a flagged introduction let its next copy through: the packaging wholesaler after two, the translator after one; the office wholesaler stays through', async () => {
     assert.deepEqual(await verdicts(WHOLESALER, null), [false, false], 'no longer flagged unaided');
     assert.deepEqual(await verdicts(WHOLESALER, countsFromCorrections(marks(WHOLESALER, false, 1))), [false, false]);
     assert.deepEqual(await verdicts(PACKAGING, null), [false, true], 'intelligent flags it unaided');
-    assert.deepEqual(await verdicts(PACKAGING, countsFromCorrections(marks(PACKAGING, false, 2))), [false, true]);
-    assert.deepEqual(await verdicts(PACKAGING, countsFromCorrections(marks(PACKAGING, false, 3))), [false, false]);
+    assert.deepEqual(await verdicts(PACKAGING, countsFromCorrections(marks(PACKAGING, false, 1))), [false, true]);
+    assert.deepEqual(await verdicts(PACKAGING, countsFromCorrections(marks(PACKAGING, false, 2))), [false, false]);
+    assert.deepEqual(await verdicts(TRANSLATOR, null), [false, true], 'intelligent flags it unaided');
+    assert.deepEqual(await verdicts(TRANSLATOR, countsFromCorrections(marks(TRANSLATOR, false, 1))), [false, false]);
   });
 
-  it('"spam" marks on a missed outreach pitch flag its next copy: both strategies after four, neither after three', async () => {
+  it('"spam" marks on a missed outreach pitch flag its next copy: intelligent after three, standard after four', async () => {
     assert.deepEqual(await verdicts(PITCH, null), [false, false]);
-    assert.deepEqual(await verdicts(PITCH, countsFromCorrections(marks(PITCH, true, 1))), [false, false]);
-    assert.deepEqual(await verdicts(PITCH, countsFromCorrections(marks(PITCH, true, 3))), [false, false]);
+    assert.deepEqual(await verdicts(PITCH, countsFromCorrections(marks(PITCH, true, 2))), [false, false]);
+    assert.deepEqual(await verdicts(PITCH, countsFromCorrections(marks(PITCH, true, 3))), [false, true]);
     assert.deepEqual(await verdicts(PITCH, countsFromCorrections(marks(PITCH, true, 4))), [true, true]);
   });
 
   it('the same marks leave an unrelated enquiry about a website alone', async () => {
-    const counts = countsFromCorrections([...marks(WHOLESALER, false, 1), ...marks(PACKAGING, false, 3), ...marks(PITCH, true, 3)]);
+    const counts = countsFromCorrections([...marks(WHOLESALER, false, 1), ...marks(PACKAGING, false, 2), ...marks(TRANSLATOR, false, 1), ...marks(PITCH, true, 4)]);
     assert.deepEqual(await verdicts(ENQUIRY, null), [false, false]);
     assert.deepEqual(await verdicts(ENQUIRY, counts), [false, false]);
   });

@@ -12,8 +12,11 @@ import { capitalise, ownerAdjustmentOf, roundConfidence, scoreOf, standardVerdic
 import { OWNER_FEEDBACK_SIGNAL } from './owner-feedback.ts';
 
 export const CLASSIFIER_SIGNAL = 'text_classifier';
-/** Heuristics whose evidence the classifier already reads in the text; counting them again would double it. */
-const READ_BY_CLASSIFIER = new Set(['links', 'all_caps', 'exclamations']);
+/**
+ * Heuristics whose evidence the classifier already reads in the text; counting them again would double it. The sixth
+ * round's two are its features for a link's top-level domain and for a messaging app named (text.ts).
+ */
+const READ_BY_CLASSIFIER = new Set(['links', 'all_caps', 'exclamations', 'throwaway_link', 'messenger_route']);
 /** Signals added to the score in log-odds of their own rather than as heuristic points. */
 const OWN_SCALE = new Set([OWNER_FEEDBACK_SIGNAL]);
 /** What the text says (phrases, promotion, claims, bait): evidence weighed with the classifier's own reading. */

@@ -12,9 +12,10 @@
 // features in other scripts would learn "this script is spam". Left out, a message in Japanese, Arabic
 // or Hindi is judged on the features every language shares, which the training data does teach.
 
-import { findUrls, isIpHost, isShortener, removeUrls } from './urls.ts';
+import { findUrls, isIpHost, isShortener, removeUrls, type FoundUrl } from './urls.ts';
 import { foldHomoglyphs } from './unicode-scripts.ts';
 import { shapeFeatures } from './shape.ts';
+import { MESSAGING_APP } from './contact-routes.ts';
 
 export const HASH_BITS = 20;
 const BUCKET_MASK = (1 << HASH_BITS) - 1;
@@ -37,6 +38,10 @@ const HANDLE = /(?:^|[\s:(])@[\p{L}\p{N}_.]{2,30}/gu;
 const MONEY = /[$€£¥₹]\s?\d|\d\s?(?:[$€£¥₹]|usd|eur|dollars?|euros?)\b/giu;
 const EMOJI = /\p{Extended_Pictographic}/gu;
 const QUESTION = /[?¿؟]/u;
+/** A share or a rate ("60% lower cost", "3% per day", "100% bonus"): offers quote them, requests rarely do. */
+const PERCENT = /\d\s?%/u;
+/** Links read per message for the link-shape features; more add cost, not evidence. */
+const MAX_LINKS_SHAPED = 5;
 
 /**
  * The value of each present feature. Features are binary and the document vector has unit length, so
@@ -65,7 +70,7 @@ export function featureBuckets(rawText: string, style = true): number[] {
   const withoutUrls = removeUrls(text).normalize('NFKC');
   const prose = foldHomoglyphs(withoutUrls).replace(EMAIL_ADDRESS, ' @email ');
   if (style) {
-    addStyleFeatures(withoutUrls, prose, urls.length, add);
+    addStyleFeatures(withoutUrls, prose, urls, add);
     // What the sender does (greets nobody, offers, asks about a need): see shape.ts. Style, not content, so the
     // owner's adaptive layer, which compares what submissions say, does not read it.
     for (const feature of shapeFeatures(prose, prose.toLowerCase(), urls.length)) add(feature);
@@ -99,8 +104,12 @@ export function featureBuckets(rawText: string, style = true): number[] {
 }
 
 /** Contact patterns and script-independent shape: what a text is like rather than what it says. */
-function addStyleFeatures(withoutUrls: string, prose: string, urlCount: number, add: (feature: string) => void): void {
-  if (urlCount === 0) add('s:nolink');
+function addStyleFeatures(withoutUrls: string, prose: string, urls: readonly FoundUrl[], add: (feature: string) => void): void {
+  if (urls.length === 0) add('s:nolink');
+  addLinkShape(urls, add);
+  const lower = prose.toLowerCase();
+  if (PERCENT.test(prose)) add('p:percent');
+  if (MESSAGING_APP.test(lower)) add('p:messenger');
   if (EMAIL_ADDRESS.test(withoutUrls)) add('p:email');
   EMAIL_ADDRESS.lastIndex = 0;
   const phones = prose.match(PHONE_NUMBER)?.length ?? 0;
@@ -112,6 +121,22 @@ function addStyleFeatures(withoutUrls: string, prose: string, urlCount: number, 
   const emoji = prose.match(EMOJI)?.length ?? 0;
   if (emoji > 0) add(`s:emoji${logBucket(emoji)}`);
   if (QUESTION.test(prose)) add('s:question');
+}
+
+/**
+ * What a link's name looks like, in any language: its top-level domain (the classifier learns which endings the
+ * training data's spam registers and which its honest senders use), a name strung from words with hyphens or holding
+ * digits ("cripto-ganancias.pro", "winbet77.vip").
+ */
+function addLinkShape(urls: readonly FoundUrl[], add: (feature: string) => void): void {
+  for (const url of urls.slice(0, MAX_LINKS_SHAPED)) {
+    const labels = url.host.split('.');
+    if (labels.length < 2) continue;
+    add(`t:${labels.at(-1)}`);
+    const name = labels.at(-2)!;
+    if (name.includes('-')) add('u!hyphen');
+    if (/\d/u.test(name) && !isIpHost(url.host)) add('u!digit');
+  }
 }
 
 /** Pieces of words, so spellings never seen in training ("v1agra", "m0rtgage", "refinancing") still share features with seen ones. */

@@ -38,10 +38,9 @@ const SHORTENER_HOSTS = new Set([
 export function findUrls(text: string): FoundUrl[] {
   const found: FoundUrl[] = [];
   for (const match of text.matchAll(URL_PATTERN)) {
-    const bare = !LINK_SHAPE.test(match[0]);
-    if (bare && !isBareDomain(match[0])) continue;
+    if (!isLink(match[0])) continue;
     const url = withoutTrailingPunctuation(match[0]);
-    found.push({ text: url, host: hostOf(url), bare });
+    found.push({ text: url, host: hostOf(url), bare: !LINK_SHAPE.test(match[0]) });
   }
   return found;
 }

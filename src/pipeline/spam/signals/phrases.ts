@@ -36,7 +36,9 @@ export const SPAM_PHRASES: readonly Phrase[] = [
   phrase('replica goods', /\b(?:replicas?|replika|1:1\scopy|aaa\squality|same\sas\soriginal|identica\sall'originale|factory\sprices)\b/u, STRONG),
   phrase('casino', /\b(?:freispiele|online\scasino|cassino|rodadas\sgr[áa]tis|apostas\sesportivas|judi\sonline|slot\sgacor|betting\stips|fixed\smatches|welcome\sbonus)\b/u, STRONG),
   phrase('pharma', /\b(?:without\s(?:a\s)?prescription|no\sprescription(?:\sneeded)?|sans\sordonnance|sin\sreceta|keto\spills|pastillas\spara\sadelgazar|adderall|oxycodone|generic\scialis)\b/u, STRONG),
-  phrase('crypto scheme', /\b(?:airdrop|trading\sbot|account\smanager|forex\strader|recover\s(?:your\s)?(?:lost|stolen)\s(?:or\s(?:lost|stolen)\s)?(?:crypto|bitcoin|funds)|bitcoin\strading|krypto|криптовалют\w{0,3})\b/u, STRONG),
+  // `\b` is ASCII-only even with the `u` flag, so Cyrillic words are bounded by letter look-arounds; and, like
+  // "bitcoin trading", the scheme (earning or investing in it) is the phrase, not the currency a customer may pay with.
+  phrase('crypto scheme', /\b(?:airdrop|trading\sbot|account\smanager|forex\strader|recover\s(?:your\s)?(?:lost|stolen)\s(?:or\s(?:lost|stolen)\s)?(?:crypto|bitcoin|funds)|bitcoin\strading|krypto)\b|(?<![\p{L}\p{N}])(?:заработ\p{L}{0,4}|доход\p{L}{0,3}|инвест\p{L}{0,8}|вложени\p{L}{0,2})\s(?:на|в)\sкриптовалют\p{L}{0,3}(?![\p{L}\p{N}])/u, STRONG),
   phrase('loans', /\b(?:private\slender|no\scredit\scheck|bad\scredit|loans?\sat\s\d{1,2}%|pr[êe]t\sentre\sparticuliers|pr[ée]stamos\sr[áa]pidos|sin\saval|working\scapital|urgent\sfinancial\sassistance)\b/u, STRONG),
   phrase('adult content', /\b(?:lonely\sand\slooking|meet\stonight|singles\sin\syour\sarea|sexkontakte|hei[ßs]e\sfrauen|diskrete\streffen|serious\srelationship)\b/u, STRONG),
   phrase('account threat', /\b(?:verify|confirm)\syour\s(?:account|identity|details)|\bwill\sbe\s(?:suspended|blocked|deleted|terminated)\b|\bcopyright\sinfringement\b|\bunusual\ssign-in\b|\bkonto\swurde\s(?:vor[üu]bergehend\s)?gesperrt\b|\bfrais\sde\sr[ée]exp[ée]dition\b|\binfected\swith\smalware\b/u, STRONG),

@@ -9,12 +9,8 @@ import type { SignalHit } from '../types.ts';
 import type { SubmissionText } from '../submission-text.ts';
 import { tradePhrases } from './phrases.ts';
 import { isIpHost, isShortener } from '../urls.ts';
+import { isThrowawayHost, MESSAGING_APP } from '../contact-routes.ts';
 
-/** Top-level domains that cost next to nothing and host most throwaway spam sites; none a business mostly uses. */
-const CHEAP_TLDS = new Set(['vip', 'top', 'online', 'shop', 'live', 'click', 'site', 'club', 'xyz', 'loan', 'date', 'win', 'bid', 'icu', 'buzz', 'work', 'rest', 'cyou', 'sbs', 'store', 'fun', 'monster', 'cfd']);
-/** A bare domain on one of them ("Richiedi ora: prestito-facile.online"): findUrls finds it too, but not with its ending in capitals ("PRESTITO.ONLINE"), which this reads lower-cased. */
-const BARE_CHEAP_DOMAIN = /\b[a-z0-9-]{2,63}\.(?:vip|top|online|shop|live|click|site|club|xyz|loan|date|win|bid|icu|buzz|work|rest|cyou|sbs|store|fun|monster|cfd)\b(?![.@-])/u;
-const MESSAGING = /\b(?:whats\s?app|telegram|wechat|viber|kakaotalk)\b|\bt\.me\/|微信|(?<!\p{L})(?:телеграм|вотсап|واتساب)/u;
 /** A free-mail address offered as the way to answer ("email me at …"), not merely given ("my email is …"). */
 const FREE_MAIL = /\b(?:me|us|nos|mir|uns|mi)\s(?:at|on|via|to|a|an|su)\s(?:my\s(?:private\s)?e-?mail\s)?[a-z0-9._%+-]{1,64}@(?:gmail|googlemail|outlook|hotmail|live|yahoo|aol|proton|protonmail|mail|yandex|gmx|qq|163)\.[a-z.]{2,8}\b/u;
 const MAX_URLS_READ = 5;
@@ -30,15 +26,14 @@ export function tradeLinkSignal(text: SubmissionText, hits: readonly SignalHit[]
 }
 
 function routeToBuy(text: SubmissionText): string | null {
-  const messaging = MESSAGING.exec(text.leadingProse);
+  const messaging = MESSAGING_APP.exec(text.leadingProse);
   if (messaging) return `a messaging app to write to ("${messaging[0]}")`;
   const mail = FREE_MAIL.exec(text.leadingProse);
   if (mail) return `a free-mail address ("${mail[0]}")`;
   for (const url of text.urls.slice(0, MAX_URLS_READ)) {
     if (isShortener(url.host) || isIpHost(url.host)) return `a hidden link (${url.host})`;
-    const labels = url.host.split('.');
-    if (CHEAP_TLDS.has(labels.at(-1) ?? '')) return `a link on a throwaway domain (${url.host})`;
+    if (isThrowawayHost(url.host)) return `a link on a throwaway domain (${url.host})`;
   }
-  const bare = BARE_CHEAP_DOMAIN.exec(text.leadingProse);
-  return bare ? `a link on a throwaway domain (${bare[0]})` : null;
+  // Bare domains ("Richiedi ora: prestito-facile.online") are among text.urls since findUrls reads them.
+  return null;
 }
