@@ -17,6 +17,7 @@ import { languageOf, type Language } from './languages.ts';
 import { askerTerms, comparedText, DAY_TERMS, LIGHT_FRAMES, LIGHT_NOUNS, LIGHT_VERBS, MAX_TEXT_CHARS, MOMENT_TERMS, MONTH_TERMS, NAMES_A_DAY, NAMES_A_MONTH, NAMES_A_TIME, questionTerms, termOf, textTerms, withoutGreetings, words } from './terms.ts';
 import { runAtOnce, runInSlices, type Steps } from './steps.ts';
 import { vocabularySteps } from './vocabulary.ts';
+import { isEnglishStem } from './english-words.ts';
 
 export { queryTerms } from './terms.ts';
 
@@ -195,7 +196,8 @@ function* indexSteps(passages: Passage[]): Steps<PassageIndex> {
     unitsByPassage.set(passage.position, units);
     count(rawFrequency, new Set([...heading, ...units.flatMap((u) => [...u.own, ...(u.columns ?? [])])]));
   }
-  const { resolve, standFor } = yield* vocabularySteps(rawFrequency);
+  // In English, a question's real word is never read as a slip for another (english-words.ts).
+  const { resolve, standFor } = yield* vocabularySteps(rawFrequency, language === 'en' ? isEnglishStem : undefined);
   // Terms as they are compared: the knowledge base's inflections of a word as one (vocabulary.ts).
   const frequency = new Map<string, number>();
   for (const units of unitsByPassage.values()) {

@@ -5,7 +5,7 @@
 import { ANSWER_RULE, certaintyOf, confidence, passes, type AnswerRule, type Certainty } from '../knowledge/answerability.ts';
 import { askedTypes, statesAnswer, type AnswerType } from '../knowledge/answer-types.ts';
 import type { Passage } from '../knowledge/passages.ts';
-import type { PassageIndex, Sentence, SentenceMatch } from '../knowledge/retrieval.ts';
+import { withoutListNumber, type PassageIndex, type Sentence, type SentenceMatch } from '../knowledge/retrieval.ts';
 import { MAX_TEXT_CHARS } from '../knowledge/terms.ts';
 import { questionParts } from './question-parts.ts';
 
@@ -104,7 +104,8 @@ const MAX_HEADING_CHARS = 200;
 /** The sentences that state the kind of answer asked for, with what they would be quoted with and their heading, in the same order. */
 function ofType(index: PassageIndex, ranked: SentenceMatch[], wanted: AnswerType | null): SentenceMatch[] {
   if (!wanted) return ranked;
-  return ranked.filter((m) => statesAnswer(wanted, [(m.sentence.passage.heading ?? '').slice(0, MAX_HEADING_CHARS), ...quoteOf(index, [m])].join('\n')));
+  // A numbered clause's number ("6. Edited photos …") is where it stands, not a number it states.
+  return ranked.filter((m) => statesAnswer(wanted, [(m.sentence.passage.heading ?? '').slice(0, MAX_HEADING_CHARS), ...quoteOf(index, [m]).map(withoutListNumber)].join('\n')));
 }
 
 /**
