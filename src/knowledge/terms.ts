@@ -6,7 +6,7 @@ import { stemmer } from 'stemmer';
 import { eng } from 'stopword';
 import { fold, frenchStem, FRENCH_SYNONYMS, isFrenchStop, type Language } from './languages.ts';
 import { foldGerman, germanStem, GERMAN_STOP, GERMAN_SYNONYMS } from './german.ts';
-import { AMOUNT, AMOUNT_WORD, CLOCK, CLOCK_WORD, SYNONYM_GROUPS, SYNONYM_PHRASES } from './synonyms.ts';
+import { ADDRESS, ADDRESS_WORD, AMOUNT, AMOUNT_WORD, ASKS_WHERE, CLOCK, CLOCK_WORD, SYNONYM_GROUPS, SYNONYM_PHRASES } from './synonyms.ts';
 
 export type { Language } from './languages.ts';
 
@@ -31,6 +31,8 @@ const FILLER = new Set([
   // Greetings and framing the lists above lacked ("hiya", "a bit worried", "what happens if"), and the
   // ends of contractions typed with the apostrophe split off ("we're", "I've", "it's" typed "its").
   'hiya', 'heya', 'howdy', 'bit', 'worried', 'worry', 'concerned', 'happen', 'happens', 're', 've', 'll', 'its',
+  // "whereabouts are you?" asks where, as "where" does (ASKS_WHERE, synonyms.ts).
+  'whereabouts',
   // Question words the stop-word list keeps: they name the kind of answer wanted (answer-types.ts), not what it is about.
   'when', 'why', 'whom', 'whose',
 ]);
@@ -102,8 +104,9 @@ export function termOf(word: string, language: Language = 'en'): string | null {
 
 /**
  * A text's words as they are compared: a synonym phrase as its one word ("money back" is
- * "refund"), and after them "price" when the text states an amount of money ("€65") and "hour"
- * when it states a time of day ("7:30am", "18:30").
+ * "refund"), and after them "price" when the text states an amount of money ("€65"), "hour"
+ * when it states a time of day ("7:30am", "18:30") and "address" when it states a street address
+ * or asks only where.
  */
 const FRENCH_ARTICLES = new Set(['l', 'la', 'le', 'les']);
 
@@ -128,6 +131,9 @@ export function readWords(text: string, language: Language = 'en'): string[] {
   }
   if (AMOUNT.test(text)) out.push(AMOUNT_WORD);
   if (CLOCK.test(text)) out.push(CLOCK_WORD);
+  // An address answers a question of where that names nothing else ("where are you?"): the
+  // question has no other word to be matched by, and would find no passage at all.
+  if (ADDRESS.test(text) || (ASKS_WHERE.test(text) && !out.some((w) => termOf(w, language) !== null))) out.push(ADDRESS_WORD);
   return out;
 }
 
