@@ -76,3 +76,18 @@ describe('a passage under the first that covers far more', () => {
     assert.ok(quotes(walker, 'how many dogs go on a group walk?').includes('up to four dogs'));
   });
 });
+
+describe('when the asker\'s case falls, and a deadline', () => {
+  const lessons = kb(
+    '## Prices', 'A 2-hour lesson is £70. A block of 10 hours is £330, paid in advance.', '',
+    '## Cancellations', "Deposits are not refunded if you cancel with less than 48 hours' notice.",
+  );
+  it('"tomorrow" is covered by a sentence stating a deadline', () => {
+    const [best] = lessons.rankSentences('I need to cancel tomorrow, is my deposit refunded?', lessons.passages[1]!);
+    assert.equal(best!.coverage, 1);
+  });
+  it('near miss: a period bought ("a block of 10 hours") is no deadline and does not cover "tomorrow"', () => {
+    const [best] = lessons.rankSentences('is the block paid tomorrow?', lessons.passages[0]!);
+    assert.ok(best!.coverage < 1, String(best!.coverage));
+  });
+});

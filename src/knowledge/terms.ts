@@ -309,6 +309,28 @@ export const MONTH_TERMS = new Set([
 /** Not a word: what a knowledge-base text that names a month also says (see retrieval.ts). */
 export const NAMES_A_MONTH = '·month';
 
+/**
+ * When the asker's case falls, by stem: "I need to cancel tomorrow", "can you come out tonight?",
+ * "if we cancel a week before", "si j'annule la veille", "mon rdv de demain". A sentence that states
+ * a period or a time ("less than 48 hours' notice", "14 days or more before arrival", "24 heures à
+ * l'avance", "by 8am") answers it, whichever day the asker names, as with days and months (issue 36,
+ * ninth round).
+ */
+export const WHEN_TERMS = new Set([
+  ...['tomorrow', 'today', 'tonight', 'yesterday', 'week', 'month', 'fortnight'].map((w) => SYNONYM_OF.get(stemmer(w)) ?? stemmer(w)),
+  ...['demain', 'aujourd', 'veille', 'semaine', 'mois'].map((w) => frenchStem(w)),
+  ...['morgen', 'heute', 'woche', 'monat'].map((w) => germanStem(foldGerman(w))),
+]);
+/** A period of time: a number and its unit ("48 hours", "14 days", "24 heures", "vier Wochen"). */
+const PERIOD_SOURCE = String.raw`(?:\d+|two|three|four|five|six|seven|ten|twelve|deux|trois|quatre|cinq|zwei|drei|vier|fünf)\s+(?:(?:working|business|full|clear)\s+)?(?:hours?|days?|nights?|weeks?|months?|heures?|jours?|semaines?|mois|Stunden|Tagen?|Wochen|Monate?n?)\b`;
+/**
+ * A period as a deadline: before or after it ("less than 48 hours' notice", "14 days or more before
+ * arrival", "within 6 months", "24 heures à l'avance"), not an amount bought ("a block of 10 hours").
+ */
+const DEADLINE = new RegExp(String.raw`\b(?:within|than|least|moins\s+de|au\s+moins|mindestens|innerhalb|spätestens)\s+${PERIOD_SOURCE}|\b${PERIOD_SOURCE}['’]?\s+(?:[\p{L}'’]+\s+){0,3}?(?:notice|before|ahead|advance|prior|avance|avant|vorher|vor)\b`, 'iu');
+/** Not a word: what a knowledge-base text that states a deadline or a clock time also says (see retrieval.ts). */
+export const NAMES_A_PERIOD = '·period';
+
 /** The distinct terms of a knowledge-base text, whole: it was size-checked when saved. */
 export function textTerms(text: string, language: Language = 'en'): Set<string> {
   const terms = termsOf(text, () => true, language);
@@ -317,5 +339,6 @@ export function textTerms(text: string, language: Language = 'en'): Set<string> 
     if (MONTH_TERMS.has(term)) terms.add(NAMES_A_MONTH);
   }
   if (CLOCK.test(text)) terms.add(NAMES_A_TIME);
+  if (CLOCK.test(text) || DEADLINE.test(text)) terms.add(NAMES_A_PERIOD);
   return terms;
 }
