@@ -91,3 +91,18 @@ describe('when the asker\'s case falls, and a deadline', () => {
     assert.ok(best!.coverage < 1, String(best!.coverage));
   });
 });
+
+describe('"how much notice" asks a duration, not a price', () => {
+  it('"how much notice" has no price term; "how much is a wreath" has', () => {
+    assert.ok(!queryTerms('how much notice do you need for a wreath?').has([...queryTerms('price')][0]!));
+    assert.ok(queryTerms('how much is a wreath?').has([...queryTerms('price')][0]!));
+  });
+  const florist = kb('## Funerals', "We make wreaths and sprays; please give us at least two working days' notice.", '', '## Prices', 'A wreath is from £45.');
+  it('is answered by the notice, not the price', () => {
+    const reply = quotes(florist, 'how much notice do you need for a wreath?');
+    assert.ok(reply.includes('at least two working days'), reply);
+  });
+  it('near miss: "how much is a wreath" is answered by the price', () => {
+    assert.ok(quotes(florist, 'how much is a wreath?').includes('£45'));
+  });
+});

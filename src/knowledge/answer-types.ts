@@ -7,6 +7,7 @@
 // "wann", "wo", "was kostet", "wie teuer": the rest of the rule also compares French (languages.ts),
 // where no kind is recognised and nothing is checked. Everything here is one pass over the words of the text: no pattern
 // backtracks, and a text is cut to MAX_TEXT_CHARS first.
+import { HOW_MUCH_TIME } from './synonyms.ts';
 import { MAX_TEXT_CHARS } from './terms.ts';
 
 export type AnswerType = 'price' | 'duration' | 'time' | 'place' | 'number' | 'frequency' | 'distance';
@@ -68,7 +69,7 @@ function kindAt(words: string[], i: number, lastCost: number): AnswerType | null
   const word = words[i]!;
   const next = words[i + 1] ?? '';
   if (word === 'how') {
-    if (next === 'much') return words[i + 2] === 'time' ? 'duration' : words[i + 2] === undefined || PRICE_AFTER_HOW_MUCH.has(words[i + 2]!) ? 'price' : 'number';
+    if (next === 'much') return HOW_MUCH_TIME.has(words[i + 2] ?? '') ? 'duration' : words[i + 2] === undefined || PRICE_AFTER_HOW_MUCH.has(words[i + 2]!) ? 'price' : 'number';
     if (next === 'expensive' || next === 'cheap') return 'price';
     if (next === 'long') return words[i + 2] === 'ago' ? 'time' : 'duration';
     if (next === 'many') return UNIT_OF_TIME.has(words[i + 2] ?? '') ? 'duration' : 'number';

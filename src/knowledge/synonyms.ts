@@ -63,6 +63,9 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['care', 'maintenance'],
 ];
 
+/** After "how much", these ask a duration, not a price: "how much time", "how much notice do you need?" (issue 36, ninth round). */
+export const HOW_MUCH_TIME: ReadonlySet<string> = new Set(['time', 'notice', 'warning']);
+
 /** Two-word phrases that stand for one word of a group. */
 export const SYNONYM_PHRASES: ReadonlyMap<string, string> = new Map([
   ['how much', 'price'],

@@ -6,7 +6,7 @@ import { stemmer } from 'stemmer';
 import { eng } from 'stopword';
 import { fold, frenchStem, FRENCH_SYNONYMS, isFrenchStop, type Language } from './languages.ts';
 import { foldGerman, germanStem, GERMAN_STOP, GERMAN_SYNONYMS } from './german.ts';
-import { ADDRESS, ADDRESS_WORD, AMOUNT, AMOUNT_WORD, ASKS_WHERE, CLOCK, CLOCK_WORD, SYNONYM_GROUPS, SYNONYM_PHRASES } from './synonyms.ts';
+import { ADDRESS, ADDRESS_WORD, AMOUNT, AMOUNT_WORD, ASKS_WHERE, CLOCK, HOW_MUCH_TIME, CLOCK_WORD, SYNONYM_GROUPS, SYNONYM_PHRASES } from './synonyms.ts';
 
 export type { Language } from './languages.ts';
 
@@ -118,6 +118,11 @@ export function readWords(text: string, language: Language = 'en'): string[] {
     // "combien de temps", "combien de personnes" ask a quantity, not a price: "combien" alone is "how much".
     // "combien de l'heure", "combien la séance" ask a price: an article after "de" names what is paid for.
     if (language === 'fr' && (pair === 'combien de' || pair === 'combien d') && !FRENCH_ARTICLES.has(all[i + 2]?.toLowerCase() ?? '')) {
+      i += 1;
+      continue;
+    }
+    // "how much notice", "how much time" ask a duration: "how much" is "price" only otherwise.
+    if (language === 'en' && pair === 'how much' && HOW_MUCH_TIME.has(all[i + 2]?.toLowerCase() ?? '')) {
       i += 1;
       continue;
     }
