@@ -272,6 +272,7 @@ if (process.argv.includes('--by-kb')) {
     console.log(`\n${mode}, held out, by knowledge base:`);
     for (const kb of kbs) {
       const rows = scored.filter((s) => s.trial.kb === kb && s.trial.part === 'held-out');
+      if (rows.length === 0) continue;
       const a = rows.filter((s) => s.trial.right !== null);
       const replied = (s: Scored) => replyPieces(decide(s.answer, GATES[mode], mode === 'auto')).quotes.length > 0;
       const right = (s: Scored) => { const d = decide(s.answer, GATES[mode], mode === 'auto'); return s.trial.right!(replyPieces(d).quotes, d.passages.map((p) => p.position)); };
