@@ -1,7 +1,7 @@
 // The evaluation sources of smart replies, each split into a validation and a held-out part by a
 // hash (the same split every run): the small-business knowledge bases written for Intake
 // (scripts/data/knowledge; those of its validation/ folder are validation trials only, those of
-// fresh2/ held-out trials only), StackFAQ (Q&A pairs; ../shared/data/faq) and a SQuAD 2.0 subset (prose;
+// fresh3/ held-out trials only), StackFAQ (Q&A pairs; ../shared/data/faq) and a SQuAD 2.0 subset (prose;
 // ../shared/data/qa). A trial is one submission to one knowledge base with the test of a right reply.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -10,7 +10,7 @@ import { splitPassages } from '../src/knowledge/passages.ts';
 import { buildIndex, type PassageIndex } from '../src/knowledge/retrieval.ts';
 
 export type Part = 'validation' | 'held-out';
-export type SourceName = 'small business' | 'small business, fresh 2' | 'StackFAQ' | 'SQuAD 2.0';
+export type SourceName = 'small business' | 'small business, fresh 3' | 'StackFAQ' | 'SQuAD 2.0';
 
 export interface Trial {
   source: SourceName;
@@ -41,16 +41,20 @@ export function businessSources(dir = DATA): Business[] {
  * The knowledge bases of data/knowledge/validation choose the rule: all their trials are validation
  * trials of 'small business'. Five of them (car-valeting to salon-coiffure) were held out whole until
  * issue 36's sixth round folded them in, six more (dry-cleaner to standing-desk, once fresh/) until its
- * seventh (docs/reply-evaluation.md).
+ * seventh, six more (tattoo-studio to electrician, once fresh2/) until its ninth (docs/reply-evaluation.md).
  */
 export const VALIDATION_DIR = path.join(DATA, 'validation');
-/** The knowledge bases of data/knowledge/fresh2 were written, and committed alone with the figures of the unchanged tree, before issue 36's seventh round changed or studied anything: held out whole. */
-export const FRESH2_DIR = path.join(DATA, 'fresh2');
+/**
+ * The knowledge bases of data/knowledge/fresh3 were written, and committed alone, before issue 36's
+ * ninth round changed or ran anything on them: held out whole. (fresh2/, the seventh round's, was
+ * looked at in the seventh and eighth rounds and is validation data since the ninth.)
+ */
+export const FRESH3_DIR = path.join(DATA, 'fresh3');
 
 export function smallBusinessTrials(dir = DATA): Trial[] {
-  const heldOut = dir === FRESH2_DIR;
+  const heldOut = dir === FRESH3_DIR;
   const validation = dir === VALIDATION_DIR;
-  const source: SourceName = heldOut ? 'small business, fresh 2' : 'small business';
+  const source: SourceName = heldOut ? 'small business, fresh 3' : 'small business';
   return businessSources(dir).flatMap((business) => {
     const content = fs.readFileSync(path.join(dir, business.file), 'utf8');
     const index = buildIndex(splitPassages(content));

@@ -23,6 +23,7 @@ describe('the kind of answer a question asks for', () => {
     ['what does a service cost?', 'price'],
     ['How much storage do I get?', 'number'],
     ['How much time does a repair take?', 'duration'],
+    ['how much notice do you need for a wreath?', 'duration'],
     ['How long is one lesson?', 'duration'],
     ['how many days does delivery take?', 'duration'],
     ['How many people are in a class?', 'number'],

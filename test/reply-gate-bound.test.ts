@@ -25,6 +25,9 @@ test('the Wilson upper bound is above the share of unanswerable questions answer
   assert.ok(Math.abs(wilsonUpper(0, 139) - 0.0269) < 1e-3);
   assert.ok(Math.abs(wilsonUpper(2, 139) - 0.0509) < 1e-3);
   assert.ok(Math.abs(wilsonUpper(13, 139) - 0.1534) < 1e-3);
+  // The small businesses' 210 unanswerable validation questions (issue 36, ninth round) can show 2 % with none sent, not with one.
+  assert.ok(wilsonUpper(0, 210) <= 0.02);
+  assert.ok(wilsonUpper(1, 210) > 0.02);
   // Near miss: a limit of 2 % is out of reach of 188 questions even with none sent, within reach of 189.
   assert.ok(wilsonUpper(0, 188) > 0.02);
   assert.ok(wilsonUpper(0, 189) <= 0.02);
@@ -44,4 +47,12 @@ test("the gates chosen with these bounds are nested: what `auto` would send, `dr
   }
   // Near miss: the draft gate is wider, so something passes it and not the auto gate.
   assert.ok(passes(GATES.draft.minConfidence, 1, GATES.draft) && !passes(GATES.draft.minConfidence, 1, GATES.auto));
+});
+
+test('the gates shipped are those chosen on validation in issue 36\'s ninth round (docs/reply-evaluation.md)', () => {
+  assert.deepEqual(GATES.auto, { minConfidence: 0.3, minCoverage: 0.65 });
+  assert.deepEqual(GATES.medium, { minConfidence: 0.25 });
+  assert.deepEqual(GATES.draft, { minConfidence: 0.12, minCoverage: 0.5 });
+  // The medium level implies the draft gate's least coverage (0.25 ≤ coverage² means coverage ≥ 0.5): every medium reply passes the draft gate.
+  assert.ok(passes(GATES.medium.minConfidence, 0.5, GATES.draft));
 });

@@ -7,6 +7,7 @@
 // "wann", "wo", "was kostet", "wie teuer": the rest of the rule also compares French (languages.ts),
 // where no kind is recognised and nothing is checked. Everything here is one pass over the words of the text: no pattern
 // backtracks, and a text is cut to MAX_TEXT_CHARS first.
+import { HOW_MUCH_TIME } from './synonyms.ts';
 import { MAX_TEXT_CHARS } from './terms.ts';
 
 export type AnswerType = 'price' | 'duration' | 'time' | 'place' | 'number' | 'frequency' | 'distance';
@@ -68,7 +69,7 @@ function kindAt(words: string[], i: number, lastCost: number): AnswerType | null
   const word = words[i]!;
   const next = words[i + 1] ?? '';
   if (word === 'how') {
-    if (next === 'much') return words[i + 2] === 'time' ? 'duration' : words[i + 2] === undefined || PRICE_AFTER_HOW_MUCH.has(words[i + 2]!) ? 'price' : 'number';
+    if (next === 'much') return HOW_MUCH_TIME.has(words[i + 2] ?? '') ? 'duration' : words[i + 2] === undefined || PRICE_AFTER_HOW_MUCH.has(words[i + 2]!) ? 'price' : 'number';
     if (next === 'expensive' || next === 'cheap') return 'price';
     if (next === 'long') return words[i + 2] === 'ago' ? 'time' : 'duration';
     if (next === 'many') return UNIT_OF_TIME.has(words[i + 2] ?? '') ? 'duration' : 'number';
@@ -126,17 +127,22 @@ export function askedTypes(question: string): AnswerType[] {
 }
 
 /** A number followed, within two words, by a unit of time ("45 minutes", "5 working days", "an hour", "60-minute"). */
+/** Whether the number at `i` is followed by a unit of time ("8 weeks", "5 working days", "2 to 3 hours"). */
+function measuresTime(words: string[], i: number): boolean {
+  for (let j = i + 1; j <= i + 3 && j < words.length; j += 1) {
+    if (UNIT_OF_TIME.has(words[j]!)) return true;
+    if (!UNIT_MODIFIERS.has(words[j]!) && !isNumber(words[j]!)) return false;
+  }
+  return false;
+}
+
 function statesDuration(words: string[]): boolean {
   for (let i = 0; i < words.length; i += 1) {
     const w = words[i]!;
     if (/^\d+(?:min|mins|h|hr|hrs|d|wk|wks|yr|yrs)$/i.test(w) || w === 'overnight' || w === 'fortnight') return true;
     // "the same day", "next day": a duration of none or one.
     if ((w === 'same' || w === 'next') && (words[i + 1] === 'day' || words[i + 1] === 'week')) return true;
-    if (!isNumber(w) && !ONE.has(w)) continue;
-    for (let j = i + 1; j <= i + 3 && j < words.length; j += 1) {
-      if (UNIT_OF_TIME.has(words[j]!)) return true;
-      if (!UNIT_MODIFIERS.has(words[j]!) && !isNumber(words[j]!)) break;
-    }
+    if ((isNumber(w) || ONE.has(w)) && measuresTime(words, i)) return true;
   }
   return false;
 }
@@ -156,7 +162,8 @@ function states(type: AnswerType, original: string[], text: string): boolean {
     case 'place':
       return words.some((w, i) => PLACE_WORDS.has(w) || germanStreet(w) || (PLACE_PREPOSITIONS.has(w) && capitalised(original[ARTICLES.has(words[i + 1] ?? '') ? i + 2 : i + 1])) || /^\d{4,5}$/.test(w));
     case 'number':
-      return words.some(isNumber);
+      // A count: "how many photos do we get?" is not answered by "delivered within 8 weeks".
+      return words.some((w, i) => isNumber(w) && !measuresTime(words, i));
     case 'frequency':
       return words.some((w) => FREQUENCY_WORDS.has(w)) || statesDuration(words);
     case 'distance':

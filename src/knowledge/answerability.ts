@@ -30,7 +30,7 @@ export type Certainty = 'high' | 'medium' | 'low';
 export const GATES: { auto: AnswerRule; medium: AnswerRule; draft: AnswerRule } = {
   auto: { minConfidence: 0.3, minCoverage: 0.65 },
   medium: { minConfidence: 0.25 },
-  draft: { minConfidence: 0.12, minCoverage: 0.55 },
+  draft: { minConfidence: 0.12, minCoverage: 0.5 },
 };
 
 /** The gate of `auto` mode, which was the rule's only one. */

@@ -14,9 +14,10 @@ import MiniSearch from 'minisearch';
 import type { Passage } from './passages.ts';
 import { splitUnits } from './sentences.ts';
 import { languageOf, type Language } from './languages.ts';
-import { askerTerms, comparedText, DAY_TERMS, LIGHT_FRAMES, LIGHT_NOUNS, LIGHT_VERBS, MAX_TEXT_CHARS, MOMENT_TERMS, MONTH_TERMS, NAMES_A_DAY, NAMES_A_MONTH, NAMES_A_TIME, questionTerms, termOf, textTerms, withoutGreetings, words } from './terms.ts';
+import { askerTerms, comparedText, DAY_TERMS, LIGHT_FRAMES, LIGHT_NOUNS, LIGHT_VERBS, MAX_TEXT_CHARS, MOMENT_TERMS, MONTH_TERMS, NAMES_A_DAY, NAMES_A_MONTH, NAMES_A_PERIOD, NAMES_A_TIME, questionTerms, termOf, textTerms, WHEN_TERMS, withoutGreetings, words } from './terms.ts';
 import { runAtOnce, runInSlices, type Steps } from './steps.ts';
 import { vocabularySteps } from './vocabulary.ts';
+import { isEnglishStem } from './english-words.ts';
 
 export { queryTerms } from './terms.ts';
 
@@ -195,7 +196,8 @@ function* indexSteps(passages: Passage[]): Steps<PassageIndex> {
     unitsByPassage.set(passage.position, units);
     count(rawFrequency, new Set([...heading, ...units.flatMap((u) => [...u.own, ...(u.columns ?? [])])]));
   }
-  const { resolve, standFor } = yield* vocabularySteps(rawFrequency);
+  // In English, a question's real word is never read as a slip for another (english-words.ts).
+  const { resolve, standFor } = yield* vocabularySteps(rawFrequency, language === 'en' ? isEnglishStem : undefined);
   // Terms as they are compared: the knowledge base's inflections of a word as one (vocabulary.ts).
   const frequency = new Map<string, number>();
   for (const units of unitsByPassage.values()) {
@@ -251,9 +253,11 @@ function* indexSteps(passages: Passage[]): Steps<PassageIndex> {
         const time = unit.own.has(NAMES_A_TIME) || unit.heading.has(NAMES_A_TIME);
         // A month likewise by a sentence that names any ("open in October?" by "from April to September").
         const month = unit.own.has(NAMES_A_MONTH) || unit.heading.has(NAMES_A_MONTH);
+        // When the asker's case falls likewise by a sentence that states a period or a time ("cancel tomorrow?" by "less than 48 hours' notice").
+        const period = unit.own.has(NAMES_A_PERIOD) || unit.heading.has(NAMES_A_PERIOD);
         for (const t of terms) {
           if (unit.own.has(t)) own += weight(t);
-          if (unit.own.has(t) || unit.heading.has(t) || (day && DAY_TERMS.has(t)) || (time && MOMENT_TERMS.has(t)) || (month && MONTH_TERMS.has(t))) covered += weight(t);
+          if (unit.own.has(t) || unit.heading.has(t) || (day && DAY_TERMS.has(t)) || (time && MOMENT_TERMS.has(t)) || (month && MONTH_TERMS.has(t)) || (period && WHEN_TERMS.has(t))) covered += weight(t);
         }
         return { sentence: unit.sentence, coverage: covered / sum, own: own / sum };
       }).sort(byCoverage);

@@ -63,6 +63,9 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['care', 'maintenance'],
 ];
 
+/** After "how much", these ask a duration, not a price: "how much time", "how much notice do you need?" (issue 36, ninth round). */
+export const HOW_MUCH_TIME: ReadonlySet<string> = new Set(['time', 'notice', 'warning']);
+
 /** Two-word phrases that stand for one word of a group. */
 export const SYNONYM_PHRASES: ReadonlyMap<string, string> = new Map([
   ['how much', 'price'],
@@ -80,3 +83,18 @@ export const AMOUNT_WORD = 'price';
 /** A time of day ("7:30am", "6pm", "18:30", "18h30", "19 Uhr"): a sentence that states one tells an hour. */
 export const CLOCK = /\b\d{1,2}(?::\d{2})?\s?(?:am|pm|uhr)\b|\b\d{1,2}:\d{2}\b|\b\d{1,2}h(?:\d{2})?\b/i;
 export const CLOCK_WORD = 'hour';
+/**
+ * A street address: a house number before a street's name and kind ("14 Bernard Street", "22
+ * Dalston Lane"), a street's kind before its name ("rue de la Paix", "via Roma"), a German street and
+ * its number ("Friedrich-Ebert-Straße 48", Dutch "Overpoortstraat 112") or a British postcode ("LS6 2QB"). A sentence that states
+ * one tells where the business is.
+ */
+export const ADDRESS = new RegExp([
+  String.raw`\b\d{1,4}[a-z]?,?\s+(?:\p{Lu}[\p{L}'’-]*\s+){1,3}(?:Street|St|Road|Rd|Lane|Avenue|Ave|Drive|Way|Place|Square|Close|Crescent|Terrace|Parade|Row|Hill|Gardens)\b`,
+  String.raw`\b(?:rue|avenue|boulevard|chemin|via|viale|piazza|calle|avenida)\s+(?:de\s+la\s+|du\s+|des\s+|de\s+|d'|del\s+|della\s+)?\p{Lu}`,
+  String.raw`\p{Lu}[\p{L}-]*(?:[sS]traße|[sS]trasse|[sS]traat|[wW]eg|[pP]latz|[aA]llee|[gG]asse)\s+\d`,
+  String.raw`\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b`,
+].join('|'), 'u');
+/** "where are you?", "whereabouts r u", "wo seid ihr genau?", "où êtes-vous ?": a question of where with nothing else to it. */
+export const ASKS_WHERE = /(?:^|[^\p{L}])(?:where|whereabouts|wo|où|dove)(?:$|[^\p{L}])/iu;
+export const ADDRESS_WORD = 'address';

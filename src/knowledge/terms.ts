@@ -6,7 +6,7 @@ import { stemmer } from 'stemmer';
 import { eng } from 'stopword';
 import { fold, frenchStem, FRENCH_SYNONYMS, isFrenchStop, type Language } from './languages.ts';
 import { foldGerman, germanStem, GERMAN_STOP, GERMAN_SYNONYMS } from './german.ts';
-import { AMOUNT, AMOUNT_WORD, CLOCK, CLOCK_WORD, SYNONYM_GROUPS, SYNONYM_PHRASES } from './synonyms.ts';
+import { ADDRESS, ADDRESS_WORD, AMOUNT, AMOUNT_WORD, ASKS_WHERE, CLOCK, HOW_MUCH_TIME, CLOCK_WORD, SYNONYM_GROUPS, SYNONYM_PHRASES } from './synonyms.ts';
 
 export type { Language } from './languages.ts';
 
@@ -31,6 +31,8 @@ const FILLER = new Set([
   // Greetings and framing the lists above lacked ("hiya", "a bit worried", "what happens if"), and the
   // ends of contractions typed with the apostrophe split off ("we're", "I've", "it's" typed "its").
   'hiya', 'heya', 'howdy', 'bit', 'worried', 'worry', 'concerned', 'happen', 'happens', 're', 've', 'll', 'its',
+  // "whereabouts are you?" asks where, as "where" does (ASKS_WHERE, synonyms.ts).
+  'whereabouts',
   // Question words the stop-word list keeps: they name the kind of answer wanted (answer-types.ts), not what it is about.
   'when', 'why', 'whom', 'whose',
 ]);
@@ -102,8 +104,9 @@ export function termOf(word: string, language: Language = 'en'): string | null {
 
 /**
  * A text's words as they are compared: a synonym phrase as its one word ("money back" is
- * "refund"), and after them "price" when the text states an amount of money ("€65") and "hour"
- * when it states a time of day ("7:30am", "18:30").
+ * "refund"), and after them "price" when the text states an amount of money ("€65"), "hour"
+ * when it states a time of day ("7:30am", "18:30") and "address" when it states a street address
+ * or asks only where.
  */
 const FRENCH_ARTICLES = new Set(['l', 'la', 'le', 'les']);
 
@@ -118,6 +121,11 @@ export function readWords(text: string, language: Language = 'en'): string[] {
       i += 1;
       continue;
     }
+    // "how much notice", "how much time" ask a duration: "how much" is "price" only otherwise.
+    if (language === 'en' && pair === 'how much' && HOW_MUCH_TIME.has(all[i + 2]?.toLowerCase() ?? '')) {
+      i += 1;
+      continue;
+    }
     const phrase = language === 'en' && pair ? SYNONYM_PHRASES.get(pair) : undefined;
     if (phrase) {
       out.push(phrase);
@@ -128,6 +136,9 @@ export function readWords(text: string, language: Language = 'en'): string[] {
   }
   if (AMOUNT.test(text)) out.push(AMOUNT_WORD);
   if (CLOCK.test(text)) out.push(CLOCK_WORD);
+  // An address answers a question of where that names nothing else ("where are you?"): the
+  // question has no other word to be matched by, and would find no passage at all.
+  if (ADDRESS.test(text) || (ASKS_WHERE.test(text) && !out.some((w) => termOf(w, language) !== null))) out.push(ADDRESS_WORD);
   return out;
 }
 
@@ -303,6 +314,28 @@ export const MONTH_TERMS = new Set([
 /** Not a word: what a knowledge-base text that names a month also says (see retrieval.ts). */
 export const NAMES_A_MONTH = '·month';
 
+/**
+ * When the asker's case falls, by stem: "I need to cancel tomorrow", "can you come out tonight?",
+ * "if we cancel a week before", "si j'annule la veille", "mon rdv de demain". A sentence that states
+ * a period or a time ("less than 48 hours' notice", "14 days or more before arrival", "24 heures à
+ * l'avance", "by 8am") answers it, whichever day the asker names, as with days and months (issue 36,
+ * ninth round).
+ */
+export const WHEN_TERMS = new Set([
+  ...['tomorrow', 'today', 'tonight', 'yesterday', 'week', 'month', 'fortnight'].map((w) => SYNONYM_OF.get(stemmer(w)) ?? stemmer(w)),
+  ...['demain', 'aujourd', 'veille', 'semaine', 'mois'].map((w) => frenchStem(w)),
+  ...['morgen', 'heute', 'woche', 'monat'].map((w) => germanStem(foldGerman(w))),
+]);
+/** A period of time: a number and its unit ("48 hours", "14 days", "24 heures", "vier Wochen"). */
+const PERIOD_SOURCE = String.raw`(?:\d+|two|three|four|five|six|seven|ten|twelve|deux|trois|quatre|cinq|zwei|drei|vier|fünf)\s+(?:(?:working|business|full|clear)\s+)?(?:hours?|days?|nights?|weeks?|months?|heures?|jours?|semaines?|mois|Stunden|Tagen?|Wochen|Monate?n?)\b`;
+/**
+ * A period as a deadline: before or after it ("less than 48 hours' notice", "14 days or more before
+ * arrival", "within 6 months", "24 heures à l'avance"), not an amount bought ("a block of 10 hours").
+ */
+const DEADLINE = new RegExp(String.raw`\b(?:within|than|least|moins\s+de|au\s+moins|mindestens|innerhalb|spätestens)\s+${PERIOD_SOURCE}|\b${PERIOD_SOURCE}['’]?\s+(?:[\p{L}'’]+\s+){0,3}?(?:notice|before|ahead|advance|prior|avance|avant|vorher|vor)\b`, 'iu');
+/** Not a word: what a knowledge-base text that states a deadline or a clock time also says (see retrieval.ts). */
+export const NAMES_A_PERIOD = '·period';
+
 /** The distinct terms of a knowledge-base text, whole: it was size-checked when saved. */
 export function textTerms(text: string, language: Language = 'en'): Set<string> {
   const terms = termsOf(text, () => true, language);
@@ -311,5 +344,6 @@ export function textTerms(text: string, language: Language = 'en'): Set<string> 
     if (MONTH_TERMS.has(term)) terms.add(NAMES_A_MONTH);
   }
   if (CLOCK.test(text)) terms.add(NAMES_A_TIME);
+  if (CLOCK.test(text) || DEADLINE.test(text)) terms.add(NAMES_A_PERIOD);
   return terms;
 }

@@ -1,6 +1,6 @@
 // The knowledge base's own word for a term of a question: the term itself, an inflection ("rent"
 // for "rental", both ways, when one is the other plus at most three letters), or a one-letter slip
-// ("apointment"). A term with several candidates takes the one most passages use. The knowledge
+// ("apointment") that is not a word of its own. A term with several candidates takes the one most passages use. The knowledge
 // base's inflections of one word are compared as one term, the one most passages use.
 import type { Steps } from './steps.ts';
 
@@ -38,10 +38,12 @@ export interface Vocabulary {
 }
 
 /**
- * `frequency`: in how many passages each term of the knowledge base occurs. Pauses every
+ * `frequency`: in how many passages each term of the knowledge base occurs. `isWord`: whether a term
+ * is a word of the language in its own right, never taken as a slip for another ("piercings" is not
+ * "pieces"; issue 36, ninth round). Pauses every
  * TERMS_PER_SLICE terms (steps.ts).
  */
-export function* vocabularySteps(frequency: ReadonlyMap<string, number>): Steps<Vocabulary> {
+export function* vocabularySteps(frequency: ReadonlyMap<string, number>, isWord: (term: string) => boolean = () => false): Steps<Vocabulary> {
   const sorted = [...frequency.keys()].sort();
   const mostUsed = (candidates: Iterable<string>): string | null => {
     let best: string | null = null;
@@ -84,7 +86,7 @@ export function* vocabularySteps(frequency: ReadonlyMap<string, number>): Steps<
     if (frequency.has(term)) return standFor(term);
     const other = related(term);
     if (other) return standFor(other);
-    if (term.length >= MIN_TYPO_CHARS && term.length <= MAX_TYPO_CHARS && /^[a-z]+$/.test(term)) return standFor(mostUsed(oneEditAway(term)) ?? term);
+    if (term.length >= MIN_TYPO_CHARS && term.length <= MAX_TYPO_CHARS && /^[a-z]+$/.test(term) && !isWord(term)) return standFor(mostUsed(oneEditAway(term)) ?? term);
     return term;
   }
   return { resolve, standFor };

@@ -5,7 +5,7 @@
 import { ANSWER_RULE, certaintyOf, confidence, passes, type AnswerRule, type Certainty } from '../knowledge/answerability.ts';
 import { askedTypes, statesAnswer, type AnswerType } from '../knowledge/answer-types.ts';
 import type { Passage } from '../knowledge/passages.ts';
-import type { PassageIndex, Sentence, SentenceMatch } from '../knowledge/retrieval.ts';
+import { withoutListNumber, type PassageIndex, type Sentence, type SentenceMatch } from '../knowledge/retrieval.ts';
 import { MAX_TEXT_CHARS } from '../knowledge/terms.ts';
 import { questionParts } from './question-parts.ts';
 
@@ -104,7 +104,8 @@ const MAX_HEADING_CHARS = 200;
 /** The sentences that state the kind of answer asked for, with what they would be quoted with and their heading, in the same order. */
 function ofType(index: PassageIndex, ranked: SentenceMatch[], wanted: AnswerType | null): SentenceMatch[] {
   if (!wanted) return ranked;
-  return ranked.filter((m) => statesAnswer(wanted, [(m.sentence.passage.heading ?? '').slice(0, MAX_HEADING_CHARS), ...quoteOf(index, [m])].join('\n')));
+  // A numbered clause's number ("6. Edited photos …") is where it stands, not a number it states.
+  return ranked.filter((m) => statesAnswer(wanted, [(m.sentence.passage.heading ?? '').slice(0, MAX_HEADING_CHARS), ...quoteOf(index, [m]).map(withoutListNumber)].join('\n')));
 }
 
 /**
@@ -129,6 +130,10 @@ function caseSentence(index: PassageIndex, message: string, question: string, be
   return found ? { sentence: found, coverage: 0, own: 0 } : null;
 }
 
+/** How many passages by BM25 are looked at for a sentence that covers the question better (answerParts). */
+const RESCUE_PASSAGES = 3;
+/** How much more of the question such a sentence must cover than the first passage's best. */
+const RESCUE_LEAD = 0.5;
 /** What an unknown qualifier (retrieval.ts, unknownQualifier) leaves of a sentence's confidence: chosen on validation (docs/reply-evaluation.md). */
 export const QUALIFIER_FACTOR = 0.5;
 export function answerParts(index: PassageIndex, message: string, rule: AnswerRule = ANSWER_RULE): Answer {
@@ -137,10 +142,27 @@ export function answerParts(index: PassageIndex, message: string, rule: AnswerRu
   // A single question's passage is found from the whole message (what comes around a question says
   // what it is about); its sentence is judged by how much of the question itself it covers.
   const parts = (asked.length > 0 ? asked : [whole]).map((question): PartAnswer => {
-    const passages = index.search(asked.length === 1 ? whole : question, 2);
-    const top = passages[0];
-    const margin = top && top.score > 0 ? (top.score - (passages[1]?.score ?? 0)) / top.score : 0;
-    const all = top ? index.rankSentences(question, top.passage) : [];
+    const found = index.search(asked.length === 1 ? whole : question, RESCUE_PASSAGES);
+    let passages = found.slice(0, 2);
+    let top = passages[0];
+    let margin = top && top.score > 0 ? (top.score - (passages[1]?.score ?? 0)) / top.score : 0;
+    let all = top ? index.rankSentences(question, top.passage) : [];
+    // A passage just under the first by BM25 whose best sentence covers far more of the question
+    // ("are your walkers police checked?": "All walkers are DBS checked" under "Keys and safety",
+    // below "Walks") answers instead; its margin is its sentence's lead in coverage.
+    const topCoverage = all[0]?.coverage ?? 0;
+    let rescue: { match: (typeof found)[number]; ranked: SentenceMatch[]; coverage: number } | null = null;
+    for (const other of found.slice(1)) {
+      const ranked = index.rankSentences(question, other.passage);
+      const coverage = ranked[0]?.coverage ?? 0;
+      if (coverage - topCoverage >= RESCUE_LEAD && coverage > (rescue?.coverage ?? 0)) rescue = { match: other, ranked, coverage };
+    }
+    if (rescue && top) {
+      margin = (rescue.coverage - topCoverage) / rescue.coverage;
+      passages = [rescue.match, top];
+      top = rescue.match;
+      all = rescue.ranked;
+    }
     // A question that asks for a price, a duration, a time … is answered by a sentence that states
     // one; one that asks for several ("how much is it and how long does it take?"), by a sentence of
     // each, judged on the one of the kind asked last.
