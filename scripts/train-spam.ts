@@ -144,7 +144,7 @@ const file: SpamModelFile = {
       'BANKING77 (Casanueva et al., NLP4ConvAI 2020; CC BY 4.0), all legitimate',
       'CLINC150 (Larson et al., EMNLP 2019; CC BY 3.0), all legitimate',
       'short enquiries in 16 languages written for this project (MIT), all legitimate',
-      'web-form spam, enquiries and supplier introductions in ten languages written for this project (MIT), their training part',
+      'web-form spam, enquiries and supplier introductions written for this project (MIT) in ten to twenty-three languages a set, their training part',
     ],
     split: `per set: BANKING77 and CLINC150 in their own splits; the others stratified by content hash, ${HELD_OUT_SHARE * 100}% held out for scripts/eval-spam.ts and ${VALIDATION_SHARE * 100}% of the rest for validation`,
     messages: Object.fromEntries(TRAINED_SETS.map((set) => [set, { spam: count(train, set, true), ham: count(train, set, false) }])),
