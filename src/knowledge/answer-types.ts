@@ -4,11 +4,14 @@
 // number: a sentence that covers the question's words but states none of these ("one lesson is
 // part of the weekly course") does not answer it. A yes/no question ("do you repair e-bikes?") and
 // a question of any other kind ("what", "why", "how do I") are not checked. English, and German's
-// "wann", "wo", "was kostet", "wie teuer": the rest of the rule also compares French (languages.ts),
-// where no kind is recognised and nothing is checked. Everything here is one pass over the words of the text: no pattern
+// "wann", "wo", "was kostet", "wie teuer"; Italian and Spanish "quanto costa", "cuánto cuesta",
+// "quando", "cuándo", "a che ora", "a qué hora", "dove", "dónde" (issue 36, tenth round). The rest of
+// the rule also compares French (languages.ts), where no kind is recognised and nothing is checked.
+// Words are compared without accents ("cuánto" as "cuanto", "lunedì" as "lunedi"). Everything here is one pass over the words of the text: no pattern
 // backtracks, and a text is cut to MAX_TEXT_CHARS first.
 import { HOW_MUCH_TIME } from './synonyms.ts';
 import { MAX_TEXT_CHARS } from './terms.ts';
+import { fold } from './fold.ts';
 
 export type AnswerType = 'price' | 'duration' | 'time' | 'place' | 'number' | 'frequency' | 'distance';
 
@@ -19,41 +22,58 @@ const wordsOf = (text: string) => text.slice(0, MAX_TEXT_CHARS).match(WORD) ?? [
 const AUXILIARIES = new Set(['do', 'does', 'did', 'is', 'are', 'was', 'were', 'can', 'could', 'will', 'would', 'should', 'shall', 'may', 'might', 'must', 'have', 'has', 's', 'am']);
 /** After "how much", these ask a price ("how much is it", "how much for two"); a noun asks a quantity ("how much storage"). */
 const PRICE_AFTER_HOW_MUCH = new Set([...AUXILIARIES, 'for', 'to', 'it', 'extra', 'money', 'more', 'less']);
-const PRICE_WORDS = new Set(['price', 'prices', 'pricing', 'cost', 'costs', 'fee', 'fees', 'charge', 'charges', 'rate', 'rates', 'tariff', 'tariffs']);
+const PRICE_WORDS = new Set(['price', 'prices', 'pricing', 'cost', 'costs', 'fee', 'fees', 'charge', 'charges', 'rate', 'rates', 'tariff', 'tariffs',
+  'prezzo', 'prezzi', 'costo', 'costa', 'costano', 'tariffa', 'tariffe', 'precio', 'precios', 'cuesta', 'cuestan', 'tarifa', 'tarifas']);
 /** Words that may stand between "what" and the kind of answer it asks ("what are your usual opening hours"). */
 const BETWEEN_WHAT_AND_KIND = new Set(['the', 'a', 'an', 'your', 'you', 'it', 'its', 'this', 'that', 'opening', 'closing', 'usual', 'exact', 'earliest', 'latest', 'next', 'first', 'last', 'total', 'current']);
 const TIME_WORDS = new Set(['time', 'times', 'day', 'days', 'date', 'dates', 'hour', 'hours', 'weekday', 'weekdays', 'month', 'year']);
-const UNIT_OF_TIME = new Set(['second', 'seconds', 'sec', 'secs', 'minute', 'minutes', 'min', 'mins', 'hour', 'hours', 'hr', 'hrs', 'h', 'day', 'days', 'night', 'nights', 'week', 'weeks', 'wk', 'month', 'months', 'year', 'years', 'yr', 'yrs', 'weekend', 'weekends', 'fortnight', 'decade', 'decades', 'century', 'centuries']);
+/** Italian and Spanish units of time (folded). */
+const ROMANCE_UNITS = ['minuto', 'minuti', 'ora', 'ore', 'giorno', 'giorni', 'settimana', 'settimane', 'mese', 'mesi', 'anno', 'anni', 'notte', 'notti',
+  'minutos', 'hora', 'horas', 'dia', 'dias', 'semana', 'semanas', 'mes', 'meses', 'ano', 'anos', 'noche', 'noches'];
+const UNIT_OF_TIME = new Set([...ROMANCE_UNITS, 'second', 'seconds', 'sec', 'secs', 'minute', 'minutes', 'min', 'mins', 'hour', 'hours', 'hr', 'hrs', 'h', 'day', 'days', 'night', 'nights', 'week', 'weeks', 'wk', 'month', 'months', 'year', 'years', 'yr', 'yrs', 'weekend', 'weekends', 'fortnight', 'decade', 'decades', 'century', 'centuries']);
 /** Words between a number and its unit ("5 working days", "two full weeks"). */
 const UNIT_MODIFIERS = new Set(['working', 'business', 'calendar', 'full', 'more', 'whole', 'consecutive', 'extra', 'to', 'or', 'and']);
 const NUMBER_WORDS = new Set([
   'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen',
   'sixteen', 'seventeen', 'eighteen', 'nineteen', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety', 'hundred',
   'thousand', 'million', 'dozen', 'half', 'single', 'couple', 'few', 'several', 'both', 'once', 'twice', 'unlimited', 'none',
+  // Italian and Spanish; not "due" nor "sei", English and Italian words as well as numbers.
+  'tre', 'quattro', 'cinque', 'sette', 'otto', 'nove', 'dieci', 'dodici', 'quindici', 'venti', 'trenta',
+  'dos', 'tres', 'cuatro', 'cinco', 'seis', 'siete', 'ocho', 'nueve', 'diez', 'doce', 'quince', 'veinte', 'treinta',
 ]);
 /** "a week", "an hour": an article before a unit is one. */
-const ONE = new Set(['a', 'an', 'per', 'each', 'every']);
+const ONE = new Set(['a', 'an', 'per', 'each', 'every', 'una', 'uno', 'un', 'ogni', 'cada']);
 const GERMAN_DAYS = ['montag', 'dienstag', 'mittwoch', 'donnerstag', 'freitag', 'samstag', 'sonntag', 'wochenende', 'werktags', 'feiertag', 'feiertags', 'feiertagen'];
-const DAYS = new Set([...GERMAN_DAYS, ...GERMAN_DAYS.map((d) => `${d}s`), 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'mondays', 'tuesdays', 'wednesdays', 'thursdays', 'fridays', 'saturdays', 'sundays',
+const ROMANCE_DAYS = ['lunedi', 'martedi', 'mercoledi', 'giovedi', 'venerdi', 'sabato', 'sabati', 'domenica', 'domeniche', 'festivi', 'feriali', 'oggi', 'domani',
+  'lunes', 'martes', 'miercoles', 'jueves', 'viernes', 'sabado', 'sabados', 'domingo', 'domingos', 'festivos', 'finde', 'hoy'];
+const DAYS = new Set([...GERMAN_DAYS, ...GERMAN_DAYS.map((d) => `${d}s`), ...ROMANCE_DAYS, 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'mondays', 'tuesdays', 'wednesdays', 'thursdays', 'fridays', 'saturdays', 'sundays',
   'mon', 'tue', 'tues', 'wed', 'thu', 'thur', 'thurs', 'fri', 'weekday', 'weekdays', 'weekend', 'weekends', 'daily', 'today', 'tomorrow', 'tonight', 'yesterday']);
 const MONTHS = new Set(['january', 'february', 'march', 'april', 'june', 'july', 'august', 'september', 'october', 'november', 'december',
-  'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec']);
+  'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec',
+  'gennaio', 'febbraio', 'marzo', 'aprile', 'maggio', 'giugno', 'luglio', 'agosto', 'settembre', 'ottobre', 'novembre', 'dicembre',
+  'enero', 'febrero', 'abril', 'mayo', 'junio', 'julio', 'septiembre', 'octubre', 'noviembre', 'diciembre']);
 const MOMENTS = new Set(['morning', 'mornings', 'afternoon', 'afternoons', 'evening', 'evenings', 'noon', 'midday', 'midnight', 'night', 'nights', 'lunchtime',
   'spring', 'summer', 'autumn', 'fall', 'winter', 'season', 'seasons', 'holiday', 'holidays', 'christmas', 'easter', 'anytime', 'always', 'immediately', 'instantly',
-  'before', 'after', 'until', 'till', 'within', 'since', 'during', 'ago', 'end', 'beginning', 'early', 'late', 'soon', 'weekly', 'monthly', 'yearly', 'annually']);
+  'before', 'after', 'until', 'till', 'within', 'since', 'during', 'ago', 'end', 'beginning', 'early', 'late', 'soon', 'weekly', 'monthly', 'yearly', 'annually',
+  'mattina', 'mattino', 'pomeriggio', 'sera', 'notte', 'mezzogiorno', 'estate', 'inverno', 'natale', 'pasqua', 'prima', 'dopo', 'entro', 'fino',
+  'manana', 'tarde', 'noche', 'mediodia', 'verano', 'invierno', 'navidad', 'antes', 'despues', 'hasta']);
 const PLACE_WORDS = new Set(['street', 'st', 'road', 'rd', 'avenue', 'ave', 'lane', 'square', 'boulevard', 'place', 'straat', 'strasse', 'straße', 'rue', 'platz', 'plein', 'laan', 'weg',
   'address', 'located', 'location', 'floor', 'building', 'entrance', 'station', 'parking', 'car', 'park', 'corner', 'opposite', 'behind', 'next', 'near', 'nearby', 'beside',
-  'across', 'inside', 'outside', 'upstairs', 'downstairs', 'online', 'map', 'directions', 'walk', 'km', 'miles', 'metres', 'meters', 'settings', 'menu', 'tab', 'page', 'button', 'link', 'folder', 'sidebar', 'toolbar', 'panel', 'http', 'https', 'www']);
+  'across', 'inside', 'outside', 'upstairs', 'downstairs', 'online',
+  'via', 'viale', 'piazza', 'corso', 'vicino', 'dietro', 'davanti', 'accanto', 'indirizzo', 'parcheggio',
+  'calle', 'avenida', 'plaza', 'paseo', 'cerca', 'junto', 'detras', 'frente', 'direccion', 'aparcamiento', 'map', 'directions', 'walk', 'km', 'miles', 'metres', 'meters', 'settings', 'menu', 'tab', 'page', 'button', 'link', 'folder', 'sidebar', 'toolbar', 'panel', 'http', 'https', 'www']);
 /** A German street name is one word ending in its kind ("Schwarzwaldstraße", "Lindenweg", "Marktplatz"). */
 const GERMAN_STREET_ENDINGS = ['straße', 'strasse', 'str', 'weg', 'platz', 'gasse', 'allee', 'ufer', 'damm'];
 const germanStreet = (w: string) => w.length > 5 && GERMAN_STREET_ENDINGS.some((e) => w.endsWith(e));
 /** "in Ghent", "at Gent-Sint-Pieters": a place preposition before a capitalised word names a place. */
-const PLACE_PREPOSITIONS = new Set(['in', 'at', 'from', 'near', 'to', 'on', 'under', 'via', 'into', 'between', 'along', 'across', 'through', 'towards', 'toward', 'off', 'by', 'around', 'inside', 'outside', 'within']);
+const PLACE_PREPOSITIONS = new Set(['en', 'in', 'at', 'from', 'near', 'to', 'on', 'under', 'via', 'into', 'between', 'along', 'across', 'through', 'towards', 'toward', 'off', 'by', 'around', 'inside', 'outside', 'within']);
 const ARTICLES = new Set(['the', 'a', 'an', 'our', 'your']);
 const FREQUENCY_WORDS = new Set(['every', 'each', 'once', 'twice', 'daily', 'weekly', 'monthly', 'yearly', 'annually', 'hourly', 'always', 'regularly', 'times', 'per', 'often']);
 const DISTANCE_UNITS = new Set(['km', 'kilometre', 'kilometres', 'kilometer', 'kilometers', 'mile', 'miles', 'm', 'metre', 'metres', 'meter', 'meters', 'walk', 'drive', 'ride', 'minutes', 'away']);
 const CURRENCY_WORDS = new Set(['euro', 'euros', 'eur', 'pound', 'pounds', 'gbp', 'dollar', 'dollars', 'usd', 'chf', 'cents', 'p']);
-const PRICE_STATEMENTS = new Set(['free', 'complimentary', 'included', 'includes', 'inclusive', 'nothing', 'poa']);
+const PRICE_STATEMENTS = new Set(['free', 'complimentary', 'included', 'includes', 'inclusive', 'nothing', 'poa',
+  'gratis', 'gratuito', 'gratuita', 'gratuiti', 'gratuite', 'incluso', 'inclusa', 'compreso', 'compresa', 'compresi', 'comprende',
+  'gratuitos', 'gratuitas', 'incluido', 'incluida', 'incluidos', 'incluye', 'incluyen']);
 /**
  * "Vans are quoted on request", "price on application": the answer to "how much" is that there is
  * no set price. Only with a price word or "quote(d)": "roofs are cleaned on request" states none.
@@ -63,6 +83,29 @@ const onRequest = (words: string[]) => words.some((w, i) => w === 'on' && (words
 
 const capitalised = (w: string | undefined) => w !== undefined && /^\p{Lu}/u.test(w);
 const isNumber = (w: string) => /^\d/.test(w) || NUMBER_WORDS.has(w.toLowerCase());
+
+/** After "quanto", "cuánto": a verb of paying ("quanto costa", "cuánto cobráis", "quanto mi costa"). */
+const ROMANCE_PRICE_VERBS = new Set(['costa', 'costano', 'costi', 'costerebbe', 'viene', 'vengono', 'cuesta', 'cuestan', 'costaria', 'vale', 'valen', 'cobrais', 'cobran', 'cobras', 'cobra']);
+const ROMANCE_PRONOUNS = new Set(['mi', 'ci', 'si', 'me', 'nos', 'se', 'te', 'ti']);
+/** Words after which "quando", "cuándo" opens a question rather than a clause ("ciao, quando aprite?" but "posso venire quando chiudete?"). */
+const ROMANCE_OPENERS = new Set(['e', 'ma', 'ciao', 'salve', 'buongiorno', 'buonasera', 'y', 'pero', 'hola', 'buenas', 'dias', 'ok', 'allora', 'entonces', 'pues']);
+const ROMANCE_TIME_NOUNS = new Set(['ora', 'ore', 'orari', 'orario', 'giorno', 'giorni', 'hora', 'horas', 'horario', 'horarios', 'dia', 'dias']);
+
+/** Italian and Spanish asking phrases (folded words): "quanto costa", "cuánto tiempo", "cuántos días", "quando", "a qué hora", "dove". */
+function romanceKind(words: string[], i: number): AnswerType | null {
+  const word = words[i]!;
+  const next = words[i + 1] ?? '';
+  if (word === 'quanto' || word === 'quanta' || word === 'cuanto' || word === 'cuanta') {
+    if (next === 'tempo' || next === 'tiempo') return 'duration';
+    if (ROMANCE_PRICE_VERBS.has(next) || (ROMANCE_PRONOUNS.has(next) && ROMANCE_PRICE_VERBS.has(words[i + 2] ?? ''))) return 'price';
+  }
+  if (word === 'quanti' || word === 'quante' || word === 'cuantos' || word === 'cuantas') return ROMANCE_UNITS.includes(next) ? 'duration' : 'number';
+  if ((word === 'quando' || word === 'cuando') && (i === 0 || ROMANCE_OPENERS.has(words[i - 1]!))) return 'time';
+  if ((word === 'che' || word === 'que' || word === 'quale' || word === 'quali' || word === 'cual' || word === 'cuales') && ROMANCE_TIME_NOUNS.has(next)) return 'time';
+  if ((word === 'che' || word === 'que' || word === 'quale' || word === 'qual' || word === 'cual') && (next === 'prezzo' || next === 'prezzi' || next === 'precio' || next === 'tariffa' || next === 'tarifa')) return 'price';
+  if (word === 'dove' || word === 'donde') return 'place';
+  return null;
+}
 
 /** The kind of answer the words from i on ask for, when an asking phrase starts there. */
 function kindAt(words: string[], i: number, lastCost: number): AnswerType | null {
@@ -86,6 +129,8 @@ function kindAt(words: string[], i: number, lastCost: number): AnswerType | null
   if (word === 'wo') return 'place';
   if ((word === 'was' || word === 'viel') && (next === 'kostet' || next === 'kosten')) return 'price';
   if (word === 'wie' && next === 'teuer') return 'price';
+  const romance = romanceKind(words, i);
+  if (romance) return romance;
   if (word === 'until' && next === 'when') return 'time';
   if (word === 'where' && AUXILIARIES.has(next)) return 'place';
   if (word === 'what' || word === 'which' || word === 'whats') {
@@ -112,7 +157,7 @@ function kindAt(words: string[], i: number, lastCost: number): AnswerType | null
  * the one a reply is judged on.
  */
 export function askedTypes(question: string): AnswerType[] {
-  const words = wordsOf(question).map((w) => w.toLowerCase());
+  const words = wordsOf(question).map(fold);
   const lastCost = Math.max(words.lastIndexOf('cost'), words.lastIndexOf('costs'));
   const kinds: AnswerType[] = [];
   for (let i = 0; i < words.length; i += 1) {
@@ -148,7 +193,7 @@ function statesDuration(words: string[]): boolean {
 }
 
 function states(type: AnswerType, original: string[], text: string): boolean {
-  const words = original.map((w) => w.toLowerCase());
+  const words = original.map(fold);
   switch (type) {
     case 'price':
       return /[£€$¥]/.test(text) || words.some((w, i) => (isNumber(w) && (CURRENCY_WORDS.has(words[i + 1] ?? '') || /^\d/.test(w) && text.includes('%'))) || PRICE_STATEMENTS.has(w))
@@ -156,7 +201,7 @@ function states(type: AnswerType, original: string[], text: string): boolean {
     case 'duration':
       return statesDuration(words);
     case 'time':
-      return statesDuration(words) || words.some((w, i) => DAYS.has(w) || MOMENTS.has(w) || (MONTHS.has(w) && (isNumber(words[i + 1] ?? '') || isNumber(words[i - 1] ?? '')))
+      return statesDuration(words) || words.some((w, i) => DAYS.has(w) || MOMENTS.has(w) || (MONTHS.has(w) && (isNumber(words[i + 1] ?? '') || isNumber(words[i - 1] ?? '') || (words[i - 1] === 'de' && isNumber(words[i - 2] ?? ''))))
         || (isNumber(w) && (words[i + 1] === 'am' || words[i + 1] === 'pm' || words[i + 1] === 'uhr'))
         || /^\d{1,2}(?:st|nd|rd|th|am|pm|h\d*)$/.test(w) || (/^\d{1,2}$/.test(w) && /^\d{2}$/.test(words[i + 1] ?? '')) || /^\d{3,4}s?$/.test(w));
     case 'place':

@@ -4,17 +4,17 @@
 // ("etes" is "êtes", "oeuvre" is "œuvre", as people type without them), elisions dropped ("l'heure",
 // the apostrophe separates words and "l" is one letter) and the inflectional endings and a few
 // derivational ones cut ("réparez", "réparations" → "repar"); German, with its own light stemmer
-// (german.ts). A knowledge base in another language is compared as English, as before: its words
-// still match themselves, only unstemmed.
+// (german.ts); Italian and Spanish (italian.ts, spanish.ts; issue 36, tenth round), each with its
+// own light stemmer. A knowledge base in another language is compared as English, as before: its
+// words still match themselves, only unstemmed.
 import { eng, fra } from 'stopword';
+import { fold } from './fold.ts';
 import { GERMAN_STOP } from './german.ts';
+import { ITALIAN_STOP } from './italian.ts';
+import { SPANISH_STOP } from './spanish.ts';
 
-export type Language = 'en' | 'fr' | 'de';
-
-/** Letters without their accents ("é" → "e", "œ" → "oe"); lower case. */
-export function fold(word: string): string {
-  return word.toLowerCase().normalize('NFD').replace(/\p{M}+/gu, '').replace(/œ/g, 'oe').replace(/æ/g, 'ae');
-}
+export type Language = 'en' | 'fr' | 'de' | 'it' | 'es';
+export { fold };
 
 const FRENCH_STOP = new Set(fra.map(fold));
 /**
@@ -37,6 +37,8 @@ const STOP: Record<Language, (folded: string) => boolean> = {
   en: () => false,
   fr: (w) => FRENCH_STOP.has(w) || FRENCH_FILLER.has(w),
   de: (w) => GERMAN_STOP.has(w),
+  it: (w) => ITALIAN_STOP.has(w),
+  es: (w) => SPANISH_STOP.has(w),
 };
 export const isFrenchStop = (folded: string) => STOP.fr(folded);
 
@@ -69,23 +71,27 @@ const ENGLISH_STOP = new Set(eng);
 /** Words read to tell a knowledge base's language. */
 const SAMPLE_WORDS = 3000;
 
+/** The languages other than English a knowledge base is told apart in, with their stop words as counted (folded). */
+const OTHER_STOP: ReadonlyArray<readonly [Language, ReadonlySet<string>]> = [['fr', FRENCH_STOP], ['de', GERMAN_STOP], ['it', ITALIAN_STOP], ['es', SPANISH_STOP]];
+
 /**
- * French or German when a text has more of that language's stop words than English ones by half
- * again, and at least 10: a knowledge base in English with a French or German name or address
- * stays English.
+ * French, German, Italian or Spanish when a text has more of that language's stop words than of
+ * any other of the four, more than English ones by half again, and at least 10: a knowledge base in
+ * English with a French or Italian name or address stays English. On a tie the earlier of the four wins.
  */
 export function languageOf(text: string): Language {
   let en = 0;
-  let fr = 0;
-  let de = 0;
+  const counts = OTHER_STOP.map(() => 0);
   let n = 0;
   for (const m of text.matchAll(/\p{L}+/gu)) {
     const w = m[0].toLowerCase();
     if (ENGLISH_STOP.has(w)) en += 1;
-    if (FRENCH_STOP.has(fold(w))) fr += 1;
-    if (GERMAN_STOP.has(fold(w))) de += 1;
+    const folded = fold(w);
+    OTHER_STOP.forEach(([, stop], i) => { if (stop.has(folded)) counts[i]! += 1; });
     if ((n += 1) >= SAMPLE_WORDS) break;
   }
-  const [other, count] = fr >= de ? ['fr', fr] as const : ['de', de] as const;
-  return count >= 10 && count > en * 1.5 ? other : 'en';
+  let best = 0;
+  counts.forEach((c, i) => { if (c > counts[best]!) best = i; });
+  const count = counts[best]!;
+  return count >= 10 && count > en * 1.5 ? OTHER_STOP[best]![0] : 'en';
 }

@@ -1,6 +1,8 @@
-// The stopword package ships no types; its English, French and German lists are used.
+// The stopword package ships no types; its English, French, German, Italian and Spanish lists are used.
 declare module 'stopword' {
   export const eng: string[];
   export const fra: string[];
   export const deu: string[];
+  export const ita: string[];
+  export const spa: string[];
 }

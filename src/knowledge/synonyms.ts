@@ -91,10 +91,10 @@ export const CLOCK_WORD = 'hour';
  */
 export const ADDRESS = new RegExp([
   String.raw`\b\d{1,4}[a-z]?,?\s+(?:\p{Lu}[\p{L}'’-]*\s+){1,3}(?:Street|St|Road|Rd|Lane|Avenue|Ave|Drive|Way|Place|Square|Close|Crescent|Terrace|Parade|Row|Hill|Gardens)\b`,
-  String.raw`\b(?:rue|avenue|boulevard|chemin|via|viale|piazza|calle|avenida)\s+(?:de\s+la\s+|du\s+|des\s+|de\s+|d'|del\s+|della\s+)?\p{Lu}`,
+  String.raw`\b(?:rue|avenue|boulevard|chemin|via|viale|piazza|corso|calle|avenida|plaza|paseo)\s+(?:de\s+la\s+|du\s+|des\s+|de\s+|d'|del\s+|della\s+)?\p{Lu}`,
   String.raw`\p{Lu}[\p{L}-]*(?:[sS]traße|[sS]trasse|[sS]traat|[wW]eg|[pP]latz|[aA]llee|[gG]asse)\s+\d`,
   String.raw`\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b`,
 ].join('|'), 'u');
-/** "where are you?", "whereabouts r u", "wo seid ihr genau?", "où êtes-vous ?": a question of where with nothing else to it. */
-export const ASKS_WHERE = /(?:^|[^\p{L}])(?:where|whereabouts|wo|où|dove)(?:$|[^\p{L}])/iu;
+/** "where are you?", "whereabouts r u", "wo seid ihr genau?", "où êtes-vous ?", "dove siete?", "dónde estáis": a question of where with nothing else to it. */
+export const ASKS_WHERE = /(?:^|[^\p{L}])(?:where|whereabouts|wo|où|dove|donde|dónde)(?:$|[^\p{L}])/iu;
 export const ADDRESS_WORD = 'address';

@@ -6,6 +6,8 @@ import { stemmer } from 'stemmer';
 import { eng } from 'stopword';
 import { fold, frenchStem, FRENCH_SYNONYMS, isFrenchStop, type Language } from './languages.ts';
 import { foldGerman, germanStem, GERMAN_STOP, GERMAN_SYNONYMS } from './german.ts';
+import { italianStem, ITALIAN_STOP, ITALIAN_SYNONYMS } from './italian.ts';
+import { spanishStem, SPANISH_STOP, SPANISH_SYNONYMS } from './spanish.ts';
 import { ADDRESS, ADDRESS_WORD, AMOUNT, AMOUNT_WORD, ASKS_WHERE, CLOCK, HOW_MUCH_TIME, CLOCK_WORD, SYNONYM_GROUPS, SYNONYM_PHRASES } from './synonyms.ts';
 
 export type { Language } from './languages.ts';
@@ -40,7 +42,7 @@ const FILLER = new Set([
 const FILLER_STEMS = new Set([...FILLER].map((word) => stemmer(word)));
 /** Each stem of a synonym group to the group's first: the term all of them are compared as. */
 const SYNONYM_OF = new Map(SYNONYM_GROUPS.flatMap((group) => group.map((word) => [stemmer(word), stemmer(group[0]!)] as const)));
-const stems: Record<Language, Map<string, string | null>> = { en: new Map(), fr: new Map(), de: new Map() };
+const stems: Record<Language, Map<string, string | null>> = { en: new Map(), fr: new Map(), de: new Map(), it: new Map(), es: new Map() };
 /**
  * Numbers written as words are compared as their digits ("a three bed semi" against "3 bedrooms",
  * "deux à trois jours" against "2 days"). Not "one"/"un", which are pronouns and articles as often.
@@ -49,11 +51,15 @@ const NUMBER_WORDS: Record<Language, readonly string[]> = {
   en: ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'],
   fr: ['zero', 'un', 'deux', 'trois', 'quatre', 'cinq', 'six', 'sept', 'huit', 'neuf', 'dix', 'onze', 'douze'],
   de: ['null', 'eins', 'zwei', 'drei', 'vier', 'funf', 'sechs', 'sieben', 'acht', 'neun', 'zehn', 'elf', 'zwolf'],
+  it: ['zero', 'uno', 'due', 'tre', 'quattro', 'cinque', 'sei', 'sette', 'otto', 'nove', 'dieci', 'undici', 'dodici'],
+  es: ['cero', 'uno', 'dos', 'tres', 'cuatro', 'cinco', 'seis', 'siete', 'ocho', 'nueve', 'diez', 'once', 'doce'],
 };
 const DIGITS_OF: Record<Language, ReadonlyMap<string, string>> = {
   en: new Map(NUMBER_WORDS.en.slice(2).map((w, i) => [w, String(i + 2)])),
   fr: new Map(NUMBER_WORDS.fr.slice(2).map((w, i) => [w, String(i + 2)])),
   de: new Map(NUMBER_WORDS.de.slice(2).map((w, i) => [w, String(i + 2)])),
+  it: new Map(NUMBER_WORDS.it.slice(2).map((w, i) => [w, String(i + 2)])),
+  es: new Map(NUMBER_WORDS.es.slice(2).map((w, i) => [w, String(i + 2)])),
 };
 const DIGITS = /^\d+$/;
 const MAX_CACHED_STEMS = 50_000;
@@ -66,6 +72,13 @@ export const MAX_TEXT_CHARS = 4000;
 export function words(text: string): string[] {
   return text.split(SEPARATOR).filter((w) => w.length > 0);
 }
+
+const MARKERS = new Set([AMOUNT_WORD, CLOCK_WORD, ADDRESS_WORD]);
+/** Italian and Spanish: stop words, stemmer and synonyms, read alike (italian.ts, spanish.ts). */
+const ROMANCE = {
+  it: { stop: ITALIAN_STOP, stem: italianStem, synonyms: ITALIAN_SYNONYMS },
+  es: { stop: SPANISH_STOP, stem: spanishStem, synonyms: SPANISH_SYNONYMS },
+} as const;
 
 /** The term of a word as the language of its knowledge base compares it (languages.ts). */
 function computeTerm(word: string, language: Language): string | null {
@@ -84,6 +97,15 @@ function computeTerm(word: string, language: Language): string | null {
     const stem = germanStem(folded);
     const english = GERMAN_SYNONYMS.get(stem);
     return english === undefined ? stem : (SYNONYM_OF.get(stemmer(english)) ?? stemmer(english));
+  }
+  if (language === 'it' || language === 'es') {
+    // The words readWords adds for an amount, a clock time or an address are English: compared as such,
+    // as the Italian and Spanish words for a price or an hour are (French and German read them as their own).
+    if (MARKERS.has(word)) return computeTerm(word, 'en');
+    const { stop, stem, synonyms } = ROMANCE[language];
+    if (folded.length < 2 || stop.has(folded)) return null;
+    const english = synonyms.get(stem(folded));
+    return english === undefined ? stem(folded) : (SYNONYM_OF.get(stemmer(english)) ?? stemmer(english));
   }
   const lower = word.toLowerCase();
   const stem = lower.length < 2 || STOP_WORDS.has(lower) ? null : stemmer(folded);
@@ -109,6 +131,8 @@ export function termOf(word: string, language: Language = 'en'): string | null {
  * or asks only where.
  */
 const FRENCH_ARTICLES = new Set(['l', 'la', 'le', 'les']);
+const ROMANCE_HOW_MUCH = new Set(['quanto', 'quanta', 'cuanto', 'cuanta']);
+const ROMANCE_NOT_PRICE = new Set(['tempo', 'tiempo', 'ci', 'dura', 'durano', 'tarda', 'tardais', 'tardan', 'dista', 'lontano', 'lejos']);
 
 export function readWords(text: string, language: Language = 'en'): string[] {
   const all = words(text);
@@ -121,6 +145,9 @@ export function readWords(text: string, language: Language = 'en'): string[] {
       i += 1;
       continue;
     }
+    // "quanto si paga", "cuánto hay que pagar", "de cuánto es la fianza" ask a price, as "combien" does
+    // in French; "quanto tempo", "cuánto tiempo", "quanto ci mettete" ask a duration.
+    if ((language === 'it' || language === 'es') && ROMANCE_HOW_MUCH.has(fold(all[i]!)) && !ROMANCE_NOT_PRICE.has(fold(all[i + 1] ?? ''))) out.push(AMOUNT_WORD);
     // "how much notice", "how much time" ask a duration: "how much" is "price" only otherwise.
     if (language === 'en' && pair === 'how much' && HOW_MUCH_TIME.has(all[i + 2]?.toLowerCase() ?? '')) {
       i += 1;
@@ -258,7 +285,12 @@ export function askerTerms(text: string, language: Language = 'en'): Set<string>
  * (retrieval.ts); when it does ("We keep keys in a safe"), it is weighed like any word.
  */
 export const LIGHT_VERBS: ReadonlySet<string> = new Set(
-  ['get', 'got', 'gets', 'getting', 'go', 'goes', 'going', 'went', 'give', 'given', 'keep', 'put', 'make', 'come', 'sort', 'need'].map((w) => SYNONYM_OF.get(stemmer(w)) ?? stemmer(w)),
+  [
+    ...['get', 'got', 'gets', 'getting', 'go', 'goes', 'going', 'went', 'give', 'given', 'keep', 'put', 'make', 'come', 'sort', 'need'].map((w) => SYNONYM_OF.get(stemmer(w)) ?? stemmer(w)),
+    // Italian and Spanish "come", "give", "take", "put", "go", "bring" ("potete venire?", "che garanzia date", "¿podéis venir?", "llevar al perro").
+    ...['venire', 'venite', 'vengo', 'dare', 'date', 'prendete', 'prendere', 'mettete', 'mettere'].map((w) => italianStem(w)),
+    ...['venir', 'venis', 'vienen', 'ir', 'voy', 'dar', 'dais', 'llevar', 'llevo', 'poner'].map((w) => spanishStem(w)),
+  ],
 );
 
 /**
@@ -285,6 +317,8 @@ export const LIGHT_FRAMES: ReadonlySet<string> = new Set([
 export const DAY_TERMS = new Set([
   ...['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((day) => stemmer(day)),
   ...['lundi', 'mardi', 'mercredi', 'jeudi', 'vendredi', 'samedi', 'dimanche'].map((day) => frenchStem(day)),
+  ...['lunedi', 'martedi', 'mercoledi', 'giovedi', 'venerdi', 'sabato', 'domenica'].map((day) => italianStem(day)),
+  ...['lunes', 'martes', 'miercoles', 'jueves', 'viernes', 'sabado', 'domingo'].map((day) => spanishStem(day)),
 ]);
 /** Not a word: what a knowledge-base text that names a day of the week also says (see retrieval.ts). */
 export const NAMES_A_DAY = '·day';
@@ -297,6 +331,8 @@ export const NAMES_A_DAY = '·day';
 export const MOMENT_TERMS = new Set([
   ...['morning', 'afternoon', 'evening', 'lunchtime', 'midday', 'noon'].map((w) => stemmer(w)),
   ...['matin', 'matinee', 'soir', 'soiree', 'midi'].map((w) => frenchStem(w)),
+  ...['mattina', 'mattino', 'pomeriggio', 'sera', 'serata', 'mezzogiorno', 'notte'].map((w) => italianStem(w)),
+  ...['manana', 'tarde', 'noche', 'mediodia', 'madrugada'].map((w) => spanishStem(w)),
 ]);
 /** Not a word: what a knowledge-base text that states a clock time also says (see retrieval.ts). */
 export const NAMES_A_TIME = '·time';
@@ -310,6 +346,8 @@ export const MONTH_TERMS = new Set([
   ...['january', 'february', 'april', 'june', 'july', 'august', 'september', 'october', 'november', 'december'].map((m) => stemmer(m)),
   ...['janvier', 'fevrier', 'mars', 'avril', 'mai', 'juin', 'juillet', 'aout', 'septembre', 'octobre', 'novembre', 'decembre'].map((m) => frenchStem(m)),
   ...['januar', 'februar', 'marz', 'april', 'mai', 'juni', 'juli', 'august', 'september', 'oktober', 'november', 'dezember'].map((m) => germanStem(foldGerman(m))),
+  ...['gennaio', 'febbraio', 'marzo', 'aprile', 'maggio', 'giugno', 'luglio', 'agosto', 'settembre', 'ottobre', 'novembre', 'dicembre', 'ferragosto'].map((m) => italianStem(m)),
+  ...['enero', 'febrero', 'marzo', 'abril', 'mayo', 'junio', 'julio', 'agosto', 'septiembre', 'octubre', 'noviembre', 'diciembre'].map((m) => spanishStem(m)),
 ]);
 /** Not a word: what a knowledge-base text that names a month also says (see retrieval.ts). */
 export const NAMES_A_MONTH = '·month';
@@ -325,14 +363,16 @@ export const WHEN_TERMS = new Set([
   ...['tomorrow', 'today', 'tonight', 'yesterday', 'week', 'month', 'fortnight'].map((w) => SYNONYM_OF.get(stemmer(w)) ?? stemmer(w)),
   ...['demain', 'aujourd', 'veille', 'semaine', 'mois'].map((w) => frenchStem(w)),
   ...['morgen', 'heute', 'woche', 'monat'].map((w) => germanStem(foldGerman(w))),
+  ...['domani', 'oggi', 'stasera', 'settimana', 'mese'].map((w) => italianStem(w)),
+  ...['hoy', 'semana', 'mes'].map((w) => spanishStem(w)),
 ]);
-/** A period of time: a number and its unit ("48 hours", "14 days", "24 heures", "vier Wochen"). */
-const PERIOD_SOURCE = String.raw`(?:\d+|two|three|four|five|six|seven|ten|twelve|deux|trois|quatre|cinq|zwei|drei|vier|fünf)\s+(?:(?:working|business|full|clear)\s+)?(?:hours?|days?|nights?|weeks?|months?|heures?|jours?|semaines?|mois|Stunden|Tagen?|Wochen|Monate?n?)\b`;
+/** A period of time: a number and its unit ("48 hours", "14 days", "24 heures", "vier Wochen", "tre giorni", "48 horas"). */
+const PERIOD_SOURCE = String.raw`(?:\d+|two|three|four|five|six|seven|ten|twelve|deux|trois|quatre|cinq|zwei|drei|vier|fünf|due|tre|dos|tres)\s+(?:(?:working|business|full|clear)\s+)?(?:hours?|days?|nights?|weeks?|months?|heures?|jours?|semaines?|mois|Stunden|Tagen?|Wochen|Monate?n?|ore|giorni|settimane|mesi|horas|d[ií]as|semanas|meses)\b`;
 /**
  * A period as a deadline: before or after it ("less than 48 hours' notice", "14 days or more before
  * arrival", "within 6 months", "24 heures à l'avance"), not an amount bought ("a block of 10 hours").
  */
-const DEADLINE = new RegExp(String.raw`\b(?:within|than|least|moins\s+de|au\s+moins|mindestens|innerhalb|spätestens)\s+${PERIOD_SOURCE}|\b${PERIOD_SOURCE}['’]?\s+(?:[\p{L}'’]+\s+){0,3}?(?:notice|before|ahead|advance|prior|avance|avant|vorher|vor)\b`, 'iu');
+const DEADLINE = new RegExp(String.raw`\b(?:within|than|least|moins\s+de|au\s+moins|mindestens|innerhalb|spätestens|almeno|entro|menos\s+de|m[aá]s\s+de|al\s+menos|hasta)\s+${PERIOD_SOURCE}|\b${PERIOD_SOURCE}['’]?\s+(?:[\p{L}'’]+\s+){0,3}?(?:notice|before|ahead|advance|prior|avance|avant|vorher|vor|anticipo|prima|antelaci[oó]n|antes)\b`, 'iu');
 /** Not a word: what a knowledge-base text that states a deadline or a clock time also says (see retrieval.ts). */
 export const NAMES_A_PERIOD = '·period';
 
