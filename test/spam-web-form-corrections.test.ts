@@ -11,7 +11,7 @@
 // the first round's validation part (scripts/data/web-form-messages.tsv) that both strategies miss. Issue 35's sixth
 // round: its model lets the packaging wholesaler through after two "not spam" marks instead of three, also pins the one
 // validation introduction it flags (a translator, web-form-messages.tsv), let through after one, and `intelligent`
-// flags the pitch after three "spam" marks instead of four.
+// flags the pitch after three "spam" marks instead of four. Issue 35's seventh round: its model flags it after two.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { checkIntelligent, checkStandard, type SpamInput } from '../src/pipeline/spam/index.ts';
@@ -44,9 +44,10 @@ describe('corrections on the web-form kinds', () => {
     assert.deepEqual(await verdicts(TRANSLATOR, countsFromCorrections(marks(TRANSLATOR, false, 1))), [false, false]);
   });
 
-  it('"spam" marks on a missed outreach pitch flag its next copy: intelligent after three, standard after four', async () => {
+  it('"spam" marks on a missed outreach pitch flag its next copy: intelligent after two, standard after four', async () => {
     assert.deepEqual(await verdicts(PITCH, null), [false, false]);
-    assert.deepEqual(await verdicts(PITCH, countsFromCorrections(marks(PITCH, true, 2))), [false, false]);
+    assert.deepEqual(await verdicts(PITCH, countsFromCorrections(marks(PITCH, true, 1))), [false, false]);
+    assert.deepEqual(await verdicts(PITCH, countsFromCorrections(marks(PITCH, true, 2))), [false, true]);
     assert.deepEqual(await verdicts(PITCH, countsFromCorrections(marks(PITCH, true, 3))), [false, true]);
     assert.deepEqual(await verdicts(PITCH, countsFromCorrections(marks(PITCH, true, 4))), [true, true]);
   });

@@ -2,15 +2,17 @@
 // scoring (classifier.ts) so both see exactly the same features. Features are hashed into
 // 2^HASH_BITS buckets (the hashing trick): no vocabulary to store, unseen words cost nothing.
 //
-// Features: word unigrams and bigrams and character 4-grams inside words, for Latin-script words only;
+// Features: word unigrams and bigrams and character 4-grams inside words, for Latin-script words; pieces of two
+// characters of other scripts and the Latin words written inside them (issue 35, seventh round);
 // link hosts and link kinds; contact patterns (phone numbers, @handles, e-mail addresses, money
 // amounts); the shape of numbers; and script-independent "style" buckets (length, share of capitals,
 // exclamation and question marks, emoji, links or their absence).
 //
-// Why Latin only: every corpus with labels that can be shipped here is English (or close), and the
-// little non-Latin text in it is almost all spam (Chinese and Korean mass mail in SpamAssassin). Word
-// features in other scripts would learn "this script is spam". Left out, a message in Japanese, Arabic
-// or Hindi is judged on the features every language shares, which the training data does teach.
+// Until issue 35's seventh round only Latin words were read: the little non-Latin text in the labelled
+// corpora was almost all spam (Chinese and Korean mass mail in SpamAssassin), and its words would have
+// learnt "this script is spam". The web-form rounds' sets now hold as many customers' and suppliers'
+// messages in those scripts as spam (weighted, slightly more), so the pieces learn words; the texts in
+// other scripts still have no feature of their script as such (test/spam-seventh-round.test.ts).
 
 import { findUrls, isIpHost, isShortener, removeUrls, type FoundUrl } from './urls.ts';
 import { foldHomoglyphs } from './unicode-scripts.ts';
@@ -32,6 +34,10 @@ const MIN_NORMALISED_FEATURES = 100;
 const MAX_GRAMMED_LENGTH = 20;
 const LATIN_LETTER = /\p{Script=Latin}/u;
 const LETTER = /\p{L}/u;
+/** A token wholly in Latin letters, marks and digits (the words every earlier round read). */
+const LATIN_ONLY = /^[\p{Script=Latin}\p{M}\p{N}'’]+$/u;
+const LATIN_RUN = /[\p{Script=Latin}][\p{Script=Latin}\p{M}]+/gu;
+const OTHER_LETTERS = /[^\p{Script=Latin}\p{N}'’]+/gu;
 // Bounded, between disjoint classes or anchored on a digit, so matching stays linear.
 const PHONE_NUMBER = /\+?\d[\d ().-]{6,18}\d/gu;
 const HANDLE = /(?:^|[\s:(])@[\p{L}\p{N}_.]{2,30}/gu;
@@ -83,7 +89,11 @@ export function featureBuckets(rawText: string, style = true): number[] {
   for (const match of prose.toLowerCase().matchAll(TOKEN)) {
     const token = normaliseToken(match[0]);
     if (token === '!') exclamations++;
-    if (LETTER.test(token) && !LATIN_LETTER.test(token)) {
+    if (LETTER.test(token) && !(LATIN_LETTER.test(token) && LATIN_ONLY.test(token))) {
+      // A run of another script, or one mixing scripts without spaces ("谷歌SEO优化", "MEO対策"): its Latin pieces
+      // (trade words, brands, apps) are read as words; the rest as pieces of two characters (below).
+      for (const piece of token.match(LATIN_RUN) ?? []) add(`w:${piece}`);
+      addOtherScriptGrams(token, add);
       previous = '~';
       continue;
     }
@@ -144,6 +154,21 @@ function addCharacterGrams(token: string, add: (feature: string) => void): void 
   if (token.length < 4 || token.length > MAX_GRAMMED_LENGTH) return;
   const padded = ` ${token} `;
   for (let i = 0; i + 4 <= padded.length; i++) add(`c:${padded.slice(i, i + 4)}`);
+}
+
+/**
+ * Text in scripts the word features skip, as pieces of two characters across its letters (one for a lone letter):
+ * Chinese, Japanese and Thai write without spaces, and two characters are about a word there; in Cyrillic, Arabic
+ * or Devanagari they are coarser than words but still name the trade. The training data now holds customers' and
+ * suppliers' messages in these scripts beside their spam (the web-form rounds' sets), so the pieces learn words, not
+ * the script; a piece seen in both is worth little.
+ */
+function addOtherScriptGrams(token: string, add: (feature: string) => void): void {
+  for (const run of token.match(OTHER_LETTERS) ?? []) {
+    if (run.length === 1) { add(`k:${run}`); continue; }
+    const end = Math.min(run.length - 1, MAX_TEXT_LENGTH);
+    for (let i = 0; i < end; i++) add(`k:${run.slice(i, i + 2)}`);
+  }
 }
 
 function normaliseToken(token: string): string {
