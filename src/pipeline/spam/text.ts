@@ -24,8 +24,10 @@ const BUCKET_MASK = (1 << HASH_BITS) - 1;
 /** Long enough for any real message; bounds the cost of pathological input. */
 const MAX_TEXT_LENGTH = 20_000;
 const TOKEN = /[\p{L}\p{M}\p{N}]+(?:['’][\p{L}]+)?|[$€£%!?]/gu;
-// Bounded parts keep matching linear on long runs without spaces.
-const EMAIL_ADDRESS = /[^\s@<>()]{1,64}@[^\s@<>()]{1,253}\.[a-z]{2,24}/giu;
+// Bounded parts keep matching linear on long runs without spaces; the local part starts only where a run does
+// (the lookbehind), or every position of a 60 KB run without spaces scanned 64 characters ahead for an '@' (about
+// 20 ms of a worker's event loop for one hostile submission; 2 ms so).
+const EMAIL_ADDRESS = /(?<![^\s@<>()])[^\s@<>()]{1,64}@[^\s@<>()]{1,253}\.[a-z]{2,24}/giu;
 const DIGITS = /^\p{N}+$/u;
 const UPPER_CASE = /\p{Lu}/gu;
 const LOWER_CASE = /\p{Ll}/gu;
