@@ -81,7 +81,8 @@ export async function measureFootprint(tree: string, seconds: number, extraFlags
   const file = sqlitePath(store);
   let server: ServerProcess | null = null;
   try {
-    const key = await createOwner(store.env);
+    // The tree's own CLI makes the owner, so a previous tree's store has that tree's migrations, not this one's.
+    const key = await createOwner(store.env, undefined, tree);
     const command = startCommand(tree);
     command.args.splice(command.args.length - 2, 0, ...extraFlags);
     server = await startServer(command.args, { ...command.env, ...INTAKE_BENCH_ENV, INTAKE_EMBEDDED_WORKER: 'true', ...store.env, ...extraEnv });

@@ -1,5 +1,6 @@
 // Sets up an owner, a key and a form the way a user would: the CLI for the key, the API for the form.
 import { spawn } from 'node:child_process';
+import path from 'node:path';
 import { CLI, ROOT } from './server-process.ts';
 
 /** A contact form of four fields, and a submission to it such as a site would send. */
@@ -26,8 +27,10 @@ export const CONTACT_SUBMISSION = {
     'without manual intervention, and what the delivery time would be for a small workshop. Thank you, Ada',
 };
 
-export async function runCli(args: string[], env: Record<string, string>): Promise<string> {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** tree: the checkout whose CLI runs (another tree's, to measure it beside this one: it migrates its store to its own schema). */
+export async function runCli(args: string[], env: Record<string, string>, tree = ROOT): Promise<string> {
+  const cli = tree === ROOT ? CLI : path.join(tree, 'src/cli.ts');
+  const child = spawn(process.execPath, [cli, ...args], { cwd: tree, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));
@@ -38,9 +41,9 @@ export async function runCli(args: string[], env: Record<string, string>): Promi
 }
 
 /** Creates a pro owner (no lifetime submission cap) and returns its new API key. Migrates the store first. */
-export async function createOwner(env: Record<string, string>, email = 'bench@example.com'): Promise<string> {
-  const key = await runCli(['keys', 'create', '--email', email, '--name', 'bench', '--new-account'], env);
-  await runCli(['users', 'set-plan', '--email', email, '--plan', 'pro'], env);
+export async function createOwner(env: Record<string, string>, email = 'bench@example.com', tree = ROOT): Promise<string> {
+  const key = await runCli(['keys', 'create', '--email', email, '--name', 'bench', '--new-account'], env, tree);
+  await runCli(['users', 'set-plan', '--email', email, '--plan', 'pro'], env, tree);
   return key;
 }
 
