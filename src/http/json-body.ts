@@ -4,22 +4,40 @@
 import type { FastifyInstance } from 'fastify';
 import secureJson from 'secure-json-parse';
 import { fail } from './errors.ts';
-import { unstorableText } from './storable-text.ts';
+import { textProblem, unstorableText } from './storable-text.ts';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 /** Deeper values serve no form and would later overflow the stack of recursive code (JSON.stringify). */
 export const MAX_JSON_DEPTH = 32;
 
-function deeperThan(value: unknown, limit: number): boolean {
-  const stack: Array<[unknown, number]> = [[value, 1]];
-  while (stack.length > 0) {
-    const [current, depth] = stack.pop()!;
-    if (current === null || typeof current !== 'object') continue;
-    if (depth > limit) return true;
-    for (const child of Object.values(current)) stack.push([child, depth + 1]);
+/**
+ * One pass over a parsed body, allocating nothing: 'deep' when an object or array lies deeper than
+ * MAX_JSON_DEPTH (which wins, whatever else is found), 'unstorable' when a key or string cannot be
+ * stored, else undefined. The recursion stops at the depth limit, so a hostile nesting cannot
+ * overflow the stack. Only a body with a problem pays for the paths that name it (unstorableText).
+ */
+function scan(value: unknown, depth: number): 'deep' | 'unstorable' | undefined {
+  if (typeof value === 'string') return textProblem(value) === undefined ? undefined : 'unstorable';
+  if (value === null || typeof value !== 'object') return undefined;
+  if (depth > MAX_JSON_DEPTH) return 'deep';
+  let found: 'unstorable' | undefined;
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      const problem = scan(item, depth + 1);
+      if (problem === 'deep') return problem;
+      found ??= problem;
+    }
+    return found;
   }
-  return false;
+  // A parsed body's objects are plain, own keys only (prototype keys are refused by the parser).
+  for (const key in value) {
+    if (textProblem(key) !== undefined) found = 'unstorable';
+    const problem = scan((value as Record<string, unknown>)[key], depth + 1);
+    if (problem === 'deep') return problem;
+    found ??= problem;
+  }
+  return found;
 }
 
 export function parseJsonBody(raw: Buffer): unknown {
@@ -39,11 +57,13 @@ export function parseJsonBody(raw: Buffer): unknown {
     }
     throw fail.malformedJson(`The request body is not valid JSON: ${(error as Error).message}`);
   }
-  if (deeperThan(value, MAX_JSON_DEPTH)) {
+  const problem = scan(value, 1);
+  if (problem === 'deep') {
     throw fail.invalidBody(`The request body is nested more than ${MAX_JSON_DEPTH} levels deep.`);
   }
-  const unstorable = unstorableText(value);
-  if (unstorable) throw fail.validation(unstorable, 'The request body contains text that cannot be stored (NUL characters or unpaired surrogates).');
+  if (problem === 'unstorable') {
+    throw fail.validation(unstorableText(value) ?? {}, 'The request body contains text that cannot be stored (NUL characters or unpaired surrogates).');
+  }
   return value;
 }
 
