@@ -3,6 +3,8 @@
 // recorders run at once, across a deletion, and on a database migrated from before 0011.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { hash } from 'node:crypto';
+import fc from 'fast-check';
 import { sql } from 'kysely';
 import { openDatabase, type Database } from '../src/db/database.ts';
 import { migrateToLatest, migrateUpTo } from '../src/db/migrate.ts';
@@ -33,6 +35,27 @@ describe('content fingerprint', () => {
     assert.equal(contentFingerprint({ name: ' Ada', message: 'Hello  there', email: 'ADA@example.com' }, fields, '198.51.100.1'), 'w0muN0v2XE1vQjROjzCs-QtfG6gMjp4Y');
     // Without one, the client address does.
     assert.equal(contentFingerprint({ message: 'hi' }, [] as never, '203.0.113.9'), 'q6K2eQLT2YDRLpLsmaQrOcikNcb9x_0f');
+  });
+
+  it('writes the text the earlier sorted copy gave, for any JSON data (index-like keys, nesting, unicode)', () => {
+    // The form every fingerprint stored before 2026-12-07 was made with: a sorted, trimmed,
+    // lower-cased copy of the data, then JSON.stringify of that copy.
+    const canonical = (value: unknown): unknown => {
+      if (Array.isArray(value)) return value.map(canonical);
+      if (value && typeof value === 'object') {
+        return Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical((value as Record<string, unknown>)[k])]));
+      }
+      return typeof value === 'string' ? value.trim().toLowerCase() : value;
+    };
+    const earlier = (data: Record<string, unknown>) => hash('sha256', `${JSON.stringify(canonical(data))}\n192.0.2.1`, 'base64url').slice(0, 32);
+    // Text JSON escapes (quotes, backslashes, control characters, lone surrogates) and text it does not.
+    const tricky = fc.constantFrom('say "hi"', 'a\\b', 'tab\there', 'nul\u0000', 'line\u2028', 'half \ud83d', '\udc00 low', 'Ünïcode 你好 👋', ' Padded ');
+    const text = fc.oneof(fc.string({ unit: 'binary' }), fc.string(), tricky);
+    const key = fc.oneof(text, fc.constantFrom('0', '1', '10', '2', '007', '4294967294', '4294967295', '-1', '1.5', '__proto__', 'B', 'a'));
+    const data = fc.dictionary(key, fc.oneof(fc.jsonValue({ maxDepth: 4, stringUnit: 'binary' }), text), { maxKeys: 8 });
+    fc.assert(fc.property(data, (value) => contentFingerprint(value, [] as never, '192.0.2.1') === earlier(value)), { numRuns: 2000 });
+    // Index keys come first in numeric order, whatever order they were sent in.
+    assert.equal(contentFingerprint({ b: 1, 10: 2, 2: 3, a: ' X ' }, [] as never, '192.0.2.1'), earlier({ b: 1, 10: 2, 2: 3, a: ' X ' }));
   });
 });
 
