@@ -23,10 +23,13 @@ function utmOf(request: FastifyRequest, referer: string | null): Record<string, 
   // Parsing two URLs on every submission was a visible share of the submit path; most have no UTM
   // parameter at all ('%': a key may be percent-encoded).
   const mayHaveUtm = (url: string) => url.includes('utm_') || url.includes('%');
-  const fromQuery = mayHaveUtm(request.url) ? new URL(request.url, 'http://x').searchParams : new URLSearchParams();
+  const inQuery = mayHaveUtm(request.url);
+  const inReferer = referer !== null && mayHaveUtm(referer);
+  if (!inQuery && !inReferer) return {};
+  const fromQuery = inQuery ? new URL(request.url, 'http://x').searchParams : new URLSearchParams();
   let fromReferer = new URLSearchParams();
   try {
-    if (referer && mayHaveUtm(referer)) fromReferer = new URL(referer).searchParams;
+    if (inReferer) fromReferer = new URL(referer).searchParams;
   } catch {
     // a malformed Referer is kept as sent, it just has no UTM parameters
   }

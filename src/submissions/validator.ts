@@ -95,7 +95,9 @@ function coerceBoolean(value: unknown): unknown {
 
 /** A body key "__proto__" is an own property after JSON.parse; it must stay one, not reach the prototype setter. */
 function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  // Only "__proto__" has a setter on a plain object; defining every key cost the submit path more than assigning.
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
 }
 
 // ---------------------------------------------------------------- JSON Schema translation
