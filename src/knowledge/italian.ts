@@ -34,4 +34,5 @@ export const ITALIAN_SYNONYMS: ReadonlyMap<string, string> = new Map([
   ...['prenotare', 'prenotazione', 'prenotazioni', 'appuntamento'].map((w) => [italianStem(w), 'book'] as const),
   ...['bambino', 'bambini', 'bambina', 'figlio', 'figlia', 'figli'].map((w) => [italianStem(w), 'child'] as const),
   ...['gratis', 'gratuito', 'gratuita', 'gratuiti'].map((w) => [italianStem(w), 'free'] as const),
+  ...['indirizzo'].map((w) => [italianStem(w), 'address'] as const),
 ]);

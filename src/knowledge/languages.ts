@@ -64,6 +64,8 @@ export const FRENCH_SYNONYMS: ReadonlyMap<string, string> = new Map([
   ...['rdv', 'rendez'].map((w) => [frenchStem(w), 'book'] as const),
   // "votre taux horaire" asks the hourly price (issue 36, seventh round).
   ...['taux'].map((w) => [frenchStem(w), 'price'] as const),
+  // "votre adresse ?" asks what a street address answers, as "where are you?" does (eleventh round).
+  ...['adresse'].map((w) => [frenchStem(w), 'address'] as const),
 ]);
 
 /** Stop words of both languages, for telling them apart. */

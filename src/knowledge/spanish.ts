@@ -35,4 +35,5 @@ export const SPANISH_SYNONYMS: ReadonlyMap<string, string> = new Map([
   ...['reservar', 'reserva', 'reservas', 'cita', 'citas'].map((w) => [spanishStem(w), 'book'] as const),
   ...['nino', 'ninos', 'nina', 'ninas', 'hijo', 'hija', 'hijos'].map((w) => [spanishStem(w), 'child'] as const),
   ...['gratis', 'gratuito', 'gratuita', 'gratuitos'].map((w) => [spanishStem(w), 'free'] as const),
+  ...['direccion'].map((w) => [spanishStem(w), 'address'] as const),
 ]);

@@ -82,6 +82,10 @@ const ROMANCE = {
 
 /** The term of a word as the language of its knowledge base compares it (languages.ts). */
 function computeTerm(word: string, language: Language): string | null {
+  // The words readWords adds for an amount, a clock time or an address are English: in every language
+  // they are compared as their English terms, as the language's own words for a price, an hour or an
+  // address are ("45 €" and "prix" both give "price"; stemmed as a French word "price" gave "pric").
+  if (language !== 'en' && MARKERS.has(word)) return computeTerm(word, 'en');
   const folded = language === 'de' ? foldGerman(word) : fold(word);
   // A number is a term at any length ("3 bed"); a number word is its digits.
   const digits = DIGITS.test(folded) ? String(Number(folded.slice(0, 15))) : DIGITS_OF[language].get(folded);
@@ -99,9 +103,6 @@ function computeTerm(word: string, language: Language): string | null {
     return english === undefined ? stem : (SYNONYM_OF.get(stemmer(english)) ?? stemmer(english));
   }
   if (language === 'it' || language === 'es') {
-    // The words readWords adds for an amount, a clock time or an address are English: compared as such,
-    // as the Italian and Spanish words for a price or an hour are (French and German read them as their own).
-    if (MARKERS.has(word)) return computeTerm(word, 'en');
     const { stop, stem, synonyms } = ROMANCE[language];
     if (folded.length < 2 || stop.has(folded)) return null;
     const english = synonyms.get(stem(folded));
