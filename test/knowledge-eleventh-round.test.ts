@@ -9,6 +9,7 @@ import { splitPassages } from '../src/knowledge/passages.ts';
 import { buildIndex } from '../src/knowledge/retrieval.ts';
 import { termOf, textTerms } from '../src/knowledge/terms.ts';
 import { answerParts, replyPieces } from '../src/replies/offline.ts';
+import { questionParts } from '../src/replies/question-parts.ts';
 
 const kb = (...lines: string[]) => buildIndex(splitPassages(lines.join('\n')));
 const quotes = (index: ReturnType<typeof kb>, q: string, gate = GATES.draft) => replyPieces(answerParts(index, q, gate)).quotes.join('\n');
@@ -31,5 +32,35 @@ describe('the amount, clock and address markers in French and German', () => {
       '## Accès', 'Nous sommes au 12 rue de la Paix, au premier étage, avec un ascenseur pour les fauteuils et les poussettes.');
     assert.equal(index.language, 'fr');
     assert.match(quotes(index, 'c\'est combien une séance ?', GATES.auto), /45 €/);
+  });
+});
+
+describe('a message cut into its questions in French, German, Italian and Spanish', () => {
+  it('"e", "y", "und", "et" before a word that opens a question cut the sentence', () => {
+    assert.deepEqual(questionParts('quanto costa una camicia e fate anche riparazioni sartoriali?', 'it'), ['quanto costa una camicia', 'e fate anche riparazioni sartoriali?']);
+    assert.deepEqual(questionParts('cuanto cuesta la consulta y haceis analisis de sangre?', 'es'), ['cuanto cuesta la consulta', 'y haceis analisis de sangre?']);
+    assert.deepEqual(questionParts('Was kostet Manuelle Therapie und kann ich mit Karte zahlen?', 'de'), ['Was kostet Manuelle Therapie', 'und kann ich mit Karte zahlen?']);
+    assert.deepEqual(questionParts('c\'est combien le stage et vous faites des cours particuliers ?', 'fr'), ['c\'est combien le stage', 'et vous faites des cours particuliers ?']);
+    assert.deepEqual(questionParts('riparate i condizionatori e quanto costa l\'uscita di sera?', 'it'), ['riparate i condizionatori', 'e quanto costa l\'uscita di sera?']);
+  });
+  it('near miss: "and" between two things asked about, or between alternatives, cuts nothing', () => {
+    assert.equal(questionParts('quanto costano le camicie lavate e stirate?', 'it').length, 1);
+    assert.equal(questionParts('je voudrais du pain et du beurre ?', 'fr').length, 1);
+    assert.equal(questionParts('Was kostet Brot und Kuchen für meine Tochter und mich?', 'de').length, 1);
+    assert.equal(questionParts('tengo que pedir cita o puedo ir directamente', 'es').length, 1);
+    // The same words read as English are not cut: the tables are the language's own.
+    assert.equal(questionParts('cuanto cuesta la consulta y haceis analisis de sangre?').length, 1);
+  });
+  it('near miss: a first clause that asks nothing stays with the question after it', () => {
+    assert.deepEqual(questionParts('tengo un perro mayor y podéis venir a casa?', 'es'), ['tengo un perro mayor y podéis venir a casa?']);
+  });
+  it('each question is answered from its own passage', () => {
+    const index = kb('## Prezzi', 'Una camicia lavata e stirata costa € 3,50. Un piumone matrimoniale costa € 22,00.', '',
+      '## Orari', 'Siamo aperti dal lunedì al venerdì dalle 8:00 alle 19:30 e il sabato dalle 8:30 alle 13:00.', '',
+      '## Ritiro', 'Ritiriamo e consegniamo a domicilio il martedì e il giovedì, gratis sopra i € 40 di spesa.');
+    const answer = answerParts(index, 'quanto costa una camicia e fate il ritiro a domicilio?', GATES.draft);
+    assert.equal(answer.parts.length, 2);
+    assert.match(answer.parts[0]!.quote.join(' '), /3,50/);
+    assert.match(answer.parts[1]!.quote.join(' '), /domicilio/);
   });
 });
