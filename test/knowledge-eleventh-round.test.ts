@@ -4,6 +4,7 @@
 // with a near miss.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { askedTypes } from '../src/knowledge/answer-types.ts';
 import { GATES } from '../src/knowledge/answerability.ts';
 import { splitPassages } from '../src/knowledge/passages.ts';
 import { buildIndex } from '../src/knowledge/retrieval.ts';
@@ -62,5 +63,44 @@ describe('a message cut into its questions in French, German, Italian and Spanis
     assert.equal(answer.parts.length, 2);
     assert.match(answer.parts[0]!.quote.join(' '), /3,50/);
     assert.match(answer.parts[1]!.quote.join(' '), /domicilio/);
+  });
+});
+
+describe('what keeps auto from sending what the knowledge base does not say', () => {
+  const pasticceria = kb('Siamo una pasticceria di famiglia aperta dal 1962 in Corso Vittorio Emanuele 118, a Torino. Facciamo torte su ordinazione, pasticcini e colazioni.', '',
+    'Le torte si ordinano con tre giorni di anticipo. Una torta per 12 persone costa € 38,00.', '',
+    'Siamo aperti dal martedì alla domenica dalle 7:30 alle 19:30; il lunedì siamo chiusi.');
+  it('the kind of a street before its name is no word of the text: "corsi" does not find "Corso Vittorio Emanuele"', () => {
+    assert.ok(!textTerms('in Corso Vittorio Emanuele 118, a Torino', 'it').has(termOf('corsi', 'it')!));
+    assert.equal(quotes(pasticceria, 'fate corsi di pasticceria?'), '');
+    // The street is still an address: "dove siete?" finds it.
+    assert.ok(textTerms('in Corso Vittorio Emanuele 118, a Torino', 'it').has('address'));
+    assert.ok(textTerms('Estamos en la Calle Feria 87, Sevilla.', 'es').has('address'));
+    assert.match(quotes(pasticceria, 'dove siete?'), /Corso Vittorio Emanuele/);
+  });
+  it('near miss: the word itself, not before a street\'s name, is a word of the text', () => {
+    assert.ok(textTerms('I corsi di pasticceria si tengono il sabato.', 'it').has(termOf('corsi', 'it')!));
+    assert.ok(textTerms('la calle es tranquila', 'es').has(termOf('calle', 'es')!));
+    const corsi = kb('I corsi di pasticceria si tengono il sabato mattina e costano € 60.', '', 'Siamo in Corso Vittorio Emanuele 118, a Torino.', '', 'Apriamo alle 7:30 tutti i giorni tranne il lunedì.');
+    assert.match(quotes(corsi, 'fate corsi di pasticceria?'), /corsi di pasticceria/);
+  });
+  it('"quanto ci mettete", "cuánto tardáis" ask how long, not a price', () => {
+    assert.deepEqual(askedTypes('quanto ci mettete a fare i capi'), ['duration']);
+    assert.deepEqual(askedTypes('cuanto tardais en arreglar una pantalla'), ['duration']);
+    assert.deepEqual(askedTypes('cuánto se tarda'), ['duration']);
+  });
+  it('near miss: "quanto ci costa", "cuánto cuesta" still ask a price', () => {
+    assert.deepEqual(askedTypes('quanto ci costa'), ['price']);
+    assert.deepEqual(askedTypes('cuanto cuesta arreglar una pantalla'), ['price']);
+  });
+  const lavanderia = kb('## Orari', 'Dal lunedì al venerdì 8:00–19:30, sabato 8:30–13:00. Il self-service è aperto tutti i giorni dalle 7:00 alle 22:00, anche la domenica. Chiuso dal 10 al 24 agosto.', '',
+    '## Prezzi', 'Una camicia lavata e stirata costa € 3,50. Un piumone matrimoniale costa € 22,00.', '', '## Dove', 'Si trova in Via San Vitale 41, Bologna.');
+  it('a day a sentence names is covered by that sentence, not by one saying "every day" beside it', () => {
+    assert.match(quotes(lavanderia, 'a che ora aprite il sabato'), /sabato 8:30–13:00/);
+  });
+  it('near miss: a day no sentence names is still covered by one naming days', () => {
+    assert.match(quotes(lavanderia, 'a che ora aprite la domenica', GATES.draft), /domenica/);
+    const english = kb('## Hours', 'We are open Tuesday to Saturday, 9am to 5pm.', '', '## Prices', 'A haircut is £20.', '', '## Where', 'We are at 14 Bernard Street, Leeds.');
+    assert.match(quotes(english, 'are you open on mondays?'), /Tuesday to Saturday/);
   });
 });

@@ -87,6 +87,9 @@ const isNumber = (w: string) => /^\d/.test(w) || NUMBER_WORDS.has(w.toLowerCase(
 /** After "quanto", "cuánto": a verb of paying ("quanto costa", "cuánto cobráis", "quanto mi costa"). */
 const ROMANCE_PRICE_VERBS = new Set(['costa', 'costano', 'costi', 'costerebbe', 'viene', 'vengono', 'cuesta', 'cuestan', 'costaria', 'vale', 'valen', 'cobrais', 'cobran', 'cobras', 'cobra']);
 const ROMANCE_PRONOUNS = new Set(['mi', 'ci', 'si', 'me', 'nos', 'se', 'te', 'ti']);
+/** After "quanto", "cuánto" (or "quanto ci", "cuánto se"): a verb of taking time ("quanto ci mettete", "cuánto tardáis"). */
+const ROMANCE_TAKES_TIME = new Set(['mettete', 'mette', 'mettono', 'metti', 'metto', 'vuole', 'vogliono', 'impiegate', 'impiega', 'dura', 'durano',
+  'tardais', 'tarda', 'tardan', 'tardas', 'tardo', 'lleva', 'llevan', 'duran']);
 /** Words after which "quando", "cuándo" opens a question rather than a clause ("ciao, quando aprite?" but "posso venire quando chiudete?"). */
 const ROMANCE_OPENERS = new Set(['e', 'ma', 'ciao', 'salve', 'buongiorno', 'buonasera', 'y', 'pero', 'hola', 'buenas', 'dias', 'ok', 'allora', 'entonces', 'pues']);
 const ROMANCE_TIME_NOUNS = new Set(['ora', 'ore', 'orari', 'orario', 'giorno', 'giorni', 'hora', 'horas', 'horario', 'horarios', 'dia', 'dias']);
@@ -97,6 +100,8 @@ function romanceKind(words: string[], i: number): AnswerType | null {
   const next = words[i + 1] ?? '';
   if (word === 'quanto' || word === 'quanta' || word === 'cuanto' || word === 'cuanta') {
     if (next === 'tempo' || next === 'tiempo') return 'duration';
+    // "quanto ci mettete", "quanto ci vuole", "cuánto tardáis", "cuánto se tarda", "quanto dura": how long it takes.
+    if (ROMANCE_TAKES_TIME.has(next) || ((next === 'ci' || next === 'se' || next === 'le' || next === 'os') && ROMANCE_TAKES_TIME.has(words[i + 2] ?? ''))) return 'duration';
     if (ROMANCE_PRICE_VERBS.has(next) || (ROMANCE_PRONOUNS.has(next) && ROMANCE_PRICE_VERBS.has(words[i + 2] ?? ''))) return 'price';
   }
   if (word === 'quanti' || word === 'quante' || word === 'cuantos' || word === 'cuantas') return ROMANCE_UNITS.includes(next) ? 'duration' : 'number';

@@ -135,6 +135,17 @@ const FRENCH_ARTICLES = new Set(['l', 'la', 'le', 'les']);
 const ROMANCE_HOW_MUCH = new Set(['quanto', 'quanta', 'cuanto', 'cuanta']);
 const ROMANCE_NOT_PRICE = new Set(['tempo', 'tiempo', 'ci', 'dura', 'durano', 'tarda', 'tardais', 'tardan', 'dista', 'lontano', 'lejos']);
 
+/** The kinds of street written before the street's name (synonyms.ts, ADDRESS). */
+const STREET_KINDS = new Set(['rue', 'avenue', 'boulevard', 'chemin', 'via', 'viale', 'piazza', 'corso', 'calle', 'avenida', 'plaza', 'paseo']);
+const STREET_LINKS = new Set(['de', 'la', 'du', 'des', 'del', 'della', 'di', 'd', 'l']);
+/** Whether the words from i on are a street's name: a capitalised word, perhaps after "de la", "del", "della". */
+function namesStreet(all: readonly string[], i: number): boolean {
+  let j = i;
+  while (j < all.length && j < i + 2 && STREET_LINKS.has(all[j]!.toLowerCase())) j += 1;
+  const name = all[j];
+  return name !== undefined && name[0] !== name[0]!.toLowerCase();
+}
+
 export function readWords(text: string, language: Language = 'en'): string[] {
   const all = words(text);
   const out: string[] = [];
@@ -154,6 +165,10 @@ export function readWords(text: string, language: Language = 'en'): string[] {
       i += 1;
       continue;
     }
+    // "Corso Vittorio Emanuele", "Calle Mayor", "rue de la Paix": the kind of a street before its
+    // name is part of an address (the "address" term says so), not a word of what the text is
+    // about: "fate corsi di pasticceria?" must not find "… in Corso Vittorio Emanuele 118".
+    if (STREET_KINDS.has(fold(all[i]!)) && namesStreet(all, i + 1)) continue;
     const phrase = language === 'en' && pair ? SYNONYM_PHRASES.get(pair) : undefined;
     if (phrase) {
       out.push(phrase);
