@@ -4,7 +4,7 @@
 // with a near miss.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { askedTypes } from '../src/knowledge/answer-types.ts';
+import { askedTypes, statesAnswer } from '../src/knowledge/answer-types.ts';
 import { GATES } from '../src/knowledge/answerability.ts';
 import { splitPassages } from '../src/knowledge/passages.ts';
 import { buildIndex } from '../src/knowledge/retrieval.ts';
@@ -102,5 +102,39 @@ describe('what keeps auto from sending what the knowledge base does not say', ()
     assert.match(quotes(lavanderia, 'a che ora aprite la domenica', GATES.draft), /domenica/);
     const english = kb('## Hours', 'We are open Tuesday to Saturday, 9am to 5pm.', '', '## Prices', 'A haircut is £20.', '', '## Where', 'We are at 14 Bernard Street, Leeds.');
     assert.match(quotes(english, 'are you open on mondays?'), /Tuesday to Saturday/);
+  });
+});
+
+describe('the kind of answer a French or German question asks for', () => {
+  it('"combien", "combien de temps", "quelle heure", "où", "wie lange", "wie viele"', () => {
+    assert.deepEqual(askedTypes('c\'est combien le stage ?'), ['price']);
+    assert.deepEqual(askedTypes('combien de temps dure le stage'), ['duration']);
+    assert.deepEqual(askedTypes('combien de personnes par bateau'), ['number']);
+    assert.deepEqual(askedTypes('bjr c combien de l\'heure svp'), ['price']);
+    assert.deepEqual(askedTypes('les stages c\'est à quelle heure'), ['time']);
+    assert.deepEqual(askedTypes('c\'est où exactement le rdv'), ['place']);
+    assert.deepEqual(askedTypes('wie lange dauert der Kurs'), ['duration']);
+    assert.deepEqual(askedTypes('wie lange habt ihr am Sonntag offen?'), ['time']);
+    assert.deepEqual(askedTypes('wie viele Kinder sind in einer Gruppe?'), ['number']);
+  });
+  it('near miss: "ou" (or), "quand" inside a clause, "wie" alone ask no kind', () => {
+    assert.deepEqual(askedTypes('carte ou espèces ?'), []);
+    assert.deepEqual(askedTypes('je paie quand j\'arrive ?'), []);
+    assert.deepEqual(askedTypes('wie funktioniert die Anmeldung?'), []);
+  });
+  it('French and German days, units and places state the answer; a number in words states how long, not when', () => {
+    assert.ok(statesAnswer('time', 'Les stages durent 5 jours, du lundi au vendredi.'));
+    assert.ok(statesAnswer('duration', 'Der Schnupperkurs dauert zwei Stunden.'));
+    assert.ok(statesAnswer('duration', 'Le stage dure cinq jours.'));
+    assert.ok(statesAnswer('place', 'Rendez-vous au club, plage du Moulin à Concarneau.'));
+    assert.ok(!statesAnswer('time', 'In den Sommerferien ist das Studio drei Wochen geschlossen.'));
+    assert.ok(statesAnswer('time', 'In den Sommerferien ist das Studio 3 Wochen geschlossen.'));
+  });
+  it('a French question of a kind no sentence states is not answered', () => {
+    const voile = kb('## Stages', 'Les stages de voile sont ouverts aux enfants dès 8 ans et aux adultes, en petits groupes de six.', '',
+      '## Matériel', 'Les combinaisons et les gilets sont fournis par le club pour tous les stagiaires.', '', '## Accès', 'Le club est au bout de la plage, à côté du poste de secours.');
+    assert.equal(voile.language, 'fr');
+    assert.equal(quotes(voile, 'c\'est combien le stage de voile pour les enfants ?'), '');
+    assert.match(quotes(voile, 'les stages de voile sont pour les enfants ?'), /dès 8 ans/);
   });
 });
