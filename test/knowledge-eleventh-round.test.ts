@@ -106,16 +106,13 @@ describe('what keeps auto from sending what the knowledge base does not say', ()
 });
 
 describe('the kind of answer a French or German question asks for', () => {
+  const kinds: Array<[string, string[]]> = [
+    ['c\'est combien le stage ?', ['price']], ['combien de temps dure le stage', ['duration']], ['combien de personnes par bateau', ['number']],
+    ['bjr c combien de l\'heure svp', ['price']], ['les stages c\'est à quelle heure', ['time']], ['c\'est où exactement le rdv', ['place']],
+    ['wie lange dauert der Kurs', ['duration']], ['wie lange habt ihr am Sonntag offen?', ['time']], ['wie viele Kinder sind in einer Gruppe?', ['number']],
+  ];
   it('"combien", "combien de temps", "quelle heure", "où", "wie lange", "wie viele"', () => {
-    assert.deepEqual(askedTypes('c\'est combien le stage ?'), ['price']);
-    assert.deepEqual(askedTypes('combien de temps dure le stage'), ['duration']);
-    assert.deepEqual(askedTypes('combien de personnes par bateau'), ['number']);
-    assert.deepEqual(askedTypes('bjr c combien de l\'heure svp'), ['price']);
-    assert.deepEqual(askedTypes('les stages c\'est à quelle heure'), ['time']);
-    assert.deepEqual(askedTypes('c\'est où exactement le rdv'), ['place']);
-    assert.deepEqual(askedTypes('wie lange dauert der Kurs'), ['duration']);
-    assert.deepEqual(askedTypes('wie lange habt ihr am Sonntag offen?'), ['time']);
-    assert.deepEqual(askedTypes('wie viele Kinder sind in einer Gruppe?'), ['number']);
+    for (const [question, expected] of kinds) assert.deepEqual(askedTypes(question), expected, question);
   });
   it('near miss: "ou" (or), "quand" inside a clause, "wie" alone ask no kind', () => {
     assert.deepEqual(askedTypes('carte ou espèces ?'), []);
