@@ -8,7 +8,7 @@ import { askedTypes, statesAnswer } from '../src/knowledge/answer-types.ts';
 import { GATES } from '../src/knowledge/answerability.ts';
 import { splitPassages } from '../src/knowledge/passages.ts';
 import { buildIndex } from '../src/knowledge/retrieval.ts';
-import { termOf, textTerms } from '../src/knowledge/terms.ts';
+import { askerTerms, isLightVerb, termOf, textTerms } from '../src/knowledge/terms.ts';
 import { answerParts, replyPieces } from '../src/replies/offline.ts';
 import { questionParts } from '../src/replies/question-parts.ts';
 
@@ -133,5 +133,33 @@ describe('the kind of answer a French or German question asks for', () => {
     assert.equal(voile.language, 'fr');
     assert.equal(quotes(voile, 'c\'est combien le stage de voile pour les enfants ?'), '');
     assert.match(quotes(voile, 'les stages de voile sont pour les enfants ?'), /dès 8 ans/);
+  });
+});
+
+describe('the asker\'s own words and light verbs in French, German, Italian and Spanish', () => {
+  it('"mi perra es", "wir haben einen", "mon fils a" name what the asker has', () => {
+    assert.ok(askerTerms('podeis venir a casa? mi perra es muy mayor', 'es').has(termOf('perra', 'es')!));
+    assert.ok(askerTerms('Wir haben einen BuT Gutschein, müssen wir trotzdem zahlen?', 'de').has(termOf('Gutschein', 'de')!));
+    assert.ok(askerTerms('mon fils a une allergie, c\'est possible ?', 'fr').has(termOf('fils', 'fr')!));
+  });
+  it('near miss: the object of a request is what is asked about', () => {
+    assert.ok(!askerTerms('podeis ver a mi perra?', 'es').has(termOf('perra', 'es')!));
+    assert.ok(!askerTerms('kann ich meinen Hund mitbringen?', 'de').has(termOf('Hund', 'de')!));
+  });
+  it('"venir", "bekommen", "portare" weigh nothing when the base never uses them; German "bringen" is no light verb of English', () => {
+    assert.ok(isLightVerb(termOf('venir', 'fr')!, 'fr'));
+    assert.ok(isLightVerb(termOf('bekomme', 'de')!, 'de'));
+    assert.ok(isLightVerb(termOf('portare', 'it')!, 'it'));
+    assert.ok(!isLightVerb(termOf('bring')!, 'en'));
+    assert.ok(!isLightVerb(termOf('venir', 'fr')!, 'en'));
+  });
+  it('"mitnehmen" is answered by "Bringen Sie … mit" under "Was Sie mitbringen"', () => {
+    const physio = kb('## Termine', 'Termine vereinbaren Sie telefonisch oder über das Kontaktformular. Wir sind Montag bis Freitag von 7:30 bis 19 Uhr für Sie da.', '',
+      '## Kassenpatienten', 'Sie zahlen nur die Zuzahlung von 10 € pro Rezept plus 10 % der Behandlungskosten.', '',
+      '## Was Sie mitbringen', 'Bringen Sie bitte ein großes Handtuch, bequeme Kleidung und Ihr Rezept mit.');
+    assert.equal(physio.language, 'de');
+    assert.match(quotes(physio, 'Was soll ich zur ersten Behandlung mitnehmen?'), /Handtuch/);
+    assert.equal(termOf('mitnehmen', 'de'), termOf('mitbringen', 'de'));
+    assert.notEqual(termOf('mitnehmen', 'de'), termOf('nehmen', 'de'));
   });
 });

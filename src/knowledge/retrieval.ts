@@ -14,7 +14,7 @@ import MiniSearch from 'minisearch';
 import type { Passage } from './passages.ts';
 import { splitUnits } from './sentences.ts';
 import { languageOf, type Language } from './languages.ts';
-import { askerTerms, comparedText, DAY_TERMS, LIGHT_FRAMES, LIGHT_NOUNS, LIGHT_VERBS, MAX_TEXT_CHARS, MOMENT_TERMS, MONTH_TERMS, NAMES_A_DAY, NAMES_A_MONTH, NAMES_A_PERIOD, NAMES_A_TIME, questionTerms, termOf, textTerms, WHEN_TERMS, withoutGreetings, words } from './terms.ts';
+import { askerTerms, comparedText, DAY_TERMS, isLightVerb, LIGHT_FRAMES, LIGHT_NOUNS, MAX_TEXT_CHARS, MOMENT_TERMS, MONTH_TERMS, NAMES_A_DAY, NAMES_A_MONTH, NAMES_A_PERIOD, NAMES_A_TIME, questionTerms, termOf, textTerms, WHEN_TERMS, withoutGreetings, words } from './terms.ts';
 import { runAtOnce, runInSlices, type Steps } from './steps.ts';
 import { vocabularySteps } from './vocabulary.ts';
 import { isEnglishStem } from './english-words.ts';
@@ -229,7 +229,7 @@ function* indexSteps(passages: Passage[]): Steps<PassageIndex> {
   /** Each term's weight in this question: the asker's own words that the knowledge base never uses count for little. */
   const weigher = (question: string) => {
     const own = askerTerms(question, language);
-    return (t: string) => (((own.size > 0 && own.has(t)) || LIGHT_VERBS.has(t) || LIGHT_NOUNS.has(t) || LIGHT_FRAMES.has(t)) && !frequency.has(t) ? ASKER_WEIGHT * weight(t) : weight(t));
+    return (t: string) => (((own.size > 0 && own.has(t)) || isLightVerb(t, language) || LIGHT_NOUNS.has(t) || LIGHT_FRAMES.has(t)) && !frequency.has(t) ? ASKER_WEIGHT * weight(t) : weight(t));
   };
   return {
     passages,

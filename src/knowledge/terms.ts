@@ -275,9 +275,21 @@ const OWN_WORDS = 2;
  * about the cat: the object of the request keeps its weight, as does any word after "my" that is
  * not followed by "is" or "has".
  */
+/**
+ * The same words in French, German, Italian and Spanish (folded; issue 36, eleventh round): "mon
+ * fils a", "mi perra es muy mayor", "mein Sohn ist", "mia figlia è"; "j'ai un", "tengo un", "ho un",
+ * "ich habe einen".
+ */
+const ASKER_WORDS: Record<Exclude<Language, 'en'>, { owners: ReadonlySet<string>; states: ReadonlySet<string>; speakers: ReadonlySet<string>; holding: ReadonlySet<string>; counts: ReadonlySet<string>; asks: ReadonlySet<string> }> = {
+  fr: { owners: new Set(['mon', 'ma', 'mes', 'notre', 'nos']), states: new Set(['est', 'a', 'sont', 'ont', 'fait']), speakers: new Set(['j', 'nous']), holding: new Set(['ai', 'avons', 'suis', 'sommes']), counts: new Set(['un', 'une', 'deux', 'trois', 'des']), asks: new Set(['si', 'est', 'quand']) },
+  de: { owners: new Set(['mein', 'meine', 'meinen', 'meinem', 'meiner', 'unser', 'unsere', 'unseren']), states: new Set(['ist', 'hat', 'sind', 'haben', 'war']), speakers: new Set(['ich', 'wir']), holding: new Set(['habe', 'haben', 'bin', 'sind', 'hab']), counts: new Set(['ein', 'eine', 'einen', 'zwei', 'drei']), asks: new Set(['kann', 'konnen', 'darf', 'muss', 'wenn', 'ob']) },
+  it: { owners: new Set(['mio', 'mia', 'miei', 'mie', 'nostro', 'nostra']), states: new Set(['e', 'ha', 'sono', 'hanno', 'era']), speakers: new Set(['ho', 'abbiamo', 'sono']), holding: new Set(['un', 'una', 'uno', 'due', 'tre']), counts: new Set(['un', 'una', 'uno', 'due', 'tre']), asks: new Set(['se', 'quando']) },
+  es: { owners: new Set(['mi', 'mis', 'nuestro', 'nuestra', 'nuestros']), states: new Set(['es', 'esta', 'tiene', 'son', 'estan', 'tienen', 'era']), speakers: new Set(['tengo', 'tenemos', 'soy', 'somos']), holding: new Set(['un', 'una', 'dos', 'tres']), counts: new Set(['un', 'una', 'dos', 'tres']), asks: new Set(['si', 'cuando']) },
+};
+
 export function askerTerms(text: string, language: Language = 'en'): Set<string> {
-  if (language !== 'en') return new Set();
-  const all = words(withoutGreetings(text.slice(0, MAX_TEXT_CHARS))).map((w) => w.toLowerCase());
+  const all = words(withoutGreetings(text.slice(0, MAX_TEXT_CHARS))).map((w) => (language === 'en' ? w.toLowerCase() : fold(w)));
+  if (language !== 'en') return otherAskerTerms(all, language);
   const out = new Set<string>();
   const add = (from: number, to: number) => { for (let k = from; k < to; k += 1) { const t = termOf(all[k]!); if (t) out.add(t); } };
   for (let i = 0; i < all.length; i += 1) {
@@ -288,6 +300,22 @@ export function askerTerms(text: string, language: Language = 'en'): Set<string>
       // "we have two labs" tells; "can we have a party?", "do I have to …" ask.
       let j = i + 2;
       while (j < all.length && (COUNTS.has(all[j]!) || HOLDING.has(all[j]!))) j += 1;
+      add(j, Math.min(all.length, j + OWN_WORDS));
+    }
+  }
+  return out;
+}
+
+function otherAskerTerms(all: string[], language: Exclude<Language, 'en'>): Set<string> {
+  const { owners, states, speakers, holding, counts, asks } = ASKER_WORDS[language];
+  const out = new Set<string>();
+  const add = (from: number, to: number) => { for (let k = from; k < to; k += 1) { const t = termOf(all[k]!, language); if (t) out.add(t); } };
+  for (let i = 0; i < all.length; i += 1) {
+    if (owners.has(all[i]!)) {
+      for (let j = i + 2; j <= i + 1 + OWN_WORDS && j < all.length; j += 1) if (states.has(all[j]!)) { add(i + 1, j); break; }
+    } else if (speakers.has(all[i]!) && holding.has(all[i + 1] ?? '') && !asks.has(all[i - 1] ?? '')) {
+      let j = i + 2;
+      while (j < all.length && counts.has(all[j]!)) j += 1;
       add(j, Math.min(all.length, j + OWN_WORDS));
     }
   }
@@ -308,6 +336,20 @@ export const LIGHT_VERBS: ReadonlySet<string> = new Set(
     ...['venir', 'venis', 'vienen', 'ir', 'voy', 'dar', 'dais', 'llevar', 'llevo', 'poner'].map((w) => spanishStem(w)),
   ],
 );
+/**
+ * Light verbs of one language only (eleventh round): French and German "come", "go", "give", "take",
+ * "bring", "get" ("on peut venir avec notre chien ?", "wie bekomme ich einen Termin?"), Italian
+ * "portare", Spanish "traer". Apart, as their stems are English words too (German "bringen" is "bring").
+ */
+const OWN_LIGHT_VERBS: Record<Language, ReadonlySet<string>> = {
+  en: new Set(),
+  fr: new Set(['venir', 'viens', 'venez', 'aller', 'vais', 'allez', 'donner', 'donnez', 'prendre', 'prenez', 'apporter', 'amener', 'mettre'].map((w) => frenchStem(w))),
+  de: new Set(['kommen', 'komme', 'kommt', 'gehen', 'geht', 'geben', 'gebt', 'nehmen', 'nehmt', 'bekommen', 'bekomme', 'kriegen'].map((w) => germanStem(foldGerman(w)))),
+  it: new Set(['portare', 'porto', 'arrivare'].map((w) => italianStem(w))),
+  es: new Set(['traer', 'traigo'].map((w) => spanishStem(w))),
+};
+/** Whether a term is a light verb in the knowledge base's language. */
+export const isLightVerb = (term: string, language: Language) => LIGHT_VERBS.has(term) || OWN_LIGHT_VERBS[language].has(term);
 
 /**
  * Light nouns, by stem: words that name the kind of information asked for, not its topic ("what's
