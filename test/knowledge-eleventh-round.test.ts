@@ -163,3 +163,21 @@ describe('the asker\'s own words and light verbs in French, German, Italian and 
     assert.notEqual(termOf('mitnehmen', 'de'), termOf('nehmen', 'de'));
   });
 });
+
+describe('framing in Italian and Spanish, and the first of a month', () => {
+  it('"quando", "possibile", "posible" are framing; "succede", "pasa", "hace falta" light', () => {
+    assert.equal(termOf('quando', 'it'), null);
+    assert.equal(termOf('possibile', 'it'), null);
+    assert.equal(termOf('posible', 'es'), null);
+    assert.ok(isLightVerb(termOf('pasa', 'es')!, 'es'));
+    assert.ok(isLightVerb(termOf('succede', 'it')!, 'it'));
+  });
+  it('near miss: "quando" still asks a time; "passo" is no light verb of Italian', () => {
+    assert.deepEqual(askedTypes('quando aprite?'), ['time']);
+    assert.ok(!isLightVerb(termOf('passo', 'it')!, 'it'));
+  });
+  it('"dal primo novembre" states a date; "primo piano" does not', () => {
+    assert.ok(statesAnswer('time', 'Si possono prenotare dal primo novembre.'));
+    assert.ok(!statesAnswer('time', 'Lo studio è al primo piano.'));
+  });
+});

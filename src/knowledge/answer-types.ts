@@ -52,6 +52,8 @@ const NUMBER_WORDS = new Set([
  */
 const FRENCH_GERMAN_NUMBERS = new Set(['deux', 'trois', 'quatre', 'cinq', 'sept', 'huit', 'neuf', 'dix', 'douze', 'quinze', 'vingt', 'trente',
   'zwei', 'drei', 'vier', 'funf', 'sechs', 'sieben', 'acht', 'neun', 'zehn', 'zwolf', 'zwanzig', 'dreissig', 'halbe', 'halben']);
+/** "dal primo novembre", "le premier mai", "am ersten Juli": the first of a month is a date (eleventh round). */
+const FIRST = new Set(['primo', 'primero', 'premier', '1er', 'erste', 'ersten', 'first']);
 /** "a week", "an hour": an article before a unit is one. */
 const ONE = new Set(['a', 'an', 'per', 'each', 'every', 'una', 'uno', 'un', 'ogni', 'cada', 'une', 'par', 'chaque', 'ein', 'eine', 'einen', 'einer', 'pro', 'jede', 'jeden']);
 const GERMAN_DAYS = ['montag', 'dienstag', 'mittwoch', 'donnerstag', 'freitag', 'samstag', 'sonntag', 'wochenende', 'werktags', 'feiertag', 'feiertags', 'feiertagen'];
@@ -275,7 +277,7 @@ function states(type: AnswerType, original: string[], text: string): boolean {
     case 'duration':
       return statesDuration(words);
     case 'time':
-      return statesDuration(words, false) || words.some((w, i) => DAYS.has(w) || MOMENTS.has(w) || (MONTHS.has(w) && (isNumber(words[i + 1] ?? '') || isNumber(words[i - 1] ?? '') || (words[i - 1] === 'de' && isNumber(words[i - 2] ?? ''))))
+      return statesDuration(words, false) || words.some((w, i) => DAYS.has(w) || MOMENTS.has(w) || (MONTHS.has(w) && (isNumber(words[i + 1] ?? '') || isNumber(words[i - 1] ?? '') || FIRST.has(words[i - 1] ?? '') || (words[i - 1] === 'de' && isNumber(words[i - 2] ?? ''))))
         || (isNumber(w) && (words[i + 1] === 'am' || words[i + 1] === 'pm' || words[i + 1] === 'uhr'))
         || /^\d{1,2}(?:st|nd|rd|th|am|pm|h\d*)$/.test(w) || (/^\d{1,2}$/.test(w) && /^\d{2}$/.test(words[i + 1] ?? '')) || /^\d{3,4}s?$/.test(w));
     case 'place':

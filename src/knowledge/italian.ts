@@ -11,6 +11,8 @@ const FILLER = [
   'vorrei', 'volevo', 'vorremmo', 'volevamo', 'sapere', 'chiedere', 'domanda', 'domande', 'info', 'informazione', 'informazioni', 'preciso', 'esattamente',
   'posso', 'possiamo', 'potete', 'puoi', 'puo', 'potrei', 'potreste', 'devo', 'dobbiamo', 'devono', 'fate', 'fare', 'fa', 'qual', 'quali', 'cosa',
   'ok', 'si', 'no', 'allora', 'quindi', 'pure', 'ancora', 'gia', 'qualcosa', 'qualche', 'tipo', 'c', 'e', 'ce', 'x', 'cmq', 'ke', 'nn', 'xche',
+  // "quando", "possibile", like English "when", "possible" (eleventh round; Spanish "cuando" and "posible" were already dropped).
+  'quando', 'possibile',
 ];
 export const ITALIAN_STOP: ReadonlySet<string> = new Set([...ita, ...FILLER].map(fold));
 

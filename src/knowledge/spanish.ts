@@ -12,7 +12,7 @@ const FILLER = [
   'os', 'vosotros', 'nuestro', 'nuestra', 'nuestros', 'nuestras', 'mio', 'mia', 'vuestro', 'vuestra', 'vuestros', 'vuestras', 'usted', 'ustedes', 'les', 'algo', 'algun', 'alguno', 'alguna', 'cual', 'cuales', 'quien',
   'cuanto', 'cuanta', 'cuantos', 'cuantas', 'como', 'donde', 'cuando', 'si', 'vale', 'ok', 'pues', 'entonces', 'tambien', 'aqui', 'alli', 'ahi', 'tan', 'todo', 'toda', 'todos', 'todas',
   'hola', 'buenas', 'gracias', 'saludos', 'saludo', 'favor', 'porfa', 'queria', 'quisiera', 'saber', 'preguntar', 'pregunta', 'duda', 'info', 'informacion',
-  'q', 'k', 'xq', 'pq', 'tb', 'tmb', 'x', 'directamente', 'exactamente',
+  'q', 'k', 'xq', 'pq', 'tb', 'tmb', 'x', 'directamente', 'exactamente', 'posible',
 ];
 export const SPANISH_STOP: ReadonlySet<string> = new Set([...spa, ...FILLER].map(fold));
 

@@ -343,10 +343,11 @@ export const LIGHT_VERBS: ReadonlySet<string> = new Set(
  */
 const OWN_LIGHT_VERBS: Record<Language, ReadonlySet<string>> = {
   en: new Set(),
-  fr: new Set(['venir', 'viens', 'venez', 'aller', 'vais', 'allez', 'donner', 'donnez', 'prendre', 'prenez', 'apporter', 'amener', 'mettre'].map((w) => frenchStem(w))),
-  de: new Set(['kommen', 'komme', 'kommt', 'gehen', 'geht', 'geben', 'gebt', 'nehmen', 'nehmt', 'bekommen', 'bekomme', 'kriegen'].map((w) => germanStem(foldGerman(w)))),
-  it: new Set(['portare', 'porto', 'arrivare'].map((w) => italianStem(w))),
-  es: new Set(['traer', 'traigo'].map((w) => spanishStem(w))),
+  // With "happen" and "need" ("que se passe-t-il si", "was passiert wenn", "cosa succede se", "qué pasa si", "hace falta", "ich brauche").
+  fr: new Set(['venir', 'viens', 'venez', 'aller', 'vais', 'allez', 'donner', 'donnez', 'prendre', 'prenez', 'apporter', 'amener', 'mettre', 'passe', 'besoin'].map((w) => frenchStem(w))),
+  de: new Set(['kommen', 'komme', 'kommt', 'gehen', 'geht', 'geben', 'gebt', 'nehmen', 'nehmt', 'bekommen', 'bekomme', 'kriegen', 'passiert', 'brauche', 'brauchen', 'braucht'].map((w) => germanStem(foldGerman(w)))),
+  it: new Set(['portare', 'porto', 'arrivare', 'succede', 'succedere', 'bisogna', 'serve', 'servono'].map((w) => italianStem(w))),
+  es: new Set(['traer', 'traigo', 'pasa', 'pasar', 'falta', 'necesito', 'necesario'].map((w) => spanishStem(w))),
 };
 /** Whether a term is a light verb in the knowledge base's language. */
 export const isLightVerb = (term: string, language: Language) => LIGHT_VERBS.has(term) || OWN_LIGHT_VERBS[language].has(term);
