@@ -181,3 +181,25 @@ describe('framing in Italian and Spanish, and the first of a month', () => {
     assert.ok(!statesAnswer('time', 'Lo studio è al primo piano.'));
   });
 });
+
+describe('a child, a woman, a man and a kilo in the other languages', () => {
+  it('"mon fils" is "enfant"\'s term, "mujer" is "Señora"\'s, "kg" is "chilo"\'s', () => {
+    assert.equal(termOf('fils', 'fr'), termOf('enfant', 'fr'));
+    assert.equal(termOf('mujer', 'es'), termOf('señora', 'es'));
+    assert.equal(termOf('hombre', 'es'), termOf('caballero', 'es'));
+    assert.equal(termOf('kg', 'it'), termOf('chilo', 'it'));
+  });
+  it('near miss: a woman is no man; greetings ("Sehr geehrte Damen und Herren", "Gentile signora") name nobody asked about', () => {
+    assert.notEqual(termOf('mujer', 'es'), termOf('hombre', 'es'));
+    assert.notEqual(termOf('Herren', 'de'), termOf('man'));
+    assert.notEqual(termOf('signora', 'it'), termOf('donna', 'it'));
+  });
+  it('"un corte de mujer" is priced from the rows under "Señora"', () => {
+    const peluqueria = kb('# Peluquería – Tarifas', '', '## Señora', '', '| Servicio | Precio |', '|---|---|', '| Corte y peinado | 28 € |', '| Tinte raíz | 32 € |', '',
+      '## Caballero', '', '| Servicio | Precio |', '|---|---|', '| Corte | 14 € |', '| Corte y barba | 20 € |', '', '## Horario', '', 'Martes a viernes de 10:00 a 20:00; sábados de 9:00 a 14:00. Domingos y lunes cerrado.', '',
+      '## Citas', '', 'Se puede pedir cita por teléfono o por WhatsApp, y si no hay mucha gente también atendemos sin cita. Si no puedes venir, avísanos con un día de antelación para que otra persona pueda usar la hora.');
+    assert.equal(peluqueria.language, 'es');
+    assert.match(quotes(peluqueria, 'cuanto cuesta un corte de pelo de mujer'), /Corte y peinado \| 28 €/);
+    assert.match(quotes(peluqueria, 'cuanto cuesta un corte de hombre'), /Corte \| 14 €/);
+  });
+});

@@ -37,4 +37,8 @@ export const ITALIAN_SYNONYMS: ReadonlyMap<string, string> = new Map([
   ...['bambino', 'bambini', 'bambina', 'figlio', 'figlia', 'figli'].map((w) => [italianStem(w), 'child'] as const),
   ...['gratis', 'gratuito', 'gratuita', 'gratuiti'].map((w) => [italianStem(w), 'free'] as const),
   ...['indirizzo'].map((w) => [italianStem(w), 'address'] as const),
+  // Not "signora", "signore": "Gentile signora" greets.
+  ...['donna', 'donne'].map((w) => [italianStem(w), 'woman'] as const),
+  ...['uomo', 'uomini'].map((w) => [italianStem(w), 'man'] as const),
+  ...['chilo', 'chili', 'kilo', 'kg'].map((w) => [italianStem(w), 'kilo'] as const),
 ]);

@@ -66,6 +66,11 @@ export const FRENCH_SYNONYMS: ReadonlyMap<string, string> = new Map([
   ...['taux'].map((w) => [frenchStem(w), 'price'] as const),
   // "votre adresse ?" asks what a street address answers, as "where are you?" does (eleventh round).
   ...['adresse'].map((w) => [frenchStem(w), 'address'] as const),
+  // A child, as in the other languages ("mon fils" against "Coupe enfant"); a woman, a man; a kilo (eleventh round).
+  ...['enfant', 'enfants', 'fils', 'fille', 'filles'].map((w) => [frenchStem(w), 'child'] as const),
+  ...['femme', 'femmes', 'dame', 'dames'].map((w) => [frenchStem(w), 'woman'] as const),
+  ...['homme', 'hommes'].map((w) => [frenchStem(w), 'man'] as const),
+  ...['kilo', 'kilos', 'kg'].map((w) => [frenchStem(w), 'kilo'] as const),
 ]);
 
 /** Stop words of both languages, for telling them apart. */

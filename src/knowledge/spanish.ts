@@ -36,4 +36,8 @@ export const SPANISH_SYNONYMS: ReadonlyMap<string, string> = new Map([
   ...['nino', 'ninos', 'nina', 'ninas', 'hijo', 'hija', 'hijos'].map((w) => [spanishStem(w), 'child'] as const),
   ...['gratis', 'gratuito', 'gratuita', 'gratuitos'].map((w) => [spanishStem(w), 'free'] as const),
   ...['direccion'].map((w) => [spanishStem(w), 'address'] as const),
+  // "un corte de mujer" is the lady's cut of a price list under "Señora"; "de hombre", "Caballero" (eleventh round). A kilo.
+  ...['mujer', 'mujeres', 'senora', 'senoras', 'dama', 'damas'].map((w) => [spanishStem(w), 'woman'] as const),
+  ...['hombre', 'hombres', 'caballero', 'caballeros'].map((w) => [spanishStem(w), 'man'] as const),
+  ...['kilo', 'kilos', 'kg'].map((w) => [spanishStem(w), 'kilo'] as const),
 ]);
