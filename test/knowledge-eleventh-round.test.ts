@@ -203,3 +203,17 @@ describe('a child, a woman, a man and a kilo in the other languages', () => {
     assert.match(quotes(peluqueria, 'cuanto cuesta un corte de hombre'), /Corte \| 14 €/);
   });
 });
+
+describe('paying by card in the other languages', () => {
+  it('"bancomat" is "carta"\'s term, "tarjeta" and "datáfono" one, "EC-Karte" and "girocard" one', () => {
+    assert.equal(termOf('bancomat', 'it'), termOf('carta', 'it'));
+    assert.equal(termOf('datafono', 'es'), termOf('tarjeta', 'es'));
+    assert.equal(termOf('girocard', 'de'), termOf('Karte', 'de'));
+    assert.equal(termOf('cb', 'fr'), termOf('carte', 'fr'));
+  });
+  it('near miss: cash and a bank transfer are not a card', () => {
+    assert.notEqual(termOf('contanti', 'it'), termOf('carta', 'it'));
+    assert.notEqual(termOf('bancaire', 'fr'), termOf('carte', 'fr'));
+    assert.notEqual(termOf('Überweisung', 'de'), termOf('Karte', 'de'));
+  });
+});

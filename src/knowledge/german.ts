@@ -53,6 +53,7 @@ export const GERMAN_SYNONYMS: ReadonlyMap<string, string> = new Map([
   ...['uhrzeit', 'uhrzeiten', 'uhr'].map((w) => [germanStem(foldGerman(w)), 'hour'] as const),
   ...['adresse', 'anschrift'].map((w) => [germanStem(foldGerman(w)), 'address'] as const),
   ...['kilo', 'kg'].map((w) => [germanStem(foldGerman(w)), 'kilo'] as const),
+  ...['karte', 'ec', 'girocard', 'kreditkarte', 'kartenzahlung', 'kontaktlos'].map((w) => [germanStem(foldGerman(w)), 'card'] as const),
   // "was soll ich mitnehmen?" is answered by "Bringen Sie … mit" under "Was Sie mitbringen".
   ...['mitnehmen', 'mitbringen', 'bringen', 'bringt'].map((w) => [germanStem(foldGerman(w)), 'bring'] as const),
 ]);

@@ -41,4 +41,6 @@ export const ITALIAN_SYNONYMS: ReadonlyMap<string, string> = new Map([
   ...['donna', 'donne'].map((w) => [italianStem(w), 'woman'] as const),
   ...['uomo', 'uomini'].map((w) => [italianStem(w), 'man'] as const),
   ...['chilo', 'chili', 'kilo', 'kg'].map((w) => [italianStem(w), 'kilo'] as const),
+  // "posso pagare con il bancomat?" against "carta con il POS", as English "contactless" is "card".
+  ...['carta', 'carte', 'bancomat', 'pos', 'contactless'].map((w) => [italianStem(w), 'card'] as const),
 ]);

@@ -71,6 +71,7 @@ export const FRENCH_SYNONYMS: ReadonlyMap<string, string> = new Map([
   ...['femme', 'femmes', 'dame', 'dames'].map((w) => [frenchStem(w), 'woman'] as const),
   ...['homme', 'hommes'].map((w) => [frenchStem(w), 'man'] as const),
   ...['kilo', 'kilos', 'kg'].map((w) => [frenchStem(w), 'kilo'] as const),
+  ...['cb', 'carte', 'cartes', 'contactless'].map((w) => [frenchStem(w), 'card'] as const),
 ]);
 
 /** Stop words of both languages, for telling them apart. */

@@ -40,4 +40,5 @@ export const SPANISH_SYNONYMS: ReadonlyMap<string, string> = new Map([
   ...['mujer', 'mujeres', 'senora', 'senoras', 'dama', 'damas'].map((w) => [spanishStem(w), 'woman'] as const),
   ...['hombre', 'hombres', 'caballero', 'caballeros'].map((w) => [spanishStem(w), 'man'] as const),
   ...['kilo', 'kilos', 'kg'].map((w) => [spanishStem(w), 'kilo'] as const),
+  ...['tarjeta', 'tarjetas', 'datafono', 'contactless'].map((w) => [spanishStem(w), 'card'] as const),
 ]);
