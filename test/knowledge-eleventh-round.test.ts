@@ -7,6 +7,7 @@ import { describe, it } from 'node:test';
 import { askedTypes, statesAnswer } from '../src/knowledge/answer-types.ts';
 import { GATES } from '../src/knowledge/answerability.ts';
 import { splitPassages } from '../src/knowledge/passages.ts';
+import { splitUnits } from '../src/knowledge/sentences.ts';
 import { buildIndex } from '../src/knowledge/retrieval.ts';
 import { askerTerms, isLightVerb, termOf, textTerms } from '../src/knowledge/terms.ts';
 import { answerParts, replyPieces } from '../src/replies/offline.ts';
@@ -204,5 +205,22 @@ describe('a child, a woman, a man, a kilo and a card in the other languages', ()
     assert.equal(peluqueria.language, 'es');
     assert.match(quotes(peluqueria, 'cuanto cuesta un corte de pelo de mujer'), /Corte y peinado \| 28 €/);
     assert.match(quotes(peluqueria, 'cuanto cuesta un corte de hombre'), /Corte \| 14 €/);
+  });
+});
+
+describe('lines opened by an emoji', () => {
+  const lines = (body: string) => splitUnits(body).map((u) => ({ text: body.slice(u.start, u.end), row: u.row }));
+  it('are list items, each quoted on its own, whether or not they end in a full stop', () => {
+    assert.deepEqual(lines('🐶 Dogs welcome in the garden\n☕ Free coffee for members\n✔ Parking at the back'), [
+      { text: '🐶 Dogs welcome in the garden', row: true }, { text: '☕ Free coffee for members', row: true }, { text: '✔ Parking at the back', row: true }]);
+    assert.equal(lines('👨‍👩‍👧 Families welcome\n🌬️ Windy days are rescheduled').length, 2);
+    const index = kb('Good to know', '🐶 Dogs are welcome in the garden but not inside', '☕ Coffee is free for members', '🕘 We open 9am to 5pm every day', '',
+      'Where to find us', '📍 12 Mill Lane, Bath, next to the river', '💳 We take cards and cash, no cheques');
+    assert.match(quotes(index, 'hi, are dogs welcome?'), /Dogs are welcome in the garden/);
+    assert.doesNotMatch(quotes(index, 'hi, are dogs welcome?'), /Coffee/);
+  });
+  it('near miss: an emoji inside or at the end of a line of prose makes no list item', () => {
+    assert.deepEqual(lines('We love dogs 🐶 and they are welcome in the garden,\nbut not inside the café.'), [
+      { text: 'We love dogs 🐶 and they are welcome in the garden,\nbut not inside the café.', row: false }]);
   });
 });
