@@ -5,8 +5,9 @@
 // part of the weekly course") does not answer it. A yes/no question ("do you repair e-bikes?") and
 // a question of any other kind ("what", "why", "how do I") are not checked. English, and German's
 // "wann", "wo", "was kostet", "wie teuer"; Italian and Spanish "quanto costa", "cuánto cuesta",
-// "quando", "cuándo", "a che ora", "a qué hora", "dove", "dónde" (issue 36, tenth round). The rest of
-// the rule also compares French (languages.ts), where no kind is recognised and nothing is checked.
+// "quando", "cuándo", "a che ora", "a qué hora", "dove", "dónde" (issue 36, tenth round); French
+// "combien", "quelle heure", "quand", "où" and German "wie lange", "wie viele" (eleventh round), with
+// the French and German words for days, months, units of time and places that state an answer.
 // Words are compared without accents ("cuánto" as "cuanto", "lunedì" as "lunedi"). Everything here is one pass over the words of the text: no pattern
 // backtracks, and a text is cut to MAX_TEXT_CHARS first.
 import { HOW_MUCH_TIME } from './synonyms.ts';
@@ -30,7 +31,10 @@ const TIME_WORDS = new Set(['time', 'times', 'day', 'days', 'date', 'dates', 'ho
 /** Italian and Spanish units of time (folded). */
 const ROMANCE_UNITS = ['minuto', 'minuti', 'ora', 'ore', 'giorno', 'giorni', 'settimana', 'settimane', 'mese', 'mesi', 'anno', 'anni', 'notte', 'notti',
   'minutos', 'hora', 'horas', 'dia', 'dias', 'semana', 'semanas', 'mes', 'meses', 'ano', 'anos', 'noche', 'noches'];
-const UNIT_OF_TIME = new Set([...ROMANCE_UNITS, 'second', 'seconds', 'sec', 'secs', 'minute', 'minutes', 'min', 'mins', 'hour', 'hours', 'hr', 'hrs', 'h', 'day', 'days', 'night', 'nights', 'week', 'weeks', 'wk', 'month', 'months', 'year', 'years', 'yr', 'yrs', 'weekend', 'weekends', 'fortnight', 'decade', 'decades', 'century', 'centuries']);
+/** French and German units of time (folded; issue 36, eleventh round). */
+const FRENCH_GERMAN_UNITS = ['minute', 'minutes', 'heure', 'heures', 'jour', 'jours', 'journee', 'journees', 'semaine', 'semaines', 'mois', 'ans', 'annee', 'annees', 'nuit', 'nuits',
+  'minuten', 'stunde', 'stunden', 'std', 'tag', 'tage', 'tagen', 'woche', 'wochen', 'monat', 'monate', 'monaten', 'jahr', 'jahre', 'jahren', 'nacht', 'nachte'];
+const UNIT_OF_TIME = new Set([...ROMANCE_UNITS, ...FRENCH_GERMAN_UNITS, 'second', 'seconds', 'sec', 'secs', 'minute', 'minutes', 'min', 'mins', 'hour', 'hours', 'hr', 'hrs', 'h', 'day', 'days', 'night', 'nights', 'week', 'weeks', 'wk', 'month', 'months', 'year', 'years', 'yr', 'yrs', 'weekend', 'weekends', 'fortnight', 'decade', 'decades', 'century', 'centuries']);
 /** Words between a number and its unit ("5 working days", "two full weeks"). */
 const UNIT_MODIFIERS = new Set(['working', 'business', 'calendar', 'full', 'more', 'whole', 'consecutive', 'extra', 'to', 'or', 'and']);
 const NUMBER_WORDS = new Set([
@@ -41,32 +45,48 @@ const NUMBER_WORDS = new Set([
   'tre', 'quattro', 'cinque', 'sette', 'otto', 'nove', 'dieci', 'dodici', 'quindici', 'venti', 'trenta',
   'dos', 'tres', 'cuatro', 'cinco', 'seis', 'siete', 'ocho', 'nueve', 'diez', 'doce', 'quince', 'veinte', 'treinta',
 ]);
+/**
+ * French and German numbers as words (eleventh round): they state how long ("dauert zwei Stunden",
+ * "dure cinq jours") but not when: "wann habt ihr geöffnet?" is not answered by "in den Sommerferien
+ * drei Wochen geschlossen" (a duration in digits or English words still answers "when", as before).
+ */
+const FRENCH_GERMAN_NUMBERS = new Set(['deux', 'trois', 'quatre', 'cinq', 'sept', 'huit', 'neuf', 'dix', 'douze', 'quinze', 'vingt', 'trente',
+  'zwei', 'drei', 'vier', 'funf', 'sechs', 'sieben', 'acht', 'neun', 'zehn', 'zwolf', 'zwanzig', 'dreissig', 'halbe', 'halben']);
+/** "dal primo novembre", "le premier mai", "am ersten Juli": the first of a month is a date (eleventh round). */
+const FIRST = new Set(['primo', 'primero', 'premier', '1er', 'erste', 'ersten', 'first']);
 /** "a week", "an hour": an article before a unit is one. */
-const ONE = new Set(['a', 'an', 'per', 'each', 'every', 'una', 'uno', 'un', 'ogni', 'cada']);
+const ONE = new Set(['a', 'an', 'per', 'each', 'every', 'una', 'uno', 'un', 'ogni', 'cada', 'une', 'par', 'chaque', 'ein', 'eine', 'einen', 'einer', 'pro', 'jede', 'jeden']);
 const GERMAN_DAYS = ['montag', 'dienstag', 'mittwoch', 'donnerstag', 'freitag', 'samstag', 'sonntag', 'wochenende', 'werktags', 'feiertag', 'feiertags', 'feiertagen'];
 const ROMANCE_DAYS = ['lunedi', 'martedi', 'mercoledi', 'giovedi', 'venerdi', 'sabato', 'sabati', 'domenica', 'domeniche', 'festivi', 'feriali', 'oggi', 'domani',
   'lunes', 'martes', 'miercoles', 'jueves', 'viernes', 'sabado', 'sabados', 'domingo', 'domingos', 'festivos', 'finde', 'hoy'];
-const DAYS = new Set([...GERMAN_DAYS, ...GERMAN_DAYS.map((d) => `${d}s`), ...ROMANCE_DAYS, 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'mondays', 'tuesdays', 'wednesdays', 'thursdays', 'fridays', 'saturdays', 'sundays',
+const FRENCH_DAYS = ['lundi', 'mardi', 'mercredi', 'jeudi', 'vendredi', 'samedi', 'dimanche', 'lundis', 'mardis', 'mercredis', 'jeudis', 'vendredis', 'samedis', 'dimanches',
+  'aujourd', 'demain', 'feries', 'montags', 'dienstags', 'mittwochs', 'donnerstags', 'freitags', 'samstags', 'sonntags', 'wochenendes', 'morgen', 'heute'];
+const DAYS = new Set([...GERMAN_DAYS, ...GERMAN_DAYS.map((d) => `${d}s`), ...ROMANCE_DAYS, ...FRENCH_DAYS, 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'mondays', 'tuesdays', 'wednesdays', 'thursdays', 'fridays', 'saturdays', 'sundays',
   'mon', 'tue', 'tues', 'wed', 'thu', 'thur', 'thurs', 'fri', 'weekday', 'weekdays', 'weekend', 'weekends', 'daily', 'today', 'tomorrow', 'tonight', 'yesterday']);
 const MONTHS = new Set(['january', 'february', 'march', 'april', 'june', 'july', 'august', 'september', 'october', 'november', 'december',
   'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec',
   'gennaio', 'febbraio', 'marzo', 'aprile', 'maggio', 'giugno', 'luglio', 'agosto', 'settembre', 'ottobre', 'novembre', 'dicembre',
-  'enero', 'febrero', 'abril', 'mayo', 'junio', 'julio', 'septiembre', 'octubre', 'noviembre', 'diciembre']);
+  'enero', 'febrero', 'abril', 'mayo', 'junio', 'julio', 'septiembre', 'octubre', 'noviembre', 'diciembre',
+  'janvier', 'fevrier', 'mars', 'avril', 'mai', 'juin', 'juillet', 'aout', 'septembre', 'octobre', 'decembre',
+  'januar', 'februar', 'marz', 'juni', 'juli', 'oktober', 'dezember']);
 const MOMENTS = new Set(['morning', 'mornings', 'afternoon', 'afternoons', 'evening', 'evenings', 'noon', 'midday', 'midnight', 'night', 'nights', 'lunchtime',
   'spring', 'summer', 'autumn', 'fall', 'winter', 'season', 'seasons', 'holiday', 'holidays', 'christmas', 'easter', 'anytime', 'always', 'immediately', 'instantly',
   'before', 'after', 'until', 'till', 'within', 'since', 'during', 'ago', 'end', 'beginning', 'early', 'late', 'soon', 'weekly', 'monthly', 'yearly', 'annually',
   'mattina', 'mattino', 'pomeriggio', 'sera', 'notte', 'mezzogiorno', 'estate', 'inverno', 'natale', 'pasqua', 'prima', 'dopo', 'entro', 'fino',
-  'manana', 'tarde', 'noche', 'mediodia', 'verano', 'invierno', 'navidad', 'antes', 'despues', 'hasta']);
+  'manana', 'tarde', 'noche', 'mediodia', 'verano', 'invierno', 'navidad', 'antes', 'despues', 'hasta',
+  'matin', 'matinee', 'midi', 'soir', 'soiree', 'nuit', 'avant', 'apres', 'jusqu', 'pendant', 'vacances', 'ete', 'hiver', 'toujours', 'veille',
+  'morgens', 'vormittags', 'nachmittags', 'abends', 'mittags', 'nachts', 'vor', 'nach', 'bis', 'wahrend', 'innerhalb', 'sommer', 'ferien', 'immer', 'vorher']);
 const PLACE_WORDS = new Set(['street', 'st', 'road', 'rd', 'avenue', 'ave', 'lane', 'square', 'boulevard', 'place', 'straat', 'strasse', 'straße', 'rue', 'platz', 'plein', 'laan', 'weg',
   'address', 'located', 'location', 'floor', 'building', 'entrance', 'station', 'parking', 'car', 'park', 'corner', 'opposite', 'behind', 'next', 'near', 'nearby', 'beside',
   'across', 'inside', 'outside', 'upstairs', 'downstairs', 'online',
   'via', 'viale', 'piazza', 'corso', 'vicino', 'dietro', 'davanti', 'accanto', 'indirizzo', 'parcheggio',
-  'calle', 'avenida', 'plaza', 'paseo', 'cerca', 'junto', 'detras', 'frente', 'direccion', 'aparcamiento', 'map', 'directions', 'walk', 'km', 'miles', 'metres', 'meters', 'settings', 'menu', 'tab', 'page', 'button', 'link', 'folder', 'sidebar', 'toolbar', 'panel', 'http', 'https', 'www']);
+  'calle', 'avenida', 'plaza', 'paseo', 'cerca', 'junto', 'detras', 'frente', 'direccion', 'aparcamiento',
+  'adresse', 'chez', 'pres', 'face', 'derriere', 'gare', 'plage', 'etage', 'quartier', 'centre', 'boulevard', 'chemin', 'anschrift', 'neben', 'gegenuber', 'bahnhof', 'stock', 'eingang', 'map', 'directions', 'walk', 'km', 'miles', 'metres', 'meters', 'settings', 'menu', 'tab', 'page', 'button', 'link', 'folder', 'sidebar', 'toolbar', 'panel', 'http', 'https', 'www']);
 /** A German street name is one word ending in its kind ("Schwarzwaldstraße", "Lindenweg", "Marktplatz"). */
 const GERMAN_STREET_ENDINGS = ['straße', 'strasse', 'str', 'weg', 'platz', 'gasse', 'allee', 'ufer', 'damm'];
 const germanStreet = (w: string) => w.length > 5 && GERMAN_STREET_ENDINGS.some((e) => w.endsWith(e));
 /** "in Ghent", "at Gent-Sint-Pieters": a place preposition before a capitalised word names a place. */
-const PLACE_PREPOSITIONS = new Set(['en', 'in', 'at', 'from', 'near', 'to', 'on', 'under', 'via', 'into', 'between', 'along', 'across', 'through', 'towards', 'toward', 'off', 'by', 'around', 'inside', 'outside', 'within']);
+const PLACE_PREPOSITIONS = new Set(['au', 'dans', 'im', 'am', 'en', 'in', 'at', 'from', 'near', 'to', 'on', 'under', 'via', 'into', 'between', 'along', 'across', 'through', 'towards', 'toward', 'off', 'by', 'around', 'inside', 'outside', 'within']);
 const ARTICLES = new Set(['the', 'a', 'an', 'our', 'your']);
 const FREQUENCY_WORDS = new Set(['every', 'each', 'once', 'twice', 'daily', 'weekly', 'monthly', 'yearly', 'annually', 'hourly', 'always', 'regularly', 'times', 'per', 'often']);
 const DISTANCE_UNITS = new Set(['km', 'kilometre', 'kilometres', 'kilometer', 'kilometers', 'mile', 'miles', 'm', 'metre', 'metres', 'meter', 'meters', 'walk', 'drive', 'ride', 'minutes', 'away']);
@@ -83,10 +103,15 @@ const onRequest = (words: string[]) => words.some((w, i) => w === 'on' && (words
 
 const capitalised = (w: string | undefined) => w !== undefined && /^\p{Lu}/u.test(w);
 const isNumber = (w: string) => /^\d/.test(w) || NUMBER_WORDS.has(w.toLowerCase());
+const isAnyNumber = (w: string) => isNumber(w) || FRENCH_GERMAN_NUMBERS.has(w);
+const isNumberInDigitsOrEnglish = isNumber;
 
 /** After "quanto", "cuánto": a verb of paying ("quanto costa", "cuánto cobráis", "quanto mi costa"). */
 const ROMANCE_PRICE_VERBS = new Set(['costa', 'costano', 'costi', 'costerebbe', 'viene', 'vengono', 'cuesta', 'cuestan', 'costaria', 'vale', 'valen', 'cobrais', 'cobran', 'cobras', 'cobra']);
 const ROMANCE_PRONOUNS = new Set(['mi', 'ci', 'si', 'me', 'nos', 'se', 'te', 'ti']);
+/** After "quanto", "cuánto" (or "quanto ci", "cuánto se"): a verb of taking time ("quanto ci mettete", "cuánto tardáis"). */
+const ROMANCE_TAKES_TIME = new Set(['mettete', 'mette', 'mettono', 'metti', 'metto', 'vuole', 'vogliono', 'impiegate', 'impiega', 'dura', 'durano',
+  'tardais', 'tarda', 'tardan', 'tardas', 'tardo', 'lleva', 'llevan', 'duran']);
 /** Words after which "quando", "cuándo" opens a question rather than a clause ("ciao, quando aprite?" but "posso venire quando chiudete?"). */
 const ROMANCE_OPENERS = new Set(['e', 'ma', 'ciao', 'salve', 'buongiorno', 'buonasera', 'y', 'pero', 'hola', 'buenas', 'dias', 'ok', 'allora', 'entonces', 'pues']);
 const ROMANCE_TIME_NOUNS = new Set(['ora', 'ore', 'orari', 'orario', 'giorno', 'giorni', 'hora', 'horas', 'horario', 'horarios', 'dia', 'dias']);
@@ -97,6 +122,8 @@ function romanceKind(words: string[], i: number): AnswerType | null {
   const next = words[i + 1] ?? '';
   if (word === 'quanto' || word === 'quanta' || word === 'cuanto' || word === 'cuanta') {
     if (next === 'tempo' || next === 'tiempo') return 'duration';
+    // "quanto ci mettete", "quanto ci vuole", "cuánto tardáis", "cuánto se tarda", "quanto dura": how long it takes.
+    if (ROMANCE_TAKES_TIME.has(next) || ((next === 'ci' || next === 'se' || next === 'le' || next === 'os') && ROMANCE_TAKES_TIME.has(words[i + 2] ?? ''))) return 'duration';
     if (ROMANCE_PRICE_VERBS.has(next) || (ROMANCE_PRONOUNS.has(next) && ROMANCE_PRICE_VERBS.has(words[i + 2] ?? ''))) return 'price';
   }
   if (word === 'quanti' || word === 'quante' || word === 'cuantos' || word === 'cuantas') return ROMANCE_UNITS.includes(next) ? 'duration' : 'number';
@@ -104,6 +131,48 @@ function romanceKind(words: string[], i: number): AnswerType | null {
   if ((word === 'che' || word === 'que' || word === 'quale' || word === 'quali' || word === 'cual' || word === 'cuales') && ROMANCE_TIME_NOUNS.has(next)) return 'time';
   if ((word === 'che' || word === 'que' || word === 'quale' || word === 'qual' || word === 'cual') && (next === 'prezzo' || next === 'prezzi' || next === 'precio' || next === 'tariffa' || next === 'tarifa')) return 'price';
   if (word === 'dove' || word === 'donde') return 'place';
+  return null;
+}
+
+const FRENCH_TIME_NOUNS = new Set(['heure', 'heures', 'horaire', 'horaires', 'jour', 'jours', 'date', 'dates']);
+const FRENCH_PRICE_NOUNS = new Set(['prix', 'tarif', 'tarifs', 'cout']);
+const FRENCH_ARTICLES = new Set(['l', 'la', 'le', 'les', 'un', 'une']);
+/** Words after which "quand" opens a question rather than a clause ("bonjour, quand ouvrez-vous ?", not "je paie quand j'arrive ?"). */
+const FRENCH_OPENERS = new Set(['et', 'mais', 'bonjour', 'bonsoir', 'salut', 'alors', 'c', 'est', 'ok', 'vous', 'on', 'ouvrez', 'ouvert', 'ouverts']);
+/** "où" as askedTypes reads it: no word of any language folds to it. */
+const FRENCH_WHERE = 'où';
+const GERMAN_OPEN = new Set(['offen', 'geoffnet', 'auf', 'aufhaben']);
+const GERMAN_NUMBER_AFTER_WIE = new Set(['viele', 'alt', 'gross', 'schwer']);
+
+/**
+ * French and German asking phrases (folded words; issue 36, eleventh round): "combien" (a price;
+ * "combien de temps" a duration, "combien de personnes" a number, "combien la séance" a price), "quel
+ * prix", "quelle heure", "quels horaires", "quand", "quel âge"; "wie lange", "wie viele", "wie alt",
+ * "wie weit", "welche Uhrzeit". "Où" is read from the text as written (askedTypes): folded it is "ou", "or".
+ */
+function frenchGermanKind(words: string[], i: number): AnswerType | null {
+  const word = words[i]!;
+  const next = words[i + 1] ?? '';
+  if (word === FRENCH_WHERE) return 'place';
+  if (word === 'combien') {
+    if (next === 'de' || next === 'd') {
+      const what = words[i + 2] ?? '';
+      if (what === 'temps') return 'duration';
+      if (UNIT_OF_TIME.has(what)) return 'duration';
+      return FRENCH_ARTICLES.has(what) ? 'price' : 'number';
+    }
+    if (next === 'temps') return 'duration';
+    return 'price';
+  }
+  if ((word === 'quel' || word === 'quelle' || word === 'quels' || word === 'quelles') && FRENCH_PRICE_NOUNS.has(next)) return 'price';
+  if ((word === 'quel' || word === 'quelle' || word === 'quels' || word === 'quelles') && FRENCH_TIME_NOUNS.has(next)) return 'time';
+  if ((word === 'quel' || word === 'quelle') && next === 'age') return 'number';
+  if (word === 'quand' && (i === 0 || FRENCH_OPENERS.has(words[i - 1]!))) return 'time';
+  // "wie lange habt ihr offen?" asks until when: a time.
+  if (word === 'wie' && (next === 'lange' || next === 'lang')) return words.slice(i + 2).some((w) => GERMAN_OPEN.has(w)) ? 'time' : 'duration';
+  if (word === 'wie' && GERMAN_NUMBER_AFTER_WIE.has(next)) return 'number';
+  if (word === 'wie' && next === 'weit') return 'distance';
+  if ((word === 'welche' || word === 'welcher' || word === 'um') && (next === 'uhrzeit' || next === 'uhrzeiten' || next === 'zeit' || next === 'zeiten' || next === 'tage')) return 'time';
   return null;
 }
 
@@ -129,6 +198,8 @@ function kindAt(words: string[], i: number, lastCost: number): AnswerType | null
   if (word === 'wo') return 'place';
   if ((word === 'was' || word === 'viel') && (next === 'kostet' || next === 'kosten')) return 'price';
   if (word === 'wie' && next === 'teuer') return 'price';
+  const french = frenchGermanKind(words, i);
+  if (french) return french;
   const romance = romanceKind(words, i);
   if (romance) return romance;
   if (word === 'until' && next === 'when') return 'time';
@@ -157,7 +228,9 @@ function kindAt(words: string[], i: number, lastCost: number): AnswerType | null
  * the one a reply is judged on.
  */
 export function askedTypes(question: string): AnswerType[] {
-  const words = wordsOf(question).map(fold);
+  const original = wordsOf(question);
+  // French "où" asks a place; folded it would be "ou", "or": it is kept apart.
+  const words = original.map((w) => (w.toLowerCase() === 'où' ? FRENCH_WHERE : fold(w)));
   const lastCost = Math.max(words.lastIndexOf('cost'), words.lastIndexOf('costs'));
   const kinds: AnswerType[] = [];
   for (let i = 0; i < words.length; i += 1) {
@@ -181,12 +254,15 @@ function measuresTime(words: string[], i: number): boolean {
   return false;
 }
 
-function statesDuration(words: string[]): boolean {
+function statesDuration(words: string[], numberWords = true): boolean {
+  const isNumber = numberWords ? isAnyNumber : isNumberInDigitsOrEnglish;
   for (let i = 0; i < words.length; i += 1) {
     const w = words[i]!;
     if (/^\d+(?:min|mins|h|hr|hrs|d|wk|wks|yr|yrs)$/i.test(w) || w === 'overnight' || w === 'fortnight') return true;
     // "the same day", "next day": a duration of none or one.
     if ((w === 'same' || w === 'next') && (words[i + 1] === 'day' || words[i + 1] === 'week')) return true;
+    // French "un an", "1 an": "an" is no unit of its own, being English "an" ("£12 an hour").
+    if ((w === 'un' || w === '1') && words[i + 1] === 'an') return true;
     if ((isNumber(w) || ONE.has(w)) && measuresTime(words, i)) return true;
   }
   return false;
@@ -201,7 +277,7 @@ function states(type: AnswerType, original: string[], text: string): boolean {
     case 'duration':
       return statesDuration(words);
     case 'time':
-      return statesDuration(words) || words.some((w, i) => DAYS.has(w) || MOMENTS.has(w) || (MONTHS.has(w) && (isNumber(words[i + 1] ?? '') || isNumber(words[i - 1] ?? '') || (words[i - 1] === 'de' && isNumber(words[i - 2] ?? ''))))
+      return statesDuration(words, false) || words.some((w, i) => DAYS.has(w) || MOMENTS.has(w) || (MONTHS.has(w) && (isNumber(words[i + 1] ?? '') || isNumber(words[i - 1] ?? '') || FIRST.has(words[i - 1] ?? '') || (words[i - 1] === 'de' && isNumber(words[i - 2] ?? ''))))
         || (isNumber(w) && (words[i + 1] === 'am' || words[i + 1] === 'pm' || words[i + 1] === 'uhr'))
         || /^\d{1,2}(?:st|nd|rd|th|am|pm|h\d*)$/.test(w) || (/^\d{1,2}$/.test(w) && /^\d{2}$/.test(words[i + 1] ?? '')) || /^\d{3,4}s?$/.test(w));
     case 'place':

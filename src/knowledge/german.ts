@@ -42,7 +42,7 @@ export function germanStem(folded: string): string {
   return w.replaceAll('$', 'sch').replaceAll('%', 'ei').replaceAll('&', 'ie');
 }
 
-/** German words for what the English synonym terms name (synonyms.ts): a price, payment, opening, booking, a child. */
+/** German words for what the English synonym terms name (synonyms.ts): a price, payment, opening, booking, a child, an address, bringing. */
 export const GERMAN_SYNONYMS: ReadonlyMap<string, string> = new Map([
   ...['preis', 'preise', 'kosten', 'kostet', 'teuer', 'gebuhr', 'gebuhren', 'gunstig', 'billig', 'tarif', 'honorar'].map((w) => [germanStem(foldGerman(w)), 'price'] as const),
   ...['zahlen', 'bezahlen', 'zahlung', 'bezahlung'].map((w) => [germanStem(foldGerman(w)), 'pay'] as const),
@@ -51,4 +51,9 @@ export const GERMAN_SYNONYMS: ReadonlyMap<string, string> = new Map([
   ...['kind', 'kinder', 'sohn', 'tochter'].map((w) => [germanStem(foldGerman(w)), 'child'] as const),
   ...['kostenlos', 'gratis', 'umsonst'].map((w) => [germanStem(foldGerman(w)), 'free'] as const),
   ...['uhrzeit', 'uhrzeiten', 'uhr'].map((w) => [germanStem(foldGerman(w)), 'hour'] as const),
+  ...['adresse', 'anschrift'].map((w) => [germanStem(foldGerman(w)), 'address'] as const),
+  ...['kilo', 'kg'].map((w) => [germanStem(foldGerman(w)), 'kilo'] as const),
+  ...['karte', 'ec', 'girocard', 'kreditkarte', 'kartenzahlung', 'kontaktlos'].map((w) => [germanStem(foldGerman(w)), 'card'] as const),
+  // "was soll ich mitnehmen?" is answered by "Bringen Sie … mit" under "Was Sie mitbringen".
+  ...['mitnehmen', 'mitbringen', 'bringen', 'bringt'].map((w) => [germanStem(foldGerman(w)), 'bring'] as const),
 ]);

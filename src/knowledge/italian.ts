@@ -11,6 +11,8 @@ const FILLER = [
   'vorrei', 'volevo', 'vorremmo', 'volevamo', 'sapere', 'chiedere', 'domanda', 'domande', 'info', 'informazione', 'informazioni', 'preciso', 'esattamente',
   'posso', 'possiamo', 'potete', 'puoi', 'puo', 'potrei', 'potreste', 'devo', 'dobbiamo', 'devono', 'fate', 'fare', 'fa', 'qual', 'quali', 'cosa',
   'ok', 'si', 'no', 'allora', 'quindi', 'pure', 'ancora', 'gia', 'qualcosa', 'qualche', 'tipo', 'c', 'e', 'ce', 'x', 'cmq', 'ke', 'nn', 'xche',
+  // "quando", "possibile", like English "when", "possible" (eleventh round; Spanish "cuando" and "posible" were already dropped).
+  'quando', 'possibile',
 ];
 export const ITALIAN_STOP: ReadonlySet<string> = new Set([...ita, ...FILLER].map(fold));
 
@@ -34,4 +36,11 @@ export const ITALIAN_SYNONYMS: ReadonlyMap<string, string> = new Map([
   ...['prenotare', 'prenotazione', 'prenotazioni', 'appuntamento'].map((w) => [italianStem(w), 'book'] as const),
   ...['bambino', 'bambini', 'bambina', 'figlio', 'figlia', 'figli'].map((w) => [italianStem(w), 'child'] as const),
   ...['gratis', 'gratuito', 'gratuita', 'gratuiti'].map((w) => [italianStem(w), 'free'] as const),
+  ...['indirizzo'].map((w) => [italianStem(w), 'address'] as const),
+  // Not "signora", "signore": "Gentile signora" greets.
+  ...['donna', 'donne'].map((w) => [italianStem(w), 'woman'] as const),
+  ...['uomo', 'uomini'].map((w) => [italianStem(w), 'man'] as const),
+  ...['chilo', 'chili', 'kilo', 'kg'].map((w) => [italianStem(w), 'kilo'] as const),
+  // "posso pagare con il bancomat?" against "carta con il POS", as English "contactless" is "card".
+  ...['carta', 'carte', 'bancomat', 'pos', 'contactless'].map((w) => [italianStem(w), 'card'] as const),
 ]);

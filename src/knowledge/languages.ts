@@ -64,6 +64,14 @@ export const FRENCH_SYNONYMS: ReadonlyMap<string, string> = new Map([
   ...['rdv', 'rendez'].map((w) => [frenchStem(w), 'book'] as const),
   // "votre taux horaire" asks the hourly price (issue 36, seventh round).
   ...['taux'].map((w) => [frenchStem(w), 'price'] as const),
+  // "votre adresse ?" asks what a street address answers, as "where are you?" does (eleventh round).
+  ...['adresse'].map((w) => [frenchStem(w), 'address'] as const),
+  // A child, as in the other languages ("mon fils" against "Coupe enfant"); a woman, a man; a kilo (eleventh round).
+  ...['enfant', 'enfants', 'fils', 'fille', 'filles'].map((w) => [frenchStem(w), 'child'] as const),
+  ...['femme', 'femmes', 'dame', 'dames'].map((w) => [frenchStem(w), 'woman'] as const),
+  ...['homme', 'hommes'].map((w) => [frenchStem(w), 'man'] as const),
+  ...['kilo', 'kilos', 'kg'].map((w) => [frenchStem(w), 'kilo'] as const),
+  ...['cb', 'carte', 'cartes', 'contactless'].map((w) => [frenchStem(w), 'card'] as const),
 ]);
 
 /** Stop words of both languages, for telling them apart. */

@@ -14,7 +14,7 @@ import MiniSearch from 'minisearch';
 import type { Passage } from './passages.ts';
 import { splitUnits } from './sentences.ts';
 import { languageOf, type Language } from './languages.ts';
-import { askerTerms, comparedText, DAY_TERMS, LIGHT_FRAMES, LIGHT_NOUNS, LIGHT_VERBS, MAX_TEXT_CHARS, MOMENT_TERMS, MONTH_TERMS, NAMES_A_DAY, NAMES_A_MONTH, NAMES_A_PERIOD, NAMES_A_TIME, questionTerms, termOf, textTerms, WHEN_TERMS, withoutGreetings, words } from './terms.ts';
+import { askerTerms, comparedText, DAY_TERMS, isLightVerb, LIGHT_FRAMES, LIGHT_NOUNS, MAX_TEXT_CHARS, MOMENT_TERMS, MONTH_TERMS, NAMES_A_DAY, NAMES_A_MONTH, NAMES_A_PERIOD, NAMES_A_TIME, questionTerms, termOf, textTerms, WHEN_TERMS, withoutGreetings, words } from './terms.ts';
 import { runAtOnce, runInSlices, type Steps } from './steps.ts';
 import { vocabularySteps } from './vocabulary.ts';
 import { isEnglishStem } from './english-words.ts';
@@ -229,7 +229,7 @@ function* indexSteps(passages: Passage[]): Steps<PassageIndex> {
   /** Each term's weight in this question: the asker's own words that the knowledge base never uses count for little. */
   const weigher = (question: string) => {
     const own = askerTerms(question, language);
-    return (t: string) => (((own.size > 0 && own.has(t)) || LIGHT_VERBS.has(t) || LIGHT_NOUNS.has(t) || LIGHT_FRAMES.has(t)) && !frequency.has(t) ? ASKER_WEIGHT * weight(t) : weight(t));
+    return (t: string) => (((own.size > 0 && own.has(t)) || isLightVerb(t, language) || LIGHT_NOUNS.has(t) || LIGHT_FRAMES.has(t)) && !frequency.has(t) ? ASKER_WEIGHT * weight(t) : weight(t));
   };
   return {
     passages,
@@ -243,7 +243,12 @@ function* indexSteps(passages: Passage[]): Steps<PassageIndex> {
       const weight = weigher(question);
       const sum = terms.reduce((s, t) => s + weight(t), 0);
       if (sum === 0) return [];
-      return (unitsByPassage.get(passage.position) ?? []).map((unit) => {
+      const units = unitsByPassage.get(passage.position) ?? [];
+      // A day a sentence of the passage names itself is covered only by the sentences that name it:
+      // "a che ora aprite il sabato" by "… sabato 8:30–13:00", not by the self-service's "tutti i giorni"
+      // beside it. A day no sentence names is still covered by any that names a day.
+      const named = new Set(terms.filter((t) => DAY_TERMS.has(t) && units.some((u) => u.own.has(t))));
+      return units.map((unit) => {
         let covered = 0;
         let own = 0;
         // A day of the week is covered by a sentence that names any ("open on Mondays?" by "open
@@ -257,7 +262,7 @@ function* indexSteps(passages: Passage[]): Steps<PassageIndex> {
         const period = unit.own.has(NAMES_A_PERIOD) || unit.heading.has(NAMES_A_PERIOD);
         for (const t of terms) {
           if (unit.own.has(t)) own += weight(t);
-          if (unit.own.has(t) || unit.heading.has(t) || (day && DAY_TERMS.has(t)) || (time && MOMENT_TERMS.has(t)) || (month && MONTH_TERMS.has(t)) || (period && WHEN_TERMS.has(t))) covered += weight(t);
+          if (unit.own.has(t) || unit.heading.has(t) || (day && DAY_TERMS.has(t) && !named.has(t)) || (time && MOMENT_TERMS.has(t)) || (month && MONTH_TERMS.has(t)) || (period && WHEN_TERMS.has(t))) covered += weight(t);
         }
         return { sentence: unit.sentence, coverage: covered / sum, own: own / sum };
       }).sort(byCoverage);

@@ -9,7 +9,12 @@ export interface Unit {
   row: boolean;
 }
 
-const BULLET = /^[ \t]*(?:[-*+•·–][ \t]|\d{1,3}[.)][ \t])/;
+/**
+ * A list item's marker: a dash, a bullet or a number, or an emoji or tick opening the line ("📍 12
+ * Mill Lane", "✔ Free parking"; issue 36, eleventh round): such lines often end without a full
+ * stop, and read as prose they ran together into one sentence.
+ */
+const BULLET = /^[ \t]*(?:[-*+•·–][ \t]|\d{1,3}[.)][ \t]|[\p{Extended_Pictographic}✓✔➤►▪●◦→][\p{Extended_Pictographic}\u{FE0F}\u{200D}\p{M}]*[ \t])/u;
 const ABBREVIATIONS = new Set(['e.g', 'i.e', 'etc', 'dr', 'mr', 'mrs', 'ms', 'st', 'no', 'nr', 'approx', 'incl', 'vs', 'ca', 'min', 'max', 'tel', 'p.m', 'a.m']);
 /** A line this short that does not end a sentence stands on its own (a title, a menu item). */
 const SHORT_LINE = 50;

@@ -12,7 +12,7 @@ const FILLER = [
   'os', 'vosotros', 'nuestro', 'nuestra', 'nuestros', 'nuestras', 'mio', 'mia', 'vuestro', 'vuestra', 'vuestros', 'vuestras', 'usted', 'ustedes', 'les', 'algo', 'algun', 'alguno', 'alguna', 'cual', 'cuales', 'quien',
   'cuanto', 'cuanta', 'cuantos', 'cuantas', 'como', 'donde', 'cuando', 'si', 'vale', 'ok', 'pues', 'entonces', 'tambien', 'aqui', 'alli', 'ahi', 'tan', 'todo', 'toda', 'todos', 'todas',
   'hola', 'buenas', 'gracias', 'saludos', 'saludo', 'favor', 'porfa', 'queria', 'quisiera', 'saber', 'preguntar', 'pregunta', 'duda', 'info', 'informacion',
-  'q', 'k', 'xq', 'pq', 'tb', 'tmb', 'x', 'directamente', 'exactamente',
+  'q', 'k', 'xq', 'pq', 'tb', 'tmb', 'x', 'directamente', 'exactamente', 'posible',
 ];
 export const SPANISH_STOP: ReadonlySet<string> = new Set([...spa, ...FILLER].map(fold));
 
@@ -35,4 +35,10 @@ export const SPANISH_SYNONYMS: ReadonlyMap<string, string> = new Map([
   ...['reservar', 'reserva', 'reservas', 'cita', 'citas'].map((w) => [spanishStem(w), 'book'] as const),
   ...['nino', 'ninos', 'nina', 'ninas', 'hijo', 'hija', 'hijos'].map((w) => [spanishStem(w), 'child'] as const),
   ...['gratis', 'gratuito', 'gratuita', 'gratuitos'].map((w) => [spanishStem(w), 'free'] as const),
+  ...['direccion'].map((w) => [spanishStem(w), 'address'] as const),
+  // "un corte de mujer" is the lady's cut of a price list under "Señora"; "de hombre", "Caballero" (eleventh round). A kilo.
+  ...['mujer', 'mujeres', 'senora', 'senoras', 'dama', 'damas'].map((w) => [spanishStem(w), 'woman'] as const),
+  ...['hombre', 'hombres', 'caballero', 'caballeros'].map((w) => [spanishStem(w), 'man'] as const),
+  ...['kilo', 'kilos', 'kg'].map((w) => [spanishStem(w), 'kilo'] as const),
+  ...['tarjeta', 'tarjetas', 'datafono', 'contactless'].map((w) => [spanishStem(w), 'card'] as const),
 ]);

@@ -91,7 +91,8 @@ export const CLOCK_WORD = 'hour';
  */
 export const ADDRESS = new RegExp([
   String.raw`\b\d{1,4}[a-z]?,?\s+(?:\p{Lu}[\p{L}'’-]*\s+){1,3}(?:Street|St|Road|Rd|Lane|Avenue|Ave|Drive|Way|Place|Square|Close|Crescent|Terrace|Parade|Row|Hill|Gardens)\b`,
-  String.raw`\b(?:rue|avenue|boulevard|chemin|via|viale|piazza|corso|calle|avenida|plaza|paseo)\s+(?:de\s+la\s+|du\s+|des\s+|de\s+|d'|del\s+|della\s+)?\p{Lu}`,
+  // The kind of street is written in lower case ("via Roma") or, as often, capitalised ("Corso Vittorio Emanuele", "Calle Mayor").
+  String.raw`\b(?:[rR]ue|[aA]venue|[bB]oulevard|[cC]hemin|[vV]ia|[vV]iale|[pP]iazza|[cC]orso|[cC]alle|[aA]venida|[pP]laza|[pP]aseo)\s+(?:de\s+la\s+|du\s+|des\s+|de\s+|d'|del\s+|della\s+)?\p{Lu}`,
   String.raw`\p{Lu}[\p{L}-]*(?:[sS]traße|[sS]trasse|[sS]traat|[wW]eg|[pP]latz|[aA]llee|[gG]asse)\s+\d`,
   String.raw`\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b`,
 ].join('|'), 'u');

@@ -82,6 +82,10 @@ const ROMANCE = {
 
 /** The term of a word as the language of its knowledge base compares it (languages.ts). */
 function computeTerm(word: string, language: Language): string | null {
+  // The words readWords adds for an amount, a clock time or an address are English: in every language
+  // they are compared as their English terms, as the language's own words for a price, an hour or an
+  // address are ("45 €" and "prix" both give "price"; stemmed as a French word "price" gave "pric").
+  if (language !== 'en' && MARKERS.has(word)) return computeTerm(word, 'en');
   const folded = language === 'de' ? foldGerman(word) : fold(word);
   // A number is a term at any length ("3 bed"); a number word is its digits.
   const digits = DIGITS.test(folded) ? String(Number(folded.slice(0, 15))) : DIGITS_OF[language].get(folded);
@@ -99,9 +103,6 @@ function computeTerm(word: string, language: Language): string | null {
     return english === undefined ? stem : (SYNONYM_OF.get(stemmer(english)) ?? stemmer(english));
   }
   if (language === 'it' || language === 'es') {
-    // The words readWords adds for an amount, a clock time or an address are English: compared as such,
-    // as the Italian and Spanish words for a price or an hour are (French and German read them as their own).
-    if (MARKERS.has(word)) return computeTerm(word, 'en');
     const { stop, stem, synonyms } = ROMANCE[language];
     if (folded.length < 2 || stop.has(folded)) return null;
     const english = synonyms.get(stem(folded));
@@ -134,6 +135,17 @@ const FRENCH_ARTICLES = new Set(['l', 'la', 'le', 'les']);
 const ROMANCE_HOW_MUCH = new Set(['quanto', 'quanta', 'cuanto', 'cuanta']);
 const ROMANCE_NOT_PRICE = new Set(['tempo', 'tiempo', 'ci', 'dura', 'durano', 'tarda', 'tardais', 'tardan', 'dista', 'lontano', 'lejos']);
 
+/** The kinds of street written before the street's name (synonyms.ts, ADDRESS). */
+const STREET_KINDS = new Set(['rue', 'avenue', 'boulevard', 'chemin', 'via', 'viale', 'piazza', 'corso', 'calle', 'avenida', 'plaza', 'paseo']);
+const STREET_LINKS = new Set(['de', 'la', 'du', 'des', 'del', 'della', 'di', 'd', 'l']);
+/** Whether the words from i on are a street's name: a capitalised word, perhaps after "de la", "del", "della". */
+function namesStreet(all: readonly string[], i: number): boolean {
+  let j = i;
+  while (j < all.length && j < i + 2 && STREET_LINKS.has(all[j]!.toLowerCase())) j += 1;
+  const name = all[j];
+  return name !== undefined && name[0] !== name[0]!.toLowerCase();
+}
+
 export function readWords(text: string, language: Language = 'en'): string[] {
   const all = words(text);
   const out: string[] = [];
@@ -153,6 +165,10 @@ export function readWords(text: string, language: Language = 'en'): string[] {
       i += 1;
       continue;
     }
+    // "Corso Vittorio Emanuele", "Calle Mayor", "rue de la Paix": the kind of a street before its
+    // name is part of an address (the "address" term says so), not a word of what the text is
+    // about: "fate corsi di pasticceria?" must not find "… in Corso Vittorio Emanuele 118".
+    if (STREET_KINDS.has(fold(all[i]!)) && namesStreet(all, i + 1)) continue;
     const phrase = language === 'en' && pair ? SYNONYM_PHRASES.get(pair) : undefined;
     if (phrase) {
       out.push(phrase);
@@ -259,9 +275,21 @@ const OWN_WORDS = 2;
  * about the cat: the object of the request keeps its weight, as does any word after "my" that is
  * not followed by "is" or "has".
  */
+/**
+ * The same words in French, German, Italian and Spanish (folded; issue 36, eleventh round): "mon
+ * fils a", "mi perra es muy mayor", "mein Sohn ist", "mia figlia è"; "j'ai un", "tengo un", "ho un",
+ * "ich habe einen".
+ */
+const ASKER_WORDS: Record<Exclude<Language, 'en'>, { owners: ReadonlySet<string>; states: ReadonlySet<string>; speakers: ReadonlySet<string>; holding: ReadonlySet<string>; counts: ReadonlySet<string>; asks: ReadonlySet<string> }> = {
+  fr: { owners: new Set(['mon', 'ma', 'mes', 'notre', 'nos']), states: new Set(['est', 'a', 'sont', 'ont', 'fait']), speakers: new Set(['j', 'nous']), holding: new Set(['ai', 'avons', 'suis', 'sommes']), counts: new Set(['un', 'une', 'deux', 'trois', 'des']), asks: new Set(['si', 'est', 'quand']) },
+  de: { owners: new Set(['mein', 'meine', 'meinen', 'meinem', 'meiner', 'unser', 'unsere', 'unseren']), states: new Set(['ist', 'hat', 'sind', 'haben', 'war']), speakers: new Set(['ich', 'wir']), holding: new Set(['habe', 'haben', 'bin', 'sind', 'hab']), counts: new Set(['ein', 'eine', 'einen', 'zwei', 'drei']), asks: new Set(['kann', 'konnen', 'darf', 'muss', 'wenn', 'ob']) },
+  it: { owners: new Set(['mio', 'mia', 'miei', 'mie', 'nostro', 'nostra']), states: new Set(['e', 'ha', 'sono', 'hanno', 'era']), speakers: new Set(['ho', 'abbiamo', 'sono']), holding: new Set(['un', 'una', 'uno', 'due', 'tre']), counts: new Set(['un', 'una', 'uno', 'due', 'tre']), asks: new Set(['se', 'quando']) },
+  es: { owners: new Set(['mi', 'mis', 'nuestro', 'nuestra', 'nuestros']), states: new Set(['es', 'esta', 'tiene', 'son', 'estan', 'tienen', 'era']), speakers: new Set(['tengo', 'tenemos', 'soy', 'somos']), holding: new Set(['un', 'una', 'dos', 'tres']), counts: new Set(['un', 'una', 'dos', 'tres']), asks: new Set(['si', 'cuando']) },
+};
+
 export function askerTerms(text: string, language: Language = 'en'): Set<string> {
-  if (language !== 'en') return new Set();
-  const all = words(withoutGreetings(text.slice(0, MAX_TEXT_CHARS))).map((w) => w.toLowerCase());
+  const all = words(withoutGreetings(text.slice(0, MAX_TEXT_CHARS))).map((w) => (language === 'en' ? w.toLowerCase() : fold(w)));
+  if (language !== 'en') return otherAskerTerms(all, language);
   const out = new Set<string>();
   const add = (from: number, to: number) => { for (let k = from; k < to; k += 1) { const t = termOf(all[k]!); if (t) out.add(t); } };
   for (let i = 0; i < all.length; i += 1) {
@@ -272,6 +300,22 @@ export function askerTerms(text: string, language: Language = 'en'): Set<string>
       // "we have two labs" tells; "can we have a party?", "do I have to …" ask.
       let j = i + 2;
       while (j < all.length && (COUNTS.has(all[j]!) || HOLDING.has(all[j]!))) j += 1;
+      add(j, Math.min(all.length, j + OWN_WORDS));
+    }
+  }
+  return out;
+}
+
+function otherAskerTerms(all: string[], language: Exclude<Language, 'en'>): Set<string> {
+  const { owners, states, speakers, holding, counts, asks } = ASKER_WORDS[language];
+  const out = new Set<string>();
+  const add = (from: number, to: number) => { for (let k = from; k < to; k += 1) { const t = termOf(all[k]!, language); if (t) out.add(t); } };
+  for (let i = 0; i < all.length; i += 1) {
+    if (owners.has(all[i]!)) {
+      for (let j = i + 2; j <= i + 1 + OWN_WORDS && j < all.length; j += 1) if (states.has(all[j]!)) { add(i + 1, j); break; }
+    } else if (speakers.has(all[i]!) && holding.has(all[i + 1] ?? '') && !asks.has(all[i - 1] ?? '')) {
+      let j = i + 2;
+      while (j < all.length && counts.has(all[j]!)) j += 1;
       add(j, Math.min(all.length, j + OWN_WORDS));
     }
   }
@@ -292,6 +336,21 @@ export const LIGHT_VERBS: ReadonlySet<string> = new Set(
     ...['venir', 'venis', 'vienen', 'ir', 'voy', 'dar', 'dais', 'llevar', 'llevo', 'poner'].map((w) => spanishStem(w)),
   ],
 );
+/**
+ * Light verbs of one language only (eleventh round): French and German "come", "go", "give", "take",
+ * "bring", "get" ("on peut venir avec notre chien ?", "wie bekomme ich einen Termin?"), Italian
+ * "portare", Spanish "traer". Apart, as their stems are English words too (German "bringen" is "bring").
+ */
+const OWN_LIGHT_VERBS: Record<Language, ReadonlySet<string>> = {
+  en: new Set(),
+  // With "happen" and "need" ("que se passe-t-il si", "was passiert wenn", "cosa succede se", "qué pasa si", "hace falta", "ich brauche").
+  fr: new Set(['venir', 'viens', 'venez', 'aller', 'vais', 'allez', 'donner', 'donnez', 'prendre', 'prenez', 'apporter', 'amener', 'mettre', 'passe', 'besoin'].map((w) => frenchStem(w))),
+  de: new Set(['kommen', 'komme', 'kommt', 'gehen', 'geht', 'geben', 'gebt', 'nehmen', 'nehmt', 'bekommen', 'bekomme', 'kriegen', 'passiert', 'brauche', 'brauchen', 'braucht'].map((w) => germanStem(foldGerman(w)))),
+  it: new Set(['portare', 'porto', 'arrivare', 'succede', 'succedere', 'bisogna', 'serve', 'servono'].map((w) => italianStem(w))),
+  es: new Set(['traer', 'traigo', 'pasa', 'pasar', 'falta', 'necesito', 'necesario'].map((w) => spanishStem(w))),
+};
+/** Whether a term is a light verb in the knowledge base's language. */
+export const isLightVerb = (term: string, language: Language) => LIGHT_VERBS.has(term) || OWN_LIGHT_VERBS[language].has(term);
 
 /**
  * Light nouns, by stem: words that name the kind of information asked for, not its topic ("what's
