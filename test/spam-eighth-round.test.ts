@@ -33,6 +33,15 @@ describe('web-form spam signals, eighth round', () => {
     assert.ok(pitched.signals.includes('cold_pitch') && !pitched.signals.includes('trade_advert'), `one of the two, not both: ${pitched.reason}`);
   });
 
+  it('outreach: one part of the template is now enough alone under standard; the discovery without a pitch is not', () => {
+    const pitch = checkStandard(submission('Hello, I just visited your website and it could be bringing you more customers every month with a few changes to the homepage.'));
+    assert.ok(pitch.signals.includes('outreach') && pitch.spam, pitch.reason);
+    for (const message of [
+      'Hello, I just visited your website and could not find your opening hours for Sunday. Are you open?',
+      'I came across your website while looking for a wedding photographer. Are you free on 14 June?',
+    ]) assert.equal(checkStandard(submission(message)).spam, false, message);
+  });
+
   it('a French "spécialisée" is not "cialis", and "xxx" under a message is kisses', async () => {
     for (const message of [
       'Bonjour, je suis traductrice indépendante, spécialisée dans le tourisme et la gastronomie. Si vous souhaitez une version anglaise de votre carte, je peux vous faire un devis. Cordialement, Anne Morel',
