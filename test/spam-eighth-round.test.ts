@@ -42,6 +42,22 @@ describe('web-form spam signals, eighth round', () => {
     ]) assert.equal(checkStandard(submission(message)).spam, false, message);
   });
 
+  it('a link the message never mentions flags beside a throwaway domain or generic praise; a site the message names does not', () => {
+    for (const message of [
+      'Top deals on garden furniture, huge savings on every set. Have a look: https://patio-outlet-24.shop',
+      'Great post, really informative. More on this topic here: https://wellness-tips-daily.net',
+    ]) {
+      const verdict = checkStandard(submission(message));
+      assert.ok(verdict.signals.includes('stranger_link') && verdict.spam, `${message}: ${verdict.reason}`);
+      assert.match(verdict.reason, /beside (?:generic praise|a throwaway domain)/u);
+    }
+    for (const message of [
+      'Our new bakery site is rosesbakery.shop, could you link to it from your suppliers page? WhatsApp me on 07700 900123.',
+      'Great post, really informative. I took a photo of my own roses after reading it: https://imgur.com/a/r0ses',
+      'Hello from the Sunny Lounge team! Our garden furniture shop has moved to https://sunny-lounge.shop, please update your suppliers list.',
+    ]) assert.equal(checkStandard(submission(message)).spam, false, message);
+  });
+
   it('a French "spécialisée" is not "cialis", and "xxx" under a message is kisses', async () => {
     for (const message of [
       'Bonjour, je suis traductrice indépendante, spécialisée dans le tourisme et la gastronomie. Si vous souhaitez une version anglaise de votre carte, je peux vous faire un devis. Cordialement, Anne Morel',

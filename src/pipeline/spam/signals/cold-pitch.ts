@@ -9,9 +9,7 @@
 
 import type { SignalHit } from '../types.ts';
 import type { SubmissionText } from '../submission-text.ts';
-import { shapeFeatures } from '../shape.ts';
-import { removeUrls } from '../urls.ts';
-import { foldHomoglyphs } from '../unicode-scripts.ts';
+import { proseShape } from '../shape.ts';
 import { tradePhrases } from './phrases.ts';
 
 export const COLD_PITCH_WEIGHT = 0.45;
@@ -34,8 +32,7 @@ const QUESTION = /[?¿؟？]/u;
 
 export function coldPitchSignal(text: SubmissionText, hits: readonly SignalHit[]): SignalHit | null {
   if (!hits.some((hit) => hit.id === 'spam_phrases')) return null;
-  const written = foldHomoglyphs(removeUrls(text.prose.map((field) => field.value).join('\n')).normalize('NFKC'));
-  const shape = new Set(shapeFeatures(written, written.toLowerCase(), text.urls.length));
+  const { written, shape } = proseShape(text);
   const personal = shape.has('h:named') || shape.has('h:referral');
   // A supplier who states quantities or says where it is registered has told the reader something to check.
   const own = shape.has('h:need') || shape.has('h:concrete') || shape.has('h:identity');
