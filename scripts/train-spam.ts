@@ -53,6 +53,25 @@ const SENSITIVITY_CAP_FACTOR = { high: 2, low: 1 } as const;
  * overrides) is LOW_RECALL_DROP below its value there: a stated price in recall for a stricter filter.
  */
 const LOW_RECALL_DROP = 0.02;
+/**
+ * Issue 35's eighth round: `low`'s cost choice counts the legitimate validation messages as they score, without
+ * LEGITIMATE_MARGIN. The margin keeps `balanced` off the highest legitimate message of a small hand-written set; at a
+ * cost of 30 it pushed `low` a whole log-odds higher still (2.375 -> 2.808 in the seventh round, 2.807 in this one's
+ * first retraining) with no fewer validation false positives than the recall floor's threshold (0.11 % at both) and 4
+ * points less recall, and the seventh round's `low` was worse than main's on every held-out spam source. `low` stays
+ * at least the floor (LOW_RECALL_DROP below `balanced`'s recall), so it is never less strict than that.
+ */
+const LOW_LEGITIMATE_MARGIN = 0;
+/**
+ * Issue 35's eighth round: `standard`'s threshold at `balanced` and `low` is at least this. Its weights are set so that
+ * two weak signs stay under it (a bakery's ".shop" link and "WhatsApp me", 0.4 + 0.5, pinned as legitimate by
+ * test/spam-sixth-round.test.ts); with trade_advert the cost choice first came down to 0.90, where that pair flags,
+ * because no legitimate validation message happens to carry it. (Choosing as if every legitimate validation message
+ * scored 0.05 higher, like LEGITIMATE_MARGIN, was tried: it chose 1.0, where a strong phrase and trade_advert no longer
+ * flag together: validation mean recall 56.6 % against 60.2 % at 0.95.) `high`, which the owner chooses knowing it flags more,
+ * keeps its cost choice.
+ */
+const STANDARD_FLOOR = 0.95;
 const STANDARD_THRESHOLDS = Array.from({ length: 25 }, (_, index) => Math.round((0.4 + index * 0.05) * 100) / 100);
 const PHRASE_WEIGHTS = [0, 0.5, 1, 2, 3];
 const FORM_SIGNAL_WEIGHTS = [0, 1, 2, 4];
@@ -67,7 +86,7 @@ const FORM_SIGNAL_WEIGHTS = [0, 1, 2, 4];
  * cost 0.2202, 0.2134, 0.2036, 0.2011 on the way): 10, as 16 is within noise of it and ties go to the smaller. The two large sets of short requests count little each, or
  * they would outweigh everything else; the hand-written enquiries, few but the closest to what forms receive, more.
  */
-const SET_WEIGHTS: Record<SetName, number> = { email: 1, comments: 0.5, questions: 2, banking: 0.03, clinc: 0.03, enquiries: 3, multilingual: 0, sms: 0, webforms: 10, introductions: 10, campaign: 0, seventhforms: 0, seventhintros: 0 };
+const SET_WEIGHTS: Record<SetName, number> = { email: 1, comments: 0.5, questions: 2, banking: 0.03, clinc: 0.03, enquiries: 3, multilingual: 0, sms: 0, webforms: 10, introductions: 10, campaign: 0, eighthforms: 0, eighthintros: 0 };
 /** Weights kept in the file; the rest are near zero and pruning them keeps model.json small. */
 const KEPT_WEIGHTS = 120_000;
 /** Content features in fewer legitimate messages than this share are not listed in the background; they are assumed at half of it. */
@@ -82,9 +101,10 @@ for (const set of SET_NAMES) {
   console.log(`${set}: training ${describe(parts[0]!)}, validation ${describe(parts[1]!)}`);
 }
 
-// 1. `standard`: its threshold on the heuristics' scores of the validation parts.
+// 1. `standard`: its threshold on the heuristics' scores of the validation parts, no lower than STANDARD_FLOOR.
 const validationHits = validation.map((message) => standardSignals(message.input));
-const standard = chooseScoreThresholdByCost(validation.map((message, index) => ({ score: scoreOf(validationHits[index]!), spam: message.spam, group: message.set })), STANDARD_THRESHOLDS, CHOICE);
+const standardScored = validation.map((message, index) => ({ score: scoreOf(validationHits[index]!), spam: message.spam, group: message.set }));
+const standard = chooseScoreThresholdByCost(standardScored, STANDARD_THRESHOLDS.filter((threshold) => threshold >= STANDARD_FLOOR), CHOICE);
 console.log(`standard: threshold ${standard.threshold} (validation mean recall ${percent(standard.recall)}, false-positive rate ${percent(standard.falsePositiveRate)}, cost ${standard.cost.toFixed(4)})`);
 
 // 2. The classifier, on the training parts; pruned and quantised as it will be stored.
@@ -111,8 +131,8 @@ console.log(`  validation recall per set: ${SET_NAMES.flatMap((set) => {
 const sensitivities = Object.fromEntries(Object.entries(SENSITIVITY_COSTS).map(([name, falsePositiveCost]) => {
   const factor = SENSITIVITY_CAP_FACTOR[name as keyof typeof SENSITIVITY_CAP_FACTOR];
   const caps: FalsePositiveBudget = { perGroup: Object.fromEntries(Object.entries(CAPS.perGroup).map(([group, cap]) => [group, cap * factor])), otherwise: CAPS.otherwise * factor };
-  const choice: CostChoice = { falsePositiveCost, caps, legitimateMargin: LEGITIMATE_MARGIN };
-  const at = chooseScoreThresholdByCost(validation.map((message, index) => ({ score: scoreOf(validationHits[index]!), spam: message.spam, group: message.set })), STANDARD_THRESHOLDS, choice);
+  const choice: CostChoice = { falsePositiveCost, caps, legitimateMargin: name === 'low' ? LOW_LEGITIMATE_MARGIN : LEGITIMATE_MARGIN };
+  const at = chooseScoreThresholdByCost(standardScored, name === 'high' ? STANDARD_THRESHOLDS : STANDARD_THRESHOLDS.filter((threshold) => threshold >= STANDARD_FLOOR), choice);
   const rescored = scored.map((example, index) => ({ ...example, overridden: scoreOf(overridingSignals(validationHits[index]!, classifierText(validation[index]!.input).length)) >= at.threshold }));
   const byCost = chooseDecisionByCost(rescored, { phraseWeights: [decision.phraseWeight], formWeights: [decision.formWeight] }, choice);
   const floor = name === 'low' ? raiseUntilRecallDrops(rescored, decision, decision.thresholdLogit, LOW_RECALL_DROP) : undefined;
@@ -152,7 +172,7 @@ const file: SpamModelFile = {
     model: 'logistic regression without intercept, hashed Latin-script word unigrams + bigrams + character 4-grams, link, contact and script-independent style features, SGD with L2',
     options: { ...OPTIONS, keptWeights: KEPT_WEIGHTS },
     validation: {
-      falsePositiveCost: FALSE_POSITIVE_COST, sensitivityCosts: SENSITIVITY_COSTS, sensitivityCapFactor: SENSITIVITY_CAP_FACTOR, lowRecallDrop: LOW_RECALL_DROP, caps: CAPS,
+      falsePositiveCost: FALSE_POSITIVE_COST, sensitivityCosts: SENSITIVITY_COSTS, sensitivityCapFactor: SENSITIVITY_CAP_FACTOR, lowRecallDrop: LOW_RECALL_DROP, legitimateMargin: LEGITIMATE_MARGIN, lowLegitimateMargin: LOW_LEGITIMATE_MARGIN, standardFloor: STANDARD_FLOOR, caps: CAPS,
       standard: { recall: round(standard.recall), falsePositiveRate: round(standard.falsePositiveRate) },
       intelligent: { meanRecall: round(decision.recall), falsePositiveRate: round(decision.falsePositiveRate) },
     },

@@ -12,6 +12,8 @@
 // round: its model lets the packaging wholesaler through after two "not spam" marks instead of three, also pins the one
 // validation introduction it flags (a translator, web-form-messages.tsv), let through after one, and `intelligent`
 // flags the pitch after three "spam" marks instead of four. Issue 35's seventh round: its model flags it after two.
+// Issue 35's eighth round: with the seventh set learnt from, `intelligent` flags the office wholesaler unaided again (its
+// discount and hyphenated domain, docs/spam.md, "Eighth round"); one "not spam" mark lets it through.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { checkIntelligent, checkStandard, type SpamInput } from '../src/pipeline/spam/index.ts';
@@ -34,8 +36,8 @@ const verdicts = async (message: string, counts: FeedbackCounts | null) =>
   [checkStandard(inputOf(message, counts)).spam, (await checkIntelligent(inputOf(message, counts), null)).spam];
 
 describe('corrections on the web-form kinds', () => {
-  it('"not spam" marks on a flagged introduction let its next copy through: the packaging wholesaler after two, the translator after one; the office wholesaler stays through', async () => {
-    assert.deepEqual(await verdicts(WHOLESALER, null), [false, false], 'no longer flagged unaided');
+  it('"not spam" marks on a flagged introduction let its next copy through: the packaging wholesaler after two, the translator and the office wholesaler after one', async () => {
+    assert.deepEqual(await verdicts(WHOLESALER, null), [false, true], 'intelligent flags it unaided');
     assert.deepEqual(await verdicts(WHOLESALER, countsFromCorrections(marks(WHOLESALER, false, 1))), [false, false]);
     assert.deepEqual(await verdicts(PACKAGING, null), [false, true], 'intelligent flags it unaided');
     assert.deepEqual(await verdicts(PACKAGING, countsFromCorrections(marks(PACKAGING, false, 1))), [false, true]);

@@ -11,6 +11,10 @@
 // Read on the first SHAPE_PREFIX characters only; every quantifier is bounded or between disjoint classes, so the
 // regex audit finds no super-linear pattern.
 
+import type { SubmissionText } from './submission-text.ts';
+import { removeUrls } from './urls.ts';
+import { foldHomoglyphs } from './unicode-scripts.ts';
+
 /** Shape lives in the opening and the sign-off; a long text's middle adds cost, not evidence. */
 const SHAPE_PREFIX = 2_000;
 const SIGN_OFF_TAIL = 120;
@@ -104,4 +108,10 @@ function namedGreeting(head: string): boolean {
 function signed(tail: string): boolean {
   const found = SIGNED.exec(tail);
   return found !== null && !NOT_A_NAME.has(found[1]!);
+}
+
+/** The shape features of a submission's prose without its links, as the heuristics that read them (cold_pitch, trade_advert, a paired stranger_link) see it. */
+export function proseShape(text: SubmissionText): { written: string; shape: Set<string> } {
+  const written = foldHomoglyphs(removeUrls(text.prose.map((field) => field.value).join('\n')).normalize('NFKC'));
+  return { written, shape: new Set(shapeFeatures(written, written.toLowerCase(), text.urls.length)) };
 }

@@ -16,7 +16,7 @@ import { mixedScriptSignal, scriptMismatchSignal } from './signals/scripts.ts';
 import { contactPushSignal, moneyClaimSignal, selfPromotionSignal } from './signals/promotion.ts';
 import { fieldMismatchSignal, offTopicSignal } from './signals/form-fit.ts';
 import { mostlyPhoneSignal, premiumNumberSignal, prizeClaimSignal, stopReplySignal } from './signals/text-message.ts';
-import { domainAddresseeSignal, formBlastSignal, outreachSignal, praiseLinkSignal, seoAnchorSignal, strangerLinkSignal, supportNumberSignal } from './signals/web-form.ts';
+import { domainAddresseeSignal, formBlastSignal, outreachSignal, pairedStrangerLink, praiseLinkSignal, seoAnchorSignal, strangerLinkSignal, supportNumberSignal } from './signals/web-form.ts';
 import { tradeLinkSignal } from './signals/trade-link.ts';
 import { coldPitchSignal } from './signals/cold-pitch.ts';
 import { messengerRouteSignal, throwawayLinkSignal } from './signals/contact-route.ts';
@@ -50,6 +50,7 @@ export function standardSignals(input: SpamInput): SignalHit[] {
     const hit = signal(text);
     if (hit) hits.push(hit);
   }
+  pairedStrangerLink(text, hits);
   const tradeLink = tradeLinkSignal(text, hits);
   if (tradeLink) hits.push(tradeLink);
   const coldPitch = coldPitchSignal(text, hits);

@@ -9,21 +9,42 @@
 
 import type { SignalHit } from '../types.ts';
 import type { SubmissionText } from '../submission-text.ts';
-import { shapeFeatures } from '../shape.ts';
-import { removeUrls } from '../urls.ts';
-import { foldHomoglyphs } from '../unicode-scripts.ts';
+import { proseShape } from '../shape.ts';
+import { tradePhrases } from './phrases.ts';
 
 export const COLD_PITCH_WEIGHT = 0.45;
+/**
+ * Issue 35's eighth round: a spam trade named (a strong phrase: casino, loans, replicas, "your account will be
+ * suspended" …) in a short advert that says nothing of its own. Most web-form spam `standard` missed with one strong
+ * phrase and nothing else was this: "Kredit ohne Schufa bis 50.000 €! Sofortzusage … Jetzt Antrag stellen: <link>",
+ * which names no offer in the pitch's words, so `cold_pitch` did not see it. The same weight, so that the strong phrase
+ * and this reach the threshold together and a weak phrase with it does not.
+ */
+export const TRADE_ADVERT_WEIGHT = 0.45;
+/**
+ * Between these lengths (characters of prose without its links): a short request to an assistant or a comment that
+ * names a casino or ends in "xxx" is shorter; a newsletter that quotes a trade is longer. Chosen on the training and
+ * validation parts (docs/spam.md, "Eighth round").
+ */
+const ADVERT_MIN_LENGTH = 60;
+const ADVERT_MAX_LENGTH = 600;
+const QUESTION = /[?¿؟？]/u;
 
 export function coldPitchSignal(text: SubmissionText, hits: readonly SignalHit[]): SignalHit | null {
   if (!hits.some((hit) => hit.id === 'spam_phrases')) return null;
-  const written = foldHomoglyphs(removeUrls(text.prose.map((field) => field.value).join('\n')).normalize('NFKC'));
-  const shape = new Set(shapeFeatures(written, written.toLowerCase(), text.urls.length));
+  const { written, shape } = proseShape(text);
   const personal = shape.has('h:named') || shape.has('h:referral');
   // A supplier who states quantities or says where it is registered has told the reader something to check.
   const own = shape.has('h:need') || shape.has('h:concrete') || shape.has('h:identity');
   const offered = shape.has('h:offer') || shape.has('h:benefit') || shape.has('h:pitch');
-  if (personal || own || !offered) return null;
-  const what = shape.has('h:pitch') ? 'asks for a reply to the pitch' : shape.has('h:offer') ? 'offers a service' : 'promises a generic benefit';
-  return { id: 'cold_pitch', weight: COLD_PITCH_WEIGHT, detail: `a cold pitch: ${what} to nobody in particular, with no need or detail of its own` };
+  if (personal || own) return null;
+  if (offered) {
+    const what = shape.has('h:pitch') ? 'asks for a reply to the pitch' : shape.has('h:offer') ? 'offers a service' : 'promises a generic benefit';
+    return { id: 'cold_pitch', weight: COLD_PITCH_WEIGHT, detail: `a cold pitch: ${what} to nobody in particular, with no need or detail of its own` };
+  }
+  // A question the message asks of its own ("what game has the best odds at a casino?") is a reader's, not an advert's.
+  if (written.trim().length < ADVERT_MIN_LENGTH || written.length > ADVERT_MAX_LENGTH || QUESTION.test(written)) return null;
+  const trades = tradePhrases(text);
+  if (trades.length === 0) return null;
+  return { id: 'trade_advert', weight: TRADE_ADVERT_WEIGHT, detail: `a short advert for ${trades.join(', ')} that names no one and asks nothing of its own` };
 }
