@@ -3,7 +3,9 @@
 // server's peak RSS (files must stream to storage, never sit in memory whole), and the probe's p99
 // while uploads run against its p99 while they do not, in one run. The uploads go in batches with
 // windows of the probe alone between them (alone, batch, alone, batch, …, alone), so that drift on a
-// shared machine touches both sides alike.
+// shared machine touches both sides alike. INTAKE_BENCH_UPLOAD_PROCESS=separate sends the uploads to a
+// second server process of the same store (no workers of its own) while the probe stays on the first:
+// what moving uploads out of the JSON path's process would give (docs/performance.md, seventh pass).
 import { CONTACT_SUBMISSION, createForm, createOwner } from './intake-setup.ts';
 import { ENGINE_NAMES } from './latency-report.ts';
 import type { BenchContext, Section, SectionResult, TargetCheck } from './section.ts';
@@ -59,11 +61,12 @@ async function measure(engine: Engine, context: BenchContext): Promise<Run> {
     // INTAKE_UPLOAD_CONCURRENCY and INTAKE_UPLOAD_BANDWIDTH from the bench's environment, to compare settings.
     const settings = Object.fromEntries(['INTAKE_UPLOAD_CONCURRENCY', 'INTAKE_UPLOAD_BANDWIDTH'].flatMap((name) => (process.env[name] ? [[name, process.env[name]!]] : [])));
     const server = await startIntake({ ...store.env, ...settings });
+    const uploadServer = process.env.INTAKE_BENCH_UPLOAD_PROCESS === 'separate' ? await startIntake({ ...store.env, ...settings }) : server;
     try {
       const contact = await createForm(server.base, key);
       const documents = await createForm(server.base, key, UPLOAD_FORM);
       const probe = (seconds: number) => startProbe({ url: `${server.base}${contact.endpointPath}`, body: JSON.stringify(CONTACT_SUBMISSION), intervalMs: PROBE_INTERVAL_MS, seconds });
-      const upload = (files: number) => runUploads({ url: `${server.base}${documents.htmlEndpointPath}`, files, fileBytes: FILE_BYTES, connections: CONNECTIONS });
+      const upload = (files: number) => runUploads({ url: `${uploadServer.base}${documents.htmlEndpointPath}`, files, fileBytes: FILE_BYTES, connections: CONNECTIONS });
       const rssStart = server.peakRss();
       // Warm-up of the JSON path alone (its memory measured), then of the upload path; neither timed.
       await probe(Math.max(2, context.loadSeconds / 2)).result;
@@ -86,7 +89,7 @@ async function measure(engine: Engine, context: BenchContext): Promise<Run> {
       }
       await new Promise((resolve) => setTimeout(resolve, aloneMs));
       const { samples } = await running.stop();
-      const rssPeak = server.peakRss();
+      const rssPeak = Math.max(server.peakRss(), uploadServer.peakRss());
       const duringUploads = ([sentAt]: [number, number, 0 | 1]) => windows.some(([from, to]) => sentAt >= from && sentAt < to);
       const within = ([from, to]: [number, number]) => samples.filter(([sentAt]) => sentAt >= from && sentAt < to);
       const rounds = windows.map((window, b) => latencies(within(window)).p99 / latencies(within(aloneWindows[b]!)).p99);
@@ -96,6 +99,7 @@ async function measure(engine: Engine, context: BenchContext): Promise<Run> {
       };
     } finally {
       await server.stop();
+      if (uploadServer !== server) await uploadServer.stop();
     }
   } finally {
     await store.cleanup();
