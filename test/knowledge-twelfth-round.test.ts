@@ -79,3 +79,17 @@ describe('whether a thing costs', () => {
     assert.equal(termOf('free'), 'free');
   });
 });
+
+describe('"mitbringen" is a light verb in German', () => {
+  const index = kb('§ 4 Ausrüstung', 'Kletterschuhe und Gurte können an der Theke für je 4 € ausgeliehen werden. Seile stellt die Halle kostenlos zur Verfügung.', '',
+    '§ 6 Verhalten in der Halle', 'Hunde dürfen nicht in die Halle. Essen ist nur im Bistro erlaubt.', '', '§ 7 Haftung', 'Das Klettern erfolgt auf eigene Gefahr.');
+  it('"darf ich meinen hund mitbringen" is drafted from the sentence on dogs', () => {
+    assert.equal(index.language, 'de');
+    assert.match(quotes(index, 'darf ich meinen hund mitbringen'), /Hunde dürfen nicht/);
+  });
+  it('near miss: in English, "bring" still weighs (it is light in German knowledge bases only)', () => {
+    const en = kb('Studio', '', 'Dogs are not allowed in the studio.', '', 'Aprons are provided.', '', 'Classes start at 7pm.');
+    const coverage = answerParts(en, 'can I bring my dog', GATES.draft).parts[0]!.best!.coverage;
+    assert.ok(coverage < 1);
+  });
+});
