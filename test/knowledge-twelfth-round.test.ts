@@ -33,6 +33,16 @@ describe('a word cut short, a German compound\'s part', () => {
     assert.equal(vocabulary(['kletterschuh', 'gurt'], undefined, true).resolve('schuh'), 'kletterschuh');
     assert.equal(vocabulary(['kletterschuh', 'gurt'], undefined, false).resolve('schuh'), 'schuh');
   });
+  it('in German, a word several compounds end or begin with stands for each of them', () => {
+    assert.deepEqual([...vocabulary(['kletterschuh', 'strassenschuh', 'gurt'], undefined, true).compoundsOf('schuh')].sort(), ['kletterschuh', 'strassenschuh']);
+    const index = kb('§ 4 Ausrüstung', 'Kletterschuhe und Gurte können an der Theke für je 4 € geliehen werden. Straßenschuhe sind auf den Matten nicht erlaubt.', '',
+      '§ 6 Verhalten in der Halle', 'Hunde dürfen nicht in die Halle. Essen ist nur im Bistro erlaubt.', '', '§ 7 Haftung', 'Das Klettern erfolgt auf eigene Gefahr.');
+    assert.match(quotes(index, 'was kosten die schuhe?'), /Kletterschuhe/);
+  });
+  it('near miss: not in English, and not for a word the knowledge base uses itself', () => {
+    assert.deepEqual(vocabulary(['kletterschuh', 'strassenschuh'], undefined, false).compoundsOf('schuh'), []);
+    assert.deepEqual(vocabulary(['schuh', 'kletterschuh', 'strassenschuh'], undefined, true).compoundsOf('schuh'), []);
+  });
   it('a French question with a word cut short is drafted from the sentence of the whole word', () => {
     const index = kb('Bon à savoir', '', 'Les combinaisons et les gilets de sauvetage sont fournis.', '', 'Le parking de la plage est gratuit hors juillet et août.', '',
       'Les enfants doivent avoir 8 ans révolus et savoir nager 25 mètres.');

@@ -205,7 +205,7 @@ function* indexSteps(passages: Passage[]): Steps<PassageIndex> {
     count(rawFrequency, new Set([...heading, ...units.flatMap((u) => [...u.own, ...(u.columns ?? [])])]));
   }
   // In English, a question's real word is never read as a slip for another (english-words.ts).
-  const { resolve, standFor } = yield* vocabularySteps(rawFrequency, language === 'en' ? isEnglishStem : undefined, language === 'de');
+  const { resolve, standFor, compoundsOf } = yield* vocabularySteps(rawFrequency, language === 'en' ? isEnglishStem : undefined, language === 'de');
   // Terms as they are compared: the knowledge base's inflections of a word as one (vocabulary.ts).
   const frequency = new Map<string, number>();
   for (const units of unitsByPassage.values()) {
@@ -224,7 +224,13 @@ function* indexSteps(passages: Passage[]): Steps<PassageIndex> {
     fields: ['heading', 'body'],
     tokenize: words,
     processTerm: (word) => { const term = termOf(word, language); return term ? standFor(term) : null; },
-    searchOptions: { boost: { heading: HEADING_BOOST }, tokenize: words, processTerm: (word) => { const term = termOf(word, language); return term ? resolve(term) : null; } },
+    searchOptions: { boost: { heading: HEADING_BOOST }, tokenize: words, processTerm: (word) => {
+      const term = termOf(word, language);
+      if (!term) return null;
+      const resolved = resolve(term);
+      const compounds = compoundsOf(resolved);
+      return compounds.length > 0 ? [...compounds] : resolved;
+    } },
   });
   for (const [i, p] of passages.entries()) {
     if (i > 0 && i % PASSAGES_PER_SLICE === 0) yield;
@@ -257,6 +263,7 @@ function* indexSteps(passages: Passage[]): Steps<PassageIndex> {
       // "a che ora aprite il sabato" by "… sabato 8:30–13:00", not by the self-service's "tutti i giorni"
       // beside it. A day no sentence names is still covered by any that names a day.
       const named = new Set(terms.filter((t) => DAY_TERMS.has(t) && units.some((u) => u.own.has(t))));
+      const compounds = new Map(terms.map((t) => [t, compoundsOf(t)]));
       // Whether it costs, unless "free" is "without" ("gluten free pizza"): the other words of COST_TERMS keep it.
       const costTerms = freeMeansWithout(question) ? new Set([...COST_TERMS].filter((t) => t !== FREE_TERM)) : COST_TERMS;
       return units.map((unit) => {
@@ -274,8 +281,10 @@ function* indexSteps(passages: Passage[]): Steps<PassageIndex> {
         // Whether a thing costs by a sentence that states a price, or that it is free, included or extra ("is fuel extra?" by "Fuel is included in the price").
         const cost = unit.own.has(NAMES_A_COST) || unit.heading.has(NAMES_A_COST);
         for (const t of terms) {
-          if (unit.own.has(t)) own += weight(t);
-          if (unit.own.has(t) || unit.heading.has(t) || (day && DAY_TERMS.has(t) && !named.has(t)) || (time && MOMENT_TERMS.has(t)) || (month && MONTH_TERMS.has(t)) || (period && WHEN_TERMS.has(t)) || (cost && costTerms.has(t))) covered += weight(t);
+          // A German word several compounds of the knowledge base end or begin with is covered by any of them.
+          const inOwn = unit.own.has(t) || compounds.get(t)!.some((c) => unit.own.has(c));
+          if (inOwn) own += weight(t);
+          if (inOwn || unit.heading.has(t) || compounds.get(t)!.some((c) => unit.heading.has(c)) || (day && DAY_TERMS.has(t) && !named.has(t)) || (time && MOMENT_TERMS.has(t)) || (month && MONTH_TERMS.has(t)) || (period && WHEN_TERMS.has(t)) || (cost && costTerms.has(t))) covered += weight(t);
         }
         return { sentence: unit.sentence, coverage: covered / sum, own: own / sum };
       }).sort(byCoverage);

@@ -37,6 +37,12 @@ const TERMS_PER_SLICE = 2_000;
 export interface Vocabulary {
   /** The term a question's term is compared as. */
   resolve(term: string): string;
+  /**
+   * In German, the knowledge base's compounds a term unknown to it is the first or last part of, when
+   * there are several ("Schuhe" for "Kletterschuhe" and "Straßenschuhe"): each of them stands for it.
+   * Empty otherwise.
+   */
+  compoundsOf(term: string): readonly string[];
   /** The term a word of the knowledge base is compared as. */
   standFor(term: string): string;
 }
@@ -78,14 +84,17 @@ export function* vocabularySteps(frequency: ReadonlyMap<string, number>, isWord:
    * (ends with it, in German) and is more than MAX_ENDING letters longer. A term several words of
    * the knowledge base begin or end with is ambiguous, and left alone.
    */
-  const clipped = (term: string): string | null => {
-    if (term.length < MIN_CLIPPED_CHARS || !/^[a-z]+$/.test(term)) return null;
+  const longerWords = (term: string): Set<string> => {
+    if (term.length < MIN_CLIPPED_CHARS || !/^[a-z]+$/.test(term)) return new Set();
     const backwards = [...term].reverse().join('');
     const found = [
       ...beginning(sorted, term, MAX_CLIPPED + 1),
       ...(compounds ? beginning(reversed, backwards, MAX_CLIPPED + 1).map((r) => [...r].reverse().join('')) : []),
     ].filter((t) => t.length - term.length > MAX_ENDING);
-    const terms = new Set(found.map((t) => own.get(t) ?? t));
+    return new Set(found.map((t) => own.get(t) ?? t));
+  };
+  const clipped = (term: string): string | null => {
+    const terms = longerWords(term);
     return terms.size === 1 ? [...terms][0]! : null;
   };
 
@@ -118,5 +127,10 @@ export function* vocabularySteps(frequency: ReadonlyMap<string, number>, isWord:
     }
     return clipped(term) ?? term;
   }
-  return { resolve, standFor };
+  const compoundsOf = (term: string): readonly string[] => {
+    if (!compounds || frequency.has(term) || resolve(term) !== term) return [];
+    const terms = longerWords(term);
+    return terms.size > 1 && terms.size <= MAX_CLIPPED ? [...terms] : [];
+  };
+  return { resolve, standFor, compoundsOf };
 }
