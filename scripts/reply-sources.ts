@@ -1,7 +1,7 @@
 // The evaluation sources of smart replies, each split into a validation and a held-out part by a
 // hash (the same split every run): the small-business knowledge bases written for Intake
 // (scripts/data/knowledge; those of its validation/ folder are validation trials only, those of
-// fresh3/ and fresh5/ held-out trials only), StackFAQ (Q&A pairs; ../shared/data/faq) and a SQuAD 2.0 subset (prose;
+// fresh3/ and fresh6/ held-out trials only), StackFAQ (Q&A pairs; ../shared/data/faq) and a SQuAD 2.0 subset (prose;
 // ../shared/data/qa). A trial is one submission to one knowledge base with the test of a right reply.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -10,7 +10,7 @@ import { splitPassages } from '../src/knowledge/passages.ts';
 import { buildIndex, type PassageIndex } from '../src/knowledge/retrieval.ts';
 
 export type Part = 'validation' | 'held-out';
-export type SourceName = 'small business' | 'small business, fresh 3' | 'small business, fresh 5' | 'StackFAQ' | 'SQuAD 2.0';
+export type SourceName = 'small business' | 'small business, fresh 3' | 'small business, fresh 6' | 'StackFAQ' | 'SQuAD 2.0';
 
 export interface Trial {
   source: SourceName;
@@ -42,7 +42,8 @@ export function businessSources(dir = DATA): Business[] {
  * trials of 'small business'. Five of them (car-valeting to salon-coiffure) were held out whole until
  * issue 36's sixth round folded them in, six more (dry-cleaner to standing-desk, once fresh/) until its
  * seventh, six more (tattoo-studio to electrician, once fresh2/) until its ninth, four more (lavanderia-it to
- * furgonetas-es, once fresh4/) until its eleventh (docs/reply-evaluation.md).
+ * furgonetas-es, once fresh4/) until its eleventh, four more (boat-hire-letter to academia-baile-es, once fresh5/)
+ * until its twelfth (docs/reply-evaluation.md).
  */
 export const VALIDATION_DIR = path.join(DATA, 'validation');
 /**
@@ -52,16 +53,16 @@ export const VALIDATION_DIR = path.join(DATA, 'validation');
  */
 export const FRESH3_DIR = path.join(DATA, 'fresh3');
 /**
- * The knowledge bases of data/knowledge/fresh5 (one English, one French, one German, one Spanish) were
- * written, and committed alone, before issue 36's eleventh round changed or ran anything on them: held
- * out whole. (fresh4/, the tenth round's Italian and Spanish bases, is validation data since the eleventh.)
+ * The knowledge bases of data/knowledge/fresh6 (two English, one German, one Italian) were written, and
+ * committed alone, before issue 36's twelfth round changed or ran anything on them: held out whole.
+ * (fresh5/, the eleventh round's, is validation data since the twelfth.)
  */
-export const FRESH5_DIR = path.join(DATA, 'fresh5');
+export const FRESH6_DIR = path.join(DATA, 'fresh6');
 
 export function smallBusinessTrials(dir = DATA): Trial[] {
-  const heldOut = dir === FRESH3_DIR || dir === FRESH5_DIR;
+  const heldOut = dir === FRESH3_DIR || dir === FRESH6_DIR;
   const validation = dir === VALIDATION_DIR;
-  const source: SourceName = dir === FRESH3_DIR ? 'small business, fresh 3' : dir === FRESH5_DIR ? 'small business, fresh 5' : 'small business';
+  const source: SourceName = dir === FRESH3_DIR ? 'small business, fresh 3' : dir === FRESH6_DIR ? 'small business, fresh 6' : 'small business';
   return businessSources(dir).flatMap((business) => {
     const content = fs.readFileSync(path.join(dir, business.file), 'utf8');
     const index = buildIndex(splitPassages(content));

@@ -14,7 +14,7 @@ import MiniSearch from 'minisearch';
 import type { Passage } from './passages.ts';
 import { splitUnits } from './sentences.ts';
 import { languageOf, type Language } from './languages.ts';
-import { askerTerms, comparedText, DAY_TERMS, isLightVerb, LIGHT_FRAMES, LIGHT_NOUNS, MAX_TEXT_CHARS, MOMENT_TERMS, MONTH_TERMS, NAMES_A_DAY, NAMES_A_MONTH, NAMES_A_PERIOD, NAMES_A_TIME, questionTerms, termOf, textTerms, WHEN_TERMS, withoutGreetings, words } from './terms.ts';
+import { askerTerms, comparedText, COST_TERMS, DAY_TERMS, freeMeansWithout, isLightVerb, LIGHT_FRAMES, LIGHT_NOUNS, MAX_TEXT_CHARS, MOMENT_TERMS, MONTH_TERMS, NAMES_A_COST, NAMES_A_DAY, NAMES_A_MONTH, NAMES_A_PERIOD, NAMES_A_TIME, questionTerms, termOf, textTerms, WHEN_TERMS, withoutGreetings, words } from './terms.ts';
 import { runAtOnce, runInSlices, type Steps } from './steps.ts';
 import { vocabularySteps } from './vocabulary.ts';
 import { isEnglishStem } from './english-words.ts';
@@ -79,6 +79,14 @@ export interface PassageIndex {
 const HEADING_BOOST = 3;
 /** What the asker's own words weigh (terms.ts, askerTerms) when the knowledge base never uses them. */
 export const ASKER_WEIGHT = 0;
+/**
+ * A number the knowledge base never writes ("could we have 2 photographers?", "my daughter is 9",
+ * "a 1 bed flat") is the asker's case, which the answer's rule or threshold covers ("A second
+ * photographer …", "from 8 years"), not the thing asked about: it weighs this share of its weight.
+ */
+export const NUMBER_WEIGHT = 0.5;
+const CASE_NUMBER = /^\d{1,2}$/;
+const FREE_TERM = termOf('free')!;
 /** A question's terms beyond this many are not weighed: a long submission must not make a search slow. */
 const MAX_QUERY_TERMS = 48;
 
@@ -197,7 +205,7 @@ function* indexSteps(passages: Passage[]): Steps<PassageIndex> {
     count(rawFrequency, new Set([...heading, ...units.flatMap((u) => [...u.own, ...(u.columns ?? [])])]));
   }
   // In English, a question's real word is never read as a slip for another (english-words.ts).
-  const { resolve, standFor } = yield* vocabularySteps(rawFrequency, language === 'en' ? isEnglishStem : undefined);
+  const { resolve, standFor, compoundsOf } = yield* vocabularySteps(rawFrequency, language === 'en' ? isEnglishStem : undefined, language === 'de');
   // Terms as they are compared: the knowledge base's inflections of a word as one (vocabulary.ts).
   const frequency = new Map<string, number>();
   for (const units of unitsByPassage.values()) {
@@ -216,7 +224,13 @@ function* indexSteps(passages: Passage[]): Steps<PassageIndex> {
     fields: ['heading', 'body'],
     tokenize: words,
     processTerm: (word) => { const term = termOf(word, language); return term ? standFor(term) : null; },
-    searchOptions: { boost: { heading: HEADING_BOOST }, tokenize: words, processTerm: (word) => { const term = termOf(word, language); return term ? resolve(term) : null; } },
+    searchOptions: { boost: { heading: HEADING_BOOST }, tokenize: words, processTerm: (word) => {
+      const term = termOf(word, language);
+      if (!term) return null;
+      const resolved = resolve(term);
+      const compounds = compoundsOf(resolved);
+      return compounds.length > 0 ? [...compounds] : resolved;
+    } },
   });
   for (const [i, p] of passages.entries()) {
     if (i > 0 && i % PASSAGES_PER_SLICE === 0) yield;
@@ -229,7 +243,8 @@ function* indexSteps(passages: Passage[]): Steps<PassageIndex> {
   /** Each term's weight in this question: the asker's own words that the knowledge base never uses count for little. */
   const weigher = (question: string) => {
     const own = askerTerms(question, language);
-    return (t: string) => (((own.size > 0 && own.has(t)) || isLightVerb(t, language) || LIGHT_NOUNS.has(t) || LIGHT_FRAMES.has(t)) && !frequency.has(t) ? ASKER_WEIGHT * weight(t) : weight(t));
+    return (t: string) => (((own.size > 0 && own.has(t)) || isLightVerb(t, language) || LIGHT_NOUNS.has(t) || LIGHT_FRAMES.has(t)) && !frequency.has(t) ? ASKER_WEIGHT * weight(t)
+      : CASE_NUMBER.test(t) && !frequency.has(t) ? NUMBER_WEIGHT * weight(t) : weight(t));
   };
   return {
     passages,
@@ -248,6 +263,9 @@ function* indexSteps(passages: Passage[]): Steps<PassageIndex> {
       // "a che ora aprite il sabato" by "… sabato 8:30–13:00", not by the self-service's "tutti i giorni"
       // beside it. A day no sentence names is still covered by any that names a day.
       const named = new Set(terms.filter((t) => DAY_TERMS.has(t) && units.some((u) => u.own.has(t))));
+      const compounds = new Map(terms.map((t) => [t, compoundsOf(t)]));
+      // Whether it costs, unless "free" is "without" ("gluten free pizza"): the other words of COST_TERMS keep it.
+      const costTerms = freeMeansWithout(question) ? new Set([...COST_TERMS].filter((t) => t !== FREE_TERM)) : COST_TERMS;
       return units.map((unit) => {
         let covered = 0;
         let own = 0;
@@ -260,9 +278,13 @@ function* indexSteps(passages: Passage[]): Steps<PassageIndex> {
         const month = unit.own.has(NAMES_A_MONTH) || unit.heading.has(NAMES_A_MONTH);
         // When the asker's case falls likewise by a sentence that states a period or a time ("cancel tomorrow?" by "less than 48 hours' notice").
         const period = unit.own.has(NAMES_A_PERIOD) || unit.heading.has(NAMES_A_PERIOD);
+        // Whether a thing costs by a sentence that states a price, or that it is free, included or extra ("is fuel extra?" by "Fuel is included in the price").
+        const cost = unit.own.has(NAMES_A_COST) || unit.heading.has(NAMES_A_COST);
         for (const t of terms) {
-          if (unit.own.has(t)) own += weight(t);
-          if (unit.own.has(t) || unit.heading.has(t) || (day && DAY_TERMS.has(t) && !named.has(t)) || (time && MOMENT_TERMS.has(t)) || (month && MONTH_TERMS.has(t)) || (period && WHEN_TERMS.has(t))) covered += weight(t);
+          // A German word several compounds of the knowledge base end or begin with is covered by any of them.
+          const inOwn = unit.own.has(t) || compounds.get(t)!.some((c) => unit.own.has(c));
+          if (inOwn) own += weight(t);
+          if (inOwn || unit.heading.has(t) || compounds.get(t)!.some((c) => unit.heading.has(c)) || (day && DAY_TERMS.has(t) && !named.has(t)) || (time && MOMENT_TERMS.has(t)) || (month && MONTH_TERMS.has(t)) || (period && WHEN_TERMS.has(t)) || (cost && costTerms.has(t))) covered += weight(t);
         }
         return { sentence: unit.sentence, coverage: covered / sum, own: own / sum };
       }).sort(byCoverage);

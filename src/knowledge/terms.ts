@@ -345,7 +345,11 @@ const OWN_LIGHT_VERBS: Record<Language, ReadonlySet<string>> = {
   en: new Set(),
   // With "happen" and "need" ("que se passe-t-il si", "was passiert wenn", "cosa succede se", "qué pasa si", "hace falta", "ich brauche").
   fr: new Set(['venir', 'viens', 'venez', 'aller', 'vais', 'allez', 'donner', 'donnez', 'prendre', 'prenez', 'apporter', 'amener', 'mettre', 'passe', 'besoin'].map((w) => frenchStem(w))),
-  de: new Set(['kommen', 'komme', 'kommt', 'gehen', 'geht', 'geben', 'gebt', 'nehmen', 'nehmt', 'bekommen', 'bekomme', 'kriegen', 'passiert', 'brauche', 'brauchen', 'braucht'].map((w) => germanStem(foldGerman(w)))),
+  de: new Set([
+    ...['kommen', 'komme', 'kommt', 'gehen', 'geht', 'geben', 'gebt', 'nehmen', 'nehmt', 'bekommen', 'bekomme', 'kriegen', 'passiert', 'brauche', 'brauchen', 'braucht'].map((w) => germanStem(foldGerman(w))),
+    // "mitbringen", "mitnehmen", "bringen", compared as English "bring" (twelfth round): light in German knowledge bases only.
+    'bring',
+  ]),
   it: new Set(['portare', 'porto', 'arrivare', 'succede', 'succedere', 'bisogna', 'serve', 'servono'].map((w) => italianStem(w))),
   es: new Set(['traer', 'traigo', 'pasa', 'pasar', 'falta', 'necesito', 'necesario'].map((w) => spanishStem(w))),
 };
@@ -435,12 +439,37 @@ const DEADLINE = new RegExp(String.raw`\b(?:within|than|least|moins\s+de|au\s+mo
 /** Not a word: what a knowledge-base text that states a deadline or a clock time also says (see retrieval.ts). */
 export const NAMES_A_PERIOD = '·period';
 
+/**
+ * Whether a thing costs, by stem: "is fuel extra?", "is parking free?", "are classes included?", "le
+ * parking est payant ?", "ist das inklusive?", "¿está incluido?". A sentence that states a price, or
+ * that a thing is free, included or extra ("Fuel is included in the price", "Le parking de la plage est
+ * gratuit", "Day lockers cost £1"), answers it, as a sentence naming any day answers "open on
+ * Mondays?" (retrieval.ts; issue 36, twelfth round). Not "pay", whose questions are as often how.
+ */
+export const COST_TERMS: ReadonlySet<string> = new Set([
+  ...['free', 'included', 'inclusive', 'extra'].map((w) => SYNONYM_OF.get(stemmer(w)) ?? stemmer(w)),
+  ...['gratuit', 'payant', 'inclus'].map((w) => frenchStem(w)),
+  ...['inklusive', 'inbegriffen', 'kostenpflichtig'].map((w) => germanStem(foldGerman(w))),
+  ...['incluso', 'compreso'].map((w) => italianStem(w)),
+  ...['incluido', 'incluye'].map((w) => spanishStem(w)),
+]);
+/**
+ * "Free" meaning "without", not "at no cost": hyphened to the word before it ("gluten-free"), or
+ * between two words, the first not a verb, article or preposition ("gluten free pizza", "nut free
+ * cakes"; but "is parking free?", "do you have free parking", "is it free for kids").
+ */
+const FREE_OF = /\p{L}-free\b|(?:^|[^\p{L}])(?!(?:is|are|be|was|it|for|get|gets|got|have|has|any|some|with|offer|offers|there|a|the|your|of|on|do|does|totally|completely|also|still|really|entirely|always|and|or)\s)\p{L}{2,}\s+free\s+\p{L}/iu;
+export const freeMeansWithout = (question: string) => FREE_OF.test(question);
+/** Not a word: what a knowledge-base text that states a price, or that a thing is free, included or extra, also says. */
+export const NAMES_A_COST = '·cost';
+
 /** The distinct terms of a knowledge-base text, whole: it was size-checked when saved. */
 export function textTerms(text: string, language: Language = 'en'): Set<string> {
   const terms = termsOf(text, () => true, language);
   for (const term of terms) {
     if (DAY_TERMS.has(term)) terms.add(NAMES_A_DAY);
     if (MONTH_TERMS.has(term)) terms.add(NAMES_A_MONTH);
+    if (COST_TERMS.has(term) || term === AMOUNT_WORD) terms.add(NAMES_A_COST);
   }
   if (CLOCK.test(text)) terms.add(NAMES_A_TIME);
   if (CLOCK.test(text) || DEADLINE.test(text)) terms.add(NAMES_A_PERIOD);
