@@ -5,7 +5,7 @@
 import { stemmer } from 'stemmer';
 import { eng } from 'stopword';
 import { fold, frenchStem, FRENCH_SYNONYMS, isFrenchStop, type Language } from './languages.ts';
-import { foldGerman, germanStem, GERMAN_STOP, GERMAN_SYNONYMS } from './german.ts';
+import { foldGerman, germanStem, GERMAN_SYNONYMS, isGermanStop } from './german.ts';
 import { italianStem, ITALIAN_STOP, ITALIAN_SYNONYMS } from './italian.ts';
 import { spanishStem, SPANISH_STOP, SPANISH_SYNONYMS } from './spanish.ts';
 import { ADDRESS, ADDRESS_WORD, AMOUNT, AMOUNT_WORD, ASKS_WHERE, CLOCK, HOW_MUCH_TIME, CLOCK_WORD, SYNONYM_GROUPS, SYNONYM_PHRASES } from './synonyms.ts';
@@ -97,7 +97,7 @@ function computeTerm(word: string, language: Language): string | null {
     return english === undefined ? stem : (SYNONYM_OF.get(stemmer(english)) ?? stemmer(english));
   }
   if (language === 'de') {
-    if (folded.length < 2 || GERMAN_STOP.has(folded)) return null;
+    if (folded.length < 2 || isGermanStop(word, folded)) return null;
     const stem = germanStem(folded);
     const english = GERMAN_SYNONYMS.get(stem);
     return english === undefined ? stem : (SYNONYM_OF.get(stemmer(english)) ?? stemmer(english));

@@ -1,0 +1,64 @@
+// Issue 36, thirteenth round: "free", "extra", "included" covered by a sentence's price or freeness
+// only when the thing asked the cost of stands near it; a German word with an umlaut is not the stop
+// word its folding reads as. Each with a near miss.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { GATES } from '../src/knowledge/answerability.ts';
+import { costDistances, costThing } from '../src/knowledge/cost-thing.ts';
+import { splitPassages } from '../src/knowledge/passages.ts';
+import { buildIndex } from '../src/knowledge/retrieval.ts';
+import { COST_TERMS, termOf } from '../src/knowledge/terms.ts';
+import { answerParts, replyPieces } from '../src/replies/offline.ts';
+
+const kb = (...lines: string[]) => buildIndex(splitPassages(lines.join('\n')));
+const quotes = (index: ReturnType<typeof kb>, q: string, gate = GATES.draft) => replyPieces(answerParts(index, q, gate)).quotes.join('\n');
+const same = (t: string) => t;
+
+describe('the thing asked the cost of', () => {
+  it('is the words after the cost word, else the nearest before it', () => {
+    assert.deepEqual(costThing('is there a free trial day', 'en', COST_TERMS, same), [termOf('trial'), termOf('day')]);
+    assert.deepEqual(costThing('is fuel extra?', 'en', COST_TERMS, same), [termOf('fuel')]);
+    assert.deepEqual(costThing('le parking est payant ?', 'fr', COST_TERMS, same), [termOf('parking', 'fr')]);
+  });
+  it('near miss: "is it free?" names no thing, and a question without a cost word has none', () => {
+    assert.deepEqual(costThing('is it free?', 'en', COST_TERMS, same), []);
+    assert.deepEqual(costThing('how much is a trial day', 'en', COST_TERMS, same), []);
+  });
+  it('a sentence\'s words are measured from its price or freeness', () => {
+    const near = costDistances('If a payment fails, we will try again after 7 days and add a £5 admin charge.', 'en')!;
+    assert.equal(near.get(termOf('admin')!), 1);
+    assert.ok(near.get(termOf('try')!)! > 5);
+    assert.equal(costDistances('We open at nine every day.', 'en'), null);
+  });
+});
+
+describe('whether a thing costs, answered only near the thing', () => {
+  const gym = kb('## Payments', '', '2.1 Membership is £29 a month, paid by direct debit on the 1st.', '',
+    '2.2 If a payment fails, we will try again after 7 days and add a £5 admin charge.', '', '## Timetable', '', 'Yoga and spin classes are included in every membership.');
+  it('a price sentence that holds the thing\'s words far from its price does not answer "is there a free trial day"', () => {
+    assert.equal(quotes(gym, 'is there a free trial day', GATES.auto), '');
+  });
+  it('near miss: the thing beside the freeness or price is still answered', () => {
+    assert.match(quotes(gym, 'are classes extra?'), /classes are included/);
+    const rental = kb('Prices', '', 'The van costs £60 a day. Fuel, oil and tolls are included in the price.');
+    assert.match(quotes(rental, 'is fuel extra?'), /Fuel, oil and tolls are included/);
+    const camping = kb('Bon à savoir', '', 'Le parking de la plage est gratuit hors juillet et août.', '', 'Les enfants doivent avoir 8 ans.');
+    assert.match(quotes(camping, 'le parking est payant ?'), /parking de la plage est gratuit/);
+  });
+});
+
+describe('a German word with an umlaut is not the stop word it folds as', () => {
+  it('"ändern" (to change) is a term though "andern" (others) is a stop word', () => {
+    assert.notEqual(termOf('ändern', 'de'), null);
+    assert.equal(termOf('andern', 'de'), null);
+  });
+  it('near miss: a stop word written with an umlaut stays one, typed with it or without', () => {
+    for (const w of ['für', 'fur', 'über', 'können']) assert.equal(termOf(w, 'de'), null, w);
+  });
+  it('"kann ich meine Bestellung noch ändern" is not answered by how to collect an order', () => {
+    const shop = kb('**Kann ich meine Bestellung abholen?**', 'Ja, Sie können Ihre Bestellung kostenlos in unserem Laden in Leipzig abholen.', '',
+      '**Wie lange dauert der Versand?**', 'Der Versand dauert zwei bis drei Werktage.');
+    assert.equal(quotes(shop, 'kann ich meine bestellung noch ändern', GATES.auto), '');
+    assert.match(quotes(shop, 'kann ich meine bestellung im laden abholen'), /abholen/);
+  });
+});
