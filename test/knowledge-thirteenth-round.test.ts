@@ -7,7 +7,7 @@ import { GATES } from '../src/knowledge/answerability.ts';
 import { costDistances, costThing } from '../src/knowledge/cost-thing.ts';
 import { splitPassages } from '../src/knowledge/passages.ts';
 import { buildIndex } from '../src/knowledge/retrieval.ts';
-import { COST_TERMS, termOf } from '../src/knowledge/terms.ts';
+import { COST_TERMS, questionTerms, termOf } from '../src/knowledge/terms.ts';
 import { answerParts, replyPieces } from '../src/replies/offline.ts';
 
 const kb = (...lines: string[]) => buildIndex(splitPassages(lines.join('\n')));
@@ -60,5 +60,40 @@ describe('a German word with an umlaut is not the stop word it folds as', () => 
       '**Wie lange dauert der Versand?**', 'Der Versand dauert zwei bis drei Werktage.');
     assert.equal(quotes(shop, 'kann ich meine bestellung noch ändern', GATES.auto), '');
     assert.match(quotes(shop, 'kann ich meine bestellung im laden abholen'), /abholen/);
+  });
+});
+
+describe('the measure a question asks frames it, in every language', () => {
+  it('"wie lange", "combien de temps", "quanto tempo", "cuánto tiempo" leave no topic word, as "how long" does', () => {
+    assert.deepEqual([...questionTerms('wie lange vorher muss ich absagen', 'de')], [termOf('vorher', 'de'), termOf('absagen', 'de')]);
+    assert.ok(![...questionTerms('le premier passage dure combien de temps', 'fr')].includes(termOf('temps', 'fr')!));
+    assert.ok(![...questionTerms('quanto tempo ci vuole', 'it')].includes(termOf('tempo', 'it')!));
+    assert.ok(![...questionTerms('cuanto tiempo tardais', 'es')].includes(termOf('tiempo', 'es')!));
+  });
+  it('near miss: "combien de personnes", "wie viele Stunden" keep what they count, and "Zeit" elsewhere stays a word', () => {
+    assert.ok([...questionTerms('combien de personnes', 'fr')].includes(termOf('personnes', 'fr')!));
+    assert.ok([...questionTerms('wie viele Stunden', 'de')].includes(termOf('stunden', 'de')!));
+    assert.ok([...questionTerms('habt ihr Zeit am Montag', 'de')].includes(termOf('zeit', 'de')!));
+  });
+  it('a French question of how long is drafted from the sentence that states the duration', () => {
+    const index = kb('Nos prestations', '', 'Le premier passage dure trois heures. Ensuite, nous venons chaque semaine ou tous les quinze jours.', '',
+      'Les produits ménagers sont fournis par nos soins, mais vous pouvez nous donner les vôtres si vous le souhaitez.', '',
+      'Le paiement se fait à la fin du mois par virement ou par chèque.');
+    assert.match(quotes(index, 'le premier passage dure combien de temps', GATES.auto), /trois heures/);
+  });
+});
+
+describe('paying, in a question that asks a price', () => {
+  const gym = kb('Iscrizione', '', "L'iscrizione costa 30 € e vale un anno dalla data del primo ingresso.", '', 'Armadietti', '',
+    'Gli armadietti si chiudono con un lucchetto personale, che potete portare da casa o comprare alla reception.', '', 'Orari', '',
+    'La palestra è aperta dal lunedì al venerdì dalle 7 alle 22 e il sabato dalle 9 alle 18.');
+  it('"quanto si paga" is covered by the sentence that states the price', () => {
+    assert.match(quotes(gym, 'quanto si paga di iscrizione', GATES.auto), /30 €/);
+  });
+  it('near miss: without a price asked, paying is a word a sentence must hold ("can I pay in cash?")', () => {
+    const shop = kb('Prices', '', 'A deposit of £50 secures the date.', '', 'Opening', '', 'We are open from 9 to 5.');
+    const covered = (q: string) => answerParts(shop, q, GATES.draft).parts[0]!.best?.coverage ?? 0;
+    assert.ok(covered('can i pay the deposit in cash') < covered('how much do i pay for the deposit'));
+    assert.equal(quotes(shop, 'can i pay the deposit in cash', GATES.auto), '');
   });
 });

@@ -14,6 +14,7 @@ import MiniSearch from 'minisearch';
 import type { Passage } from './passages.ts';
 import { splitUnits } from './sentences.ts';
 import { languageOf, type Language } from './languages.ts';
+import { AMOUNT_WORD } from './synonyms.ts';
 import { askerTerms, comparedText, COST_TERMS, DAY_TERMS, freeMeansWithout, isLightVerb, LIGHT_FRAMES, LIGHT_NOUNS, MAX_TEXT_CHARS, MOMENT_TERMS, MONTH_TERMS, NAMES_A_COST, NAMES_A_DAY, NAMES_A_MONTH, NAMES_A_PERIOD, NAMES_A_TIME, questionTerms, termOf, textTerms, WHEN_TERMS, withoutGreetings, words } from './terms.ts';
 import { runAtOnce, runInSlices, type Steps } from './steps.ts';
 import { vocabularySteps } from './vocabulary.ts';
@@ -88,6 +89,13 @@ export const ASKER_WEIGHT = 0;
 export const NUMBER_WEIGHT = 0.5;
 const CASE_NUMBER = /^\d{1,2}$/;
 const FREE_TERM = termOf('free')!;
+/**
+ * Paying, in every language ("quanto si paga", "cuánto hay que pagar", "how much do I pay"): in a
+ * question that asks a price it says no more than the price asked, and a sentence stating a price
+ * covers it (issue 36, thirteenth round). Not otherwise: "can I pay the deposit in cash?" asks how.
+ */
+const PAY_TERM = termOf('pay')!;
+const PRICE_TERM = termOf(AMOUNT_WORD)!;
 /** A question's terms beyond this many are not weighed: a long submission must not make a search slow. */
 const MAX_QUERY_TERMS = 48;
 
@@ -286,6 +294,7 @@ function* indexSteps(passages: Passage[]): Steps<PassageIndex> {
       const thing = costThing(withoutGreetings(question.slice(0, MAX_TEXT_CHARS)), language, costTerms, resolve);
       const costOfThing = (unit: Unit) => thing.length === 0 || (thing.some((x) => unit.own.has(x) || unit.heading.has(x))
         && thing.every((x) => !unit.own.has(x) || !unit.costNear || (unit.costNear.get(x) ?? Infinity) <= COST_NEAR_WORDS));
+      const asksPrice = terms.includes(PRICE_TERM);
       return units.map((unit) => {
         let covered = 0;
         let own = 0;
@@ -300,11 +309,12 @@ function* indexSteps(passages: Passage[]): Steps<PassageIndex> {
         const period = unit.own.has(NAMES_A_PERIOD) || unit.heading.has(NAMES_A_PERIOD);
         // Whether a thing costs by a sentence that states a price, or that it is free, included or extra ("is fuel extra?" by "Fuel is included in the price").
         const cost = (unit.own.has(NAMES_A_COST) || unit.heading.has(NAMES_A_COST)) && costOfThing(unit);
+        const price = asksPrice && (unit.own.has(PRICE_TERM) || unit.heading.has(PRICE_TERM));
         for (const t of terms) {
           // A German word several compounds of the knowledge base end or begin with is covered by any of them.
           const inOwn = unit.own.has(t) || compounds.get(t)!.some((c) => unit.own.has(c));
           if (inOwn) own += weight(t);
-          if (inOwn || unit.heading.has(t) || compounds.get(t)!.some((c) => unit.heading.has(c)) || (day && DAY_TERMS.has(t) && !named.has(t)) || (time && MOMENT_TERMS.has(t)) || (month && MONTH_TERMS.has(t)) || (period && WHEN_TERMS.has(t)) || (cost && costTerms.has(t))) covered += weight(t);
+          if (inOwn || unit.heading.has(t) || compounds.get(t)!.some((c) => unit.heading.has(c)) || (day && DAY_TERMS.has(t) && !named.has(t)) || (time && MOMENT_TERMS.has(t)) || (month && MONTH_TERMS.has(t)) || (period && WHEN_TERMS.has(t)) || (cost && costTerms.has(t)) || (price && t === PAY_TERM)) covered += weight(t);
         }
         return { sentence: unit.sentence, coverage: covered / sum, own: own / sum };
       }).sort(byCoverage);

@@ -133,6 +133,9 @@ export function termOf(word: string, language: Language = 'en'): string | null {
  */
 const FRENCH_ARTICLES = new Set(['l', 'la', 'le', 'les']);
 const ROMANCE_HOW_MUCH = new Set(['quanto', 'quanta', 'cuanto', 'cuanta']);
+/** Words after German "wie" that ask a measure ("wie lange", "wie oft", "wie alt", "wie spät"), folded. */
+const GERMAN_MEASURES = new Set(['lange', 'lang', 'oft', 'alt', 'spat', 'fruh']);
+const ROMANCE_TIME = new Set(['tempo', 'tiempo']);
 const ROMANCE_NOT_PRICE = new Set(['tempo', 'tiempo', 'ci', 'dura', 'durano', 'tarda', 'tardais', 'tardan', 'dista', 'lontano', 'lejos']);
 
 /** The kinds of street written before the street's name (synonyms.ts, ADDRESS). */
@@ -154,6 +157,18 @@ export function readWords(text: string, language: Language = 'en'): string[] {
     // "combien de temps", "combien de personnes" ask a quantity, not a price: "combien" alone is "how much".
     // "combien de l'heure", "combien la séance" ask a price: an article after "de" names what is paid for.
     if (language === 'fr' && (pair === 'combien de' || pair === 'combien d') && !FRENCH_ARTICLES.has(all[i + 2]?.toLowerCase() ?? '')) {
+      // "combien de temps" asks a duration, as "how long" does: "temps" frames the question (issue 36, thirteenth round).
+      i += fold(all[i + 2] ?? '') === 'temps' ? 2 : 1;
+      continue;
+    }
+    // "wie lange", "wie oft", "wie alt", "quanto tempo", "cuánto tiempo" ask a duration, a frequency, an
+    // age: the measure word frames the question as "long" does after "how", and is no word of its topic
+    // (a sentence stating the measure answers it; answer-types.ts checks it states one).
+    if (language === 'de' && all[i]!.toLowerCase() === 'wie' && GERMAN_MEASURES.has(foldGerman(all[i + 1] ?? ''))) {
+      i += 1;
+      continue;
+    }
+    if ((language === 'it' || language === 'es') && ROMANCE_HOW_MUCH.has(fold(all[i]!)) && ROMANCE_TIME.has(fold(all[i + 1] ?? ''))) {
       i += 1;
       continue;
     }
