@@ -97,3 +97,27 @@ describe('paying, in a question that asks a price', () => {
     assert.equal(quotes(shop, 'can i pay the deposit in cash', GATES.auto), '');
   });
 });
+
+describe('money itself, and the irregular forms of light verbs', () => {
+  const rental = kb('Cancelaciones', '', 'Si cancelas la reserva con más de 7 días de antelación, te devolvemos la fianza completa.', '', 'Conductores', '',
+    'Puede conducir cualquier persona mayor de 25 años con el carnet en vigor desde hace dos años.', '', 'Recogida', '',
+    'La furgoneta se recoge en nuestra nave de la calle Industria 12, de lunes a sábado.');
+  it('"me devolvéis el dinero" is answered when the base never says "dinero", which weighs nothing', () => {
+    const coverage = (q: string) => answerParts(rental, q, GATES.draft).parts[0]!.best!.coverage;
+    assert.equal(coverage('si cancelo la reserva me devolveis el dinero'), coverage('si cancelo la reserva me devolveis'));
+    assert.match(quotes(rental, 'si cancelo la reserva me devolveis el dinero', GATES.auto), /te devolvemos la fianza/);
+  });
+  it('near miss: a base that uses the word weighs it like any other', () => {
+    assert.notEqual(termOf('money'), null);
+    const shop = kb('Refunds', '', 'We refund the money to the card you paid with.', '', 'Gift cards', '', 'Gift cards are valid for a year.');
+    assert.match(quotes(shop, 'how do i get my money back'), /refund the money/);
+  });
+  it('"made", "done" are light as "make" is: "an album made up" is the album\'s sentence', () => {
+    const photos = kb('Albums', '', 'A 30-page linen album costs £250.', '', 'Travel', '', 'Travel within 30 miles of York is included.');
+    assert.match(quotes(photos, 'can we get an album made up and how much are they', GATES.auto), /linen album costs £250/);
+  });
+  it('near miss: a light verb still names nothing alone: "what is made here?" finds no sentence', () => {
+    const photos = kb('Albums', '', 'A 30-page linen album costs £250.', '', 'Travel', '', 'Travel within 30 miles of York is included.');
+    assert.equal(quotes(photos, 'what gets made here?'), '');
+  });
+});

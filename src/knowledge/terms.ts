@@ -346,6 +346,9 @@ function otherAskerTerms(all: string[], language: Exclude<Language, 'en'>): Set<
 export const LIGHT_VERBS: ReadonlySet<string> = new Set(
   [
     ...['get', 'got', 'gets', 'getting', 'go', 'goes', 'going', 'went', 'give', 'given', 'keep', 'put', 'make', 'come', 'sort', 'need'].map((w) => SYNONYM_OF.get(stemmer(w)) ?? stemmer(w)),
+    // Their irregular forms, which the stemmer leaves apart ("an album made up", "a service wash done
+    // same day", "they came round"), and "done" of "get it done" (issue 36, thirteenth round).
+    ...['made', 'came', 'gave', 'kept', 'done'].map((w) => SYNONYM_OF.get(stemmer(w)) ?? stemmer(w)),
     // Italian and Spanish "come", "give", "take", "put", "go", "bring" ("potete venire?", "che garanzia date", "¿podéis venir?", "llevar al perro").
     ...['venire', 'venite', 'vengo', 'dare', 'date', 'prendete', 'prendere', 'mettete', 'mettere'].map((w) => italianStem(w)),
     ...['venir', 'venis', 'vienen', 'ir', 'voy', 'dar', 'dais', 'llevar', 'llevo', 'poner'].map((w) => spanishStem(w)),
@@ -389,6 +392,9 @@ export const LIGHT_NOUNS: ReadonlySet<string> = new Set(['policy', 'policies', '
 export const LIGHT_FRAMES: ReadonlySet<string> = new Set([
   ...['far', 'extra', 'back', 'till'].map((w) => SYNONYM_OF.get(stemmer(w)) ?? stemmer(w)),
   frenchStem('loin'), germanStem(foldGerman('weit')),
+  // Money itself ("money back", "money off", "me devolvéis el dinero", "l'argent"): what a refund, a
+  // discount or a price is paid in, not what is asked about (issue 36, thirteenth round).
+  SYNONYM_OF.get(stemmer('money')) ?? stemmer('money'), frenchStem('argent'), germanStem(foldGerman('geld')), italianStem('soldi'), italianStem('denaro'), spanishStem('dinero'),
 ]);
 
 /** The days of the week, by stem: a question naming one is about the days a business keeps. */
