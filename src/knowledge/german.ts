@@ -24,6 +24,13 @@ const FILLER = [
   'euch', 'ihr', 'sie', 'man', 'gibt', 'gibts', 'habt', 'seid', 'konnt', 'konnen', 'kann', 'muss', 'mussen', 'wie', 'was', 'wann', 'wo', 'warum', 'welche',
 ];
 export const GERMAN_STOP: ReadonlySet<string> = new Set([...deu.map(foldGerman).filter((w) => !CONTENT_WORDS.has(w)), ...FILLER.map(foldGerman)].filter((w) => w !== 'tag'));
+/**
+ * Stop words only as written without an umlaut: folded, a word with one reads as them ("ändern",
+ * to change, as "andern", others; issue 36, thirteenth round). A word typed with an umlaut is a stop
+ * word only when some stop word is written with one and folds as it does ("für", "über", "können").
+ */
+const STOP_WITH_UMLAUT: ReadonlySet<string> = new Set([...deu, ...FILLER].filter((w) => /[äöüÄÖÜ]/.test(w)).map(foldGerman));
+export const isGermanStop = (word: string, folded: string) => GERMAN_STOP.has(folded) && (!/[äöüÄÖÜ]/.test(word) || STOP_WITH_UMLAUT.has(folded));
 
 /**
  * A light stem after CISTEM (Weissweiler and Fraser, 2017): without a "ge" prefix on a long word

@@ -14,10 +14,12 @@ import MiniSearch from 'minisearch';
 import type { Passage } from './passages.ts';
 import { splitUnits } from './sentences.ts';
 import { languageOf, type Language } from './languages.ts';
+import { AMOUNT_WORD } from './synonyms.ts';
 import { askerTerms, comparedText, COST_TERMS, DAY_TERMS, freeMeansWithout, isLightVerb, LIGHT_FRAMES, LIGHT_NOUNS, MAX_TEXT_CHARS, MOMENT_TERMS, MONTH_TERMS, NAMES_A_COST, NAMES_A_DAY, NAMES_A_MONTH, NAMES_A_PERIOD, NAMES_A_TIME, questionTerms, termOf, textTerms, WHEN_TERMS, withoutGreetings, words } from './terms.ts';
 import { runAtOnce, runInSlices, type Steps } from './steps.ts';
 import { vocabularySteps } from './vocabulary.ts';
 import { isEnglishStem } from './english-words.ts';
+import { COST_NEAR_WORDS, costDistances, costThing } from './cost-thing.ts';
 
 export { queryTerms } from './terms.ts';
 
@@ -87,11 +89,21 @@ export const ASKER_WEIGHT = 0;
 export const NUMBER_WEIGHT = 0.5;
 const CASE_NUMBER = /^\d{1,2}$/;
 const FREE_TERM = termOf('free')!;
+/**
+ * Paying, in every language ("quanto si paga", "cuánto hay que pagar", "how much do I pay"): in a
+ * question that asks a price it says no more than the price asked, and a sentence stating a price
+ * covers it (issue 36, thirteenth round). Not otherwise: "can I pay the deposit in cash?" asks how.
+ */
+const PAY_TERM = termOf('pay')!;
+const PRICE_TERM = termOf(AMOUNT_WORD)!;
 /** A question's terms beyond this many are not weighed: a long submission must not make a search slow. */
 const MAX_QUERY_TERMS = 48;
 
-/** `columns`: words read with the sentence as its heading's are: a table row's column names, or the question line over an answer. */
-interface Unit { sentence: Sentence; own: Set<string>; heading: Set<string>; columns?: Set<string> }
+/**
+ * `columns`: words read with the sentence as its heading's are: a table row's column names, or the question line over an answer.
+ * `costNear`: for a sentence that states a price or that a thing is free, included or extra, each of its terms with the fewest words between it and that statement (cost-thing.ts).
+ */
+interface Unit { sentence: Sentence; own: Set<string>; heading: Set<string>; columns?: Set<string>; costNear?: Map<string, number> }
 
 /**
  * A Markdown table's separator line: "|---|:--:|", "| --- | --- |". Matched with its whitespace
@@ -196,11 +208,17 @@ function* indexSteps(passages: Passage[]): Steps<PassageIndex> {
     for (const question of questionOf.values()) notAnswers.add(question);
     const answers = titleOnly(passage, passages.length) ? [] : sentences.filter((sentence) => !notAnswers.has(sentence));
     const matched = asks ? [{ passage, index: -1, text: passage.heading!, start: 0, end: 0, row: false }, ...answers] : answers;
-    const units: Unit[] = matched.map((sentence) => ({
-      sentence, own: textTerms(withoutListNumber(sentence.text), language), heading,
-      ...(sentence.header ? { columns: textTerms(sentence.header.text, language) } : {}),
-      ...(questionOf.has(sentence) ? { columns: textTerms(questionOf.get(sentence)!.text, language) } : {}),
-    }));
+    const units: Unit[] = matched.map((sentence) => {
+      const text = withoutListNumber(sentence.text);
+      const own = textTerms(text, language);
+      const costNear = own.has(NAMES_A_COST) ? costDistances(text, language) : null;
+      return {
+        sentence, own, heading,
+        ...(sentence.header ? { columns: textTerms(sentence.header.text, language) } : {}),
+        ...(questionOf.has(sentence) ? { columns: textTerms(questionOf.get(sentence)!.text, language) } : {}),
+        ...(costNear ? { costNear } : {}),
+      };
+    });
     unitsByPassage.set(passage.position, units);
     count(rawFrequency, new Set([...heading, ...units.flatMap((u) => [...u.own, ...(u.columns ?? [])])]));
   }
@@ -213,6 +231,11 @@ function* indexSteps(passages: Passage[]): Steps<PassageIndex> {
     for (const unit of units) {
       unit.heading = unit.columns ? new Set([...heading, ...[...unit.columns].map(standFor)]) : heading;
       unit.own = new Set([...unit.own].map(standFor));
+      if (unit.costNear) {
+        const near = new Map<string, number>();
+        for (const [term, d] of unit.costNear) { const t = standFor(term); if (d < (near.get(t) ?? Infinity)) near.set(t, d); }
+        unit.costNear = near;
+      }
     }
     count(frequency, new Set([...heading, ...units.flatMap((u) => [...u.own])]));
   }
@@ -266,6 +289,12 @@ function* indexSteps(passages: Passage[]): Steps<PassageIndex> {
       const compounds = new Map(terms.map((t) => [t, compoundsOf(t)]));
       // Whether it costs, unless "free" is "without" ("gluten free pizza"): the other words of COST_TERMS keep it.
       const costTerms = freeMeansWithout(question) ? new Set([...COST_TERMS].filter((t) => t !== FREE_TERM)) : COST_TERMS;
+      // The thing asked the cost of ("a free trial day"): the sentence must name it, and each of its
+      // words the sentence holds must stand near the sentence's price or freeness (cost-thing.ts).
+      const thing = costThing(withoutGreetings(question.slice(0, MAX_TEXT_CHARS)), language, costTerms, resolve);
+      const costOfThing = (unit: Unit) => thing.length === 0 || (thing.some((x) => unit.own.has(x) || unit.heading.has(x))
+        && thing.every((x) => !unit.own.has(x) || !unit.costNear || (unit.costNear.get(x) ?? Infinity) <= COST_NEAR_WORDS));
+      const asksPrice = terms.includes(PRICE_TERM);
       return units.map((unit) => {
         let covered = 0;
         let own = 0;
@@ -279,12 +308,13 @@ function* indexSteps(passages: Passage[]): Steps<PassageIndex> {
         // When the asker's case falls likewise by a sentence that states a period or a time ("cancel tomorrow?" by "less than 48 hours' notice").
         const period = unit.own.has(NAMES_A_PERIOD) || unit.heading.has(NAMES_A_PERIOD);
         // Whether a thing costs by a sentence that states a price, or that it is free, included or extra ("is fuel extra?" by "Fuel is included in the price").
-        const cost = unit.own.has(NAMES_A_COST) || unit.heading.has(NAMES_A_COST);
+        const cost = (unit.own.has(NAMES_A_COST) || unit.heading.has(NAMES_A_COST)) && costOfThing(unit);
+        const price = asksPrice && (unit.own.has(PRICE_TERM) || unit.heading.has(PRICE_TERM));
         for (const t of terms) {
           // A German word several compounds of the knowledge base end or begin with is covered by any of them.
           const inOwn = unit.own.has(t) || compounds.get(t)!.some((c) => unit.own.has(c));
           if (inOwn) own += weight(t);
-          if (inOwn || unit.heading.has(t) || compounds.get(t)!.some((c) => unit.heading.has(c)) || (day && DAY_TERMS.has(t) && !named.has(t)) || (time && MOMENT_TERMS.has(t)) || (month && MONTH_TERMS.has(t)) || (period && WHEN_TERMS.has(t)) || (cost && costTerms.has(t))) covered += weight(t);
+          if (inOwn || unit.heading.has(t) || compounds.get(t)!.some((c) => unit.heading.has(c)) || (day && DAY_TERMS.has(t) && !named.has(t)) || (time && MOMENT_TERMS.has(t)) || (month && MONTH_TERMS.has(t)) || (period && WHEN_TERMS.has(t)) || (cost && costTerms.has(t)) || (price && t === PAY_TERM)) covered += weight(t);
         }
         return { sentence: unit.sentence, coverage: covered / sum, own: own / sum };
       }).sort(byCoverage);

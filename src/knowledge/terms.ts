@@ -5,7 +5,7 @@
 import { stemmer } from 'stemmer';
 import { eng } from 'stopword';
 import { fold, frenchStem, FRENCH_SYNONYMS, isFrenchStop, type Language } from './languages.ts';
-import { foldGerman, germanStem, GERMAN_STOP, GERMAN_SYNONYMS } from './german.ts';
+import { foldGerman, germanStem, GERMAN_SYNONYMS, isGermanStop } from './german.ts';
 import { italianStem, ITALIAN_STOP, ITALIAN_SYNONYMS } from './italian.ts';
 import { spanishStem, SPANISH_STOP, SPANISH_SYNONYMS } from './spanish.ts';
 import { ADDRESS, ADDRESS_WORD, AMOUNT, AMOUNT_WORD, ASKS_WHERE, CLOCK, HOW_MUCH_TIME, CLOCK_WORD, SYNONYM_GROUPS, SYNONYM_PHRASES } from './synonyms.ts';
@@ -97,7 +97,7 @@ function computeTerm(word: string, language: Language): string | null {
     return english === undefined ? stem : (SYNONYM_OF.get(stemmer(english)) ?? stemmer(english));
   }
   if (language === 'de') {
-    if (folded.length < 2 || GERMAN_STOP.has(folded)) return null;
+    if (folded.length < 2 || isGermanStop(word, folded)) return null;
     const stem = germanStem(folded);
     const english = GERMAN_SYNONYMS.get(stem);
     return english === undefined ? stem : (SYNONYM_OF.get(stemmer(english)) ?? stemmer(english));
@@ -133,6 +133,9 @@ export function termOf(word: string, language: Language = 'en'): string | null {
  */
 const FRENCH_ARTICLES = new Set(['l', 'la', 'le', 'les']);
 const ROMANCE_HOW_MUCH = new Set(['quanto', 'quanta', 'cuanto', 'cuanta']);
+/** Words after German "wie" that ask a measure ("wie lange", "wie oft", "wie alt", "wie spät"), folded. */
+const GERMAN_MEASURES = new Set(['lange', 'lang', 'oft', 'alt', 'spat', 'fruh']);
+const ROMANCE_TIME = new Set(['tempo', 'tiempo']);
 const ROMANCE_NOT_PRICE = new Set(['tempo', 'tiempo', 'ci', 'dura', 'durano', 'tarda', 'tardais', 'tardan', 'dista', 'lontano', 'lejos']);
 
 /** The kinds of street written before the street's name (synonyms.ts, ADDRESS). */
@@ -154,6 +157,18 @@ export function readWords(text: string, language: Language = 'en'): string[] {
     // "combien de temps", "combien de personnes" ask a quantity, not a price: "combien" alone is "how much".
     // "combien de l'heure", "combien la séance" ask a price: an article after "de" names what is paid for.
     if (language === 'fr' && (pair === 'combien de' || pair === 'combien d') && !FRENCH_ARTICLES.has(all[i + 2]?.toLowerCase() ?? '')) {
+      // "combien de temps" asks a duration, as "how long" does: "temps" frames the question (issue 36, thirteenth round).
+      i += fold(all[i + 2] ?? '') === 'temps' ? 2 : 1;
+      continue;
+    }
+    // "wie lange", "wie oft", "wie alt", "quanto tempo", "cuánto tiempo" ask a duration, a frequency, an
+    // age: the measure word frames the question as "long" does after "how", and is no word of its topic
+    // (a sentence stating the measure answers it; answer-types.ts checks it states one).
+    if (language === 'de' && all[i]!.toLowerCase() === 'wie' && GERMAN_MEASURES.has(foldGerman(all[i + 1] ?? ''))) {
+      i += 1;
+      continue;
+    }
+    if ((language === 'it' || language === 'es') && ROMANCE_HOW_MUCH.has(fold(all[i]!)) && ROMANCE_TIME.has(fold(all[i + 1] ?? ''))) {
       i += 1;
       continue;
     }
@@ -331,6 +346,9 @@ function otherAskerTerms(all: string[], language: Exclude<Language, 'en'>): Set<
 export const LIGHT_VERBS: ReadonlySet<string> = new Set(
   [
     ...['get', 'got', 'gets', 'getting', 'go', 'goes', 'going', 'went', 'give', 'given', 'keep', 'put', 'make', 'come', 'sort', 'need'].map((w) => SYNONYM_OF.get(stemmer(w)) ?? stemmer(w)),
+    // Their irregular forms, which the stemmer leaves apart ("an album made up", "a service wash done
+    // same day", "they came round"), and "done" of "get it done" (issue 36, thirteenth round).
+    ...['made', 'came', 'gave', 'kept', 'done'].map((w) => SYNONYM_OF.get(stemmer(w)) ?? stemmer(w)),
     // Italian and Spanish "come", "give", "take", "put", "go", "bring" ("potete venire?", "che garanzia date", "¿podéis venir?", "llevar al perro").
     ...['venire', 'venite', 'vengo', 'dare', 'date', 'prendete', 'prendere', 'mettete', 'mettere'].map((w) => italianStem(w)),
     ...['venir', 'venis', 'vienen', 'ir', 'voy', 'dar', 'dais', 'llevar', 'llevo', 'poner'].map((w) => spanishStem(w)),
@@ -374,6 +392,9 @@ export const LIGHT_NOUNS: ReadonlySet<string> = new Set(['policy', 'policies', '
 export const LIGHT_FRAMES: ReadonlySet<string> = new Set([
   ...['far', 'extra', 'back', 'till'].map((w) => SYNONYM_OF.get(stemmer(w)) ?? stemmer(w)),
   frenchStem('loin'), germanStem(foldGerman('weit')),
+  // Money itself ("money back", "money off", "me devolvéis el dinero", "l'argent"): what a refund, a
+  // discount or a price is paid in, not what is asked about (issue 36, thirteenth round).
+  SYNONYM_OF.get(stemmer('money')) ?? stemmer('money'), frenchStem('argent'), germanStem(foldGerman('geld')), italianStem('soldi'), italianStem('denaro'), spanishStem('dinero'),
 ]);
 
 /** The days of the week, by stem: a question naming one is about the days a business keeps. */
