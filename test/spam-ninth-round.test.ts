@@ -79,6 +79,25 @@ describe('web-form spam signals, ninth round', () => {
     ], /job offered/u);
   });
 
+  it('cold_offer: a pitch without a trade phrase that asks for a reply, to nobody, with nothing to check; weak alone', () => {
+    for (const message of [
+      'Hi there, we help businesses like yours get more customers from Instagram every month. Interested in a quick call?',
+      'Dzień dobry, oferujemy prowadzenie profili firmowych w mediach społecznościowych. Czy mogę przesłać ofertę?',
+    ]) {
+      const verdict = checkStandard(submission(message));
+      assert.ok(verdict.signals.includes('cold_offer'), `${message}: ${verdict.reason}`);
+    }
+    const alone = checkStandard(submission('Hi there, we help businesses like yours get more customers from Instagram every month. Interested in a quick call?'));
+    assert.equal(alone.spam, false, 'weak alone');
+    const messenger = checkStandard(submission('Hi there, we help businesses like yours get more customers from Instagram every month. Interested? WhatsApp me on +44 7700 900321'));
+    assert.ok(messenger.spam, messenger.reason);
+    for (const message of [
+      // A named supplier with something to check, and a customer asking for a quote.
+      'Hello Mrs Patel, Tom from Harrow Print here - we met at the trade fair. We print menus from 50 copies, delivered in 2 days. Shall I send a price list?',
+      'Hello, we need 200 printed menus for our restaurant by Friday. Could you send a quote?',
+    ]) assert.ok(!checkStandard(submission(message)).signals.includes('cold_offer'), message);
+  });
+
   it('a freelancer in a non-Latin script who links her own portfolio passes both strategies', async () => {
     const message = 'שלום, אני יעל, מעצבת פנים. ראיתי שאתם משפצים את החנות ואשמח להציע עזרה בתכנון. אפשר לראות עבודות שלי באתר yaeldesign.co.il';
     // Her name as she types it: a Latin name beside a Hebrew message is another signal's business (script_mismatch).
