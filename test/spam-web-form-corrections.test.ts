@@ -48,11 +48,12 @@ describe('corrections on the web-form kinds', () => {
     assert.deepEqual(await verdicts(TRANSLATOR, countsFromCorrections(marks(TRANSLATOR, false, 1))), [false, false]);
   });
 
-  it('"spam" marks on a missed outreach pitch flag its next copy: intelligent after two, standard after four', async () => {
+  // Issue 35's ninth round: the pitch now carries cold_offer (0.55, weak alone), so `standard` flags it after two marks
+  // instead of four, and the ninth round's model flags it after one.
+  it('"spam" marks on a missed outreach pitch flag its next copy: intelligent after one, standard after two', async () => {
     assert.deepEqual(await verdicts(PITCH, null), [false, false]);
-    assert.deepEqual(await verdicts(PITCH, countsFromCorrections(marks(PITCH, true, 1))), [false, false]);
-    assert.deepEqual(await verdicts(PITCH, countsFromCorrections(marks(PITCH, true, 2))), [false, true]);
-    assert.deepEqual(await verdicts(PITCH, countsFromCorrections(marks(PITCH, true, 3))), [false, true]);
+    assert.deepEqual(await verdicts(PITCH, countsFromCorrections(marks(PITCH, true, 1))), [false, true]);
+    assert.deepEqual(await verdicts(PITCH, countsFromCorrections(marks(PITCH, true, 2))), [true, true]);
     assert.deepEqual(await verdicts(PITCH, countsFromCorrections(marks(PITCH, true, 4))), [true, true]);
   });
 
