@@ -55,8 +55,10 @@ describe('web-form spam signs, sixth round', () => {
     for (const feature of ['p:messenger', 'u!hyphen', 'p:percent', 'u!digit', 't:xyz']) assert.ok(weights[hashFeature(feature)]! > 0, feature);
     // Issue 35's eighth round: with the seventh set learnt from, the office wholesaler's introduction (a 30 % discount, a
     // hyphenated domain, no name, no address) scores above `intelligent`'s threshold, 2.06 against 1.84 log-odds; it is
-    // let through after one "not spam" mark (test/spam-web-form-corrections.test.ts) and named in docs/spam.md.
+    // let through after one "not spam" mark (test/spam-web-form-corrections.test.ts) and named in docs/spam.md. Issue 35's
+    // ninth round: with the eighth set learnt from and the link's naming read (`u!named`), it stays through again.
     for (const message of [
+      'Hallo, wir sind ein Großhändler für Bürobedarf und bieten Ihnen exklusive Rabatte von bis zu 30 % auf Ihre erste Bestellung. Unser Katalog: https://buero-grosshandel.de/katalog',
       'Hello, I run the bookings for our choir (st-johns-choir-2019.org). Do you give 10% off for 30 tickets? My WhatsApp is +44 7700 900555.',
       'Buongiorno, siamo un forno di Modena (forno-da-gino.it). Portiamo pane fresco ai bar della zona ogni mattina, con uno sconto del 10% il primo mese. Saluti, Gino',
     ]) {

@@ -13,7 +13,9 @@
 // validation introduction it flags (a translator, web-form-messages.tsv), let through after one, and `intelligent`
 // flags the pitch after three "spam" marks instead of four. Issue 35's seventh round: its model flags it after two.
 // Issue 35's eighth round: with the seventh set learnt from, `intelligent` flags the office wholesaler unaided again (its
-// discount and hyphenated domain, docs/spam.md, "Eighth round"); one "not spam" mark lets it through.
+// discount and hyphenated domain, docs/spam.md, "Eighth round"); one "not spam" mark lets it through. Issue 35's ninth
+// round: with the eighth set learnt from and the classifier reading whether a message names its link's domain, neither
+// the office wholesaler nor the translator is flagged unaided any more; they are pinned as passing before and after a mark.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { checkIntelligent, checkStandard, type SpamInput } from '../src/pipeline/spam/index.ts';
@@ -36,21 +38,22 @@ const verdicts = async (message: string, counts: FeedbackCounts | null) =>
   [checkStandard(inputOf(message, counts)).spam, (await checkIntelligent(inputOf(message, counts), null)).spam];
 
 describe('corrections on the web-form kinds', () => {
-  it('"not spam" marks on a flagged introduction let its next copy through: the packaging wholesaler after two, the translator and the office wholesaler after one', async () => {
-    assert.deepEqual(await verdicts(WHOLESALER, null), [false, true], 'intelligent flags it unaided');
+  it('"not spam" marks on a flagged introduction let its next copy through: the packaging wholesaler after two; the translator and the office wholesaler pass unaided and after a mark', async () => {
+    assert.deepEqual(await verdicts(WHOLESALER, null), [false, false], 'passes unaided');
     assert.deepEqual(await verdicts(WHOLESALER, countsFromCorrections(marks(WHOLESALER, false, 1))), [false, false]);
     assert.deepEqual(await verdicts(PACKAGING, null), [false, true], 'intelligent flags it unaided');
     assert.deepEqual(await verdicts(PACKAGING, countsFromCorrections(marks(PACKAGING, false, 1))), [false, true]);
     assert.deepEqual(await verdicts(PACKAGING, countsFromCorrections(marks(PACKAGING, false, 2))), [false, false]);
-    assert.deepEqual(await verdicts(TRANSLATOR, null), [false, true], 'intelligent flags it unaided');
+    assert.deepEqual(await verdicts(TRANSLATOR, null), [false, false], 'passes unaided');
     assert.deepEqual(await verdicts(TRANSLATOR, countsFromCorrections(marks(TRANSLATOR, false, 1))), [false, false]);
   });
 
-  it('"spam" marks on a missed outreach pitch flag its next copy: intelligent after two, standard after four', async () => {
+  // Issue 35's ninth round: the pitch now carries cold_offer (0.55, weak alone), so `standard` flags it after two marks
+  // instead of four, and the ninth round's model flags it after one.
+  it('"spam" marks on a missed outreach pitch flag its next copy: intelligent after one, standard after two', async () => {
     assert.deepEqual(await verdicts(PITCH, null), [false, false]);
-    assert.deepEqual(await verdicts(PITCH, countsFromCorrections(marks(PITCH, true, 1))), [false, false]);
-    assert.deepEqual(await verdicts(PITCH, countsFromCorrections(marks(PITCH, true, 2))), [false, true]);
-    assert.deepEqual(await verdicts(PITCH, countsFromCorrections(marks(PITCH, true, 3))), [false, true]);
+    assert.deepEqual(await verdicts(PITCH, countsFromCorrections(marks(PITCH, true, 1))), [false, true]);
+    assert.deepEqual(await verdicts(PITCH, countsFromCorrections(marks(PITCH, true, 2))), [true, true]);
     assert.deepEqual(await verdicts(PITCH, countsFromCorrections(marks(PITCH, true, 4))), [true, true]);
   });
 

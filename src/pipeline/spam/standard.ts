@@ -18,7 +18,8 @@ import { fieldMismatchSignal, offTopicSignal } from './signals/form-fit.ts';
 import { mostlyPhoneSignal, premiumNumberSignal, prizeClaimSignal, stopReplySignal } from './signals/text-message.ts';
 import { domainAddresseeSignal, formBlastSignal, outreachSignal, pairedStrangerLink, praiseLinkSignal, seoAnchorSignal, strangerLinkSignal, supportNumberSignal } from './signals/web-form.ts';
 import { tradeLinkSignal } from './signals/trade-link.ts';
-import { coldPitchSignal } from './signals/cold-pitch.ts';
+import { coldOfferSignal, coldPitchSignal } from './signals/cold-pitch.ts';
+import { brandLinkSignal, jobOfferSignal } from './signals/brand-link.ts';
 import { messengerRouteSignal, throwawayLinkSignal } from './signals/contact-route.ts';
 import { feedbackFeatures, ownerAdjustment, type OwnerAdjustment } from './owner-feedback.ts';
 import { classifierText } from './submission-text.ts';
@@ -33,7 +34,7 @@ const TEXT_SIGNALS: ReadonlyArray<(text: SubmissionText) => SignalHit | null> = 
   gibberishSignal, spamPhraseSignal, selfPromotionSignal, moneyClaimSignal, contactPushSignal, prizeClaimSignal, premiumNumberSignal,
   stopReplySignal, mostlyPhoneSignal, fieldMismatchSignal,
   outreachSignal, domainAddresseeSignal, formBlastSignal, supportNumberSignal, seoAnchorSignal, praiseLinkSignal, strangerLinkSignal,
-  throwawayLinkSignal, messengerRouteSignal, allCapsSignal, exclamationSignal, repeatedWordsSignal, mixedScriptSignal, scriptMismatchSignal,
+  throwawayLinkSignal, messengerRouteSignal, brandLinkSignal, jobOfferSignal, allCapsSignal, exclamationSignal, repeatedWordsSignal, mixedScriptSignal, scriptMismatchSignal,
 ];
 
 /** Every heuristic that fires on the submission, honeypot first. */
@@ -53,7 +54,7 @@ export function standardSignals(input: SpamInput): SignalHit[] {
   pairedStrangerLink(text, hits);
   const tradeLink = tradeLinkSignal(text, hits);
   if (tradeLink) hits.push(tradeLink);
-  const coldPitch = coldPitchSignal(text, hits);
+  const coldPitch = coldPitchSignal(text, hits) ?? coldOfferSignal(text, hits);
   if (coldPitch) hits.push(coldPitch);
   const offTopic = offTopicSignal(text, hits);
   if (offTopic) hits.push(offTopic);

@@ -18,6 +18,7 @@ import { findUrls, isIpHost, isShortener, removeUrls, type FoundUrl } from './ur
 import { foldHomoglyphs } from './unicode-scripts.ts';
 import { shapeFeatures } from './shape.ts';
 import { MESSAGING_APP } from './contact-routes.ts';
+import { introducedAsOwnWork, linkNamed, namingWords } from './own-link.ts';
 
 export const HASH_BITS = 20;
 const BUCKET_MASK = (1 << HASH_BITS) - 1;
@@ -70,10 +71,16 @@ export function featureBuckets(rawText: string, style = true): number[] {
   const add = (feature: string) => buckets.add(hashFeature(feature));
 
   const urls = findUrls(text);
+  const words = style && urls.length > 0 ? namingWords([text]) : undefined;
   for (const url of urls) {
     add(`u:${registrableHost(url.host)}`);
     if (style && isShortener(url.host)) add('u!short');
     if (style && isIpHost(url.host)) add('u!ip');
+    // Issue 35's ninth round: a link the sender introduces as their own work ("Портфолио: annadesign.ru"), see own-link.ts.
+    if (style && !isShortener(url.host) && introducedAsOwnWork(text, url)) add('u!own');
+    // And whether the message names the link's domain ("traductrice" and claire-traductions.fr) or not, as stranger_link reads it.
+    const named = words && linkNamed(url, words);
+    if (named !== undefined) add(named ? 'u!named' : 'u!stranger');
   }
   const withoutUrls = removeUrls(text).normalize('NFKC');
   const prose = foldHomoglyphs(withoutUrls).replace(EMAIL_ADDRESS, ' @email ');

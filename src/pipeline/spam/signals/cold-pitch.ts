@@ -48,3 +48,22 @@ export function coldPitchSignal(text: SubmissionText, hits: readonly SignalHit[]
   if (trades.length === 0) return null;
   return { id: 'trade_advert', weight: TRADE_ADVERT_WEIGHT, detail: `a short advert for ${trades.join(', ')} that names no one and asks nothing of its own` };
 }
+
+/**
+ * Issue 35's ninth round: the pitch without a trade phrase. An offer, a generic benefit or "I noticed your site", with a
+ * reply asked for ("Shall I send it over?", "¿Le interesa?", "Czy mogę przesłać ofertę?"), to nobody in particular
+ * (no named person, no referral) and with nothing to check (no quantities, dates, order numbers or registered address),
+ * in a short message. On the training and validation parts this shape held 50 web-form spam, 25 of which `standard`
+ * missed, and three introductions (a local awning maker, a cleaning firm, an accountant) and no other legitimate message.
+ * Weak alone (under `standard`'s threshold); with a stranger's link, a messaging app or a weak trade phrase it flags.
+ */
+export const COLD_OFFER_WEIGHT = 0.55;
+
+export function coldOfferSignal(text: SubmissionText, hits: readonly SignalHit[]): SignalHit | null {
+  if (hits.some((hit) => hit.id === 'spam_phrases') || text.foldedProse.length > ADVERT_MAX_LENGTH) return null;
+  const { shape } = proseShape(text);
+  const asked = shape.has('h:pitch') && (shape.has('h:offer') || shape.has('h:benefit') || shape.has('h:discovery'));
+  const own = ['h:named', 'h:referral', 'h:concrete', 'h:identity'].some((feature) => shape.has(feature));
+  if (!asked || own) return null;
+  return { id: 'cold_offer', weight: COLD_OFFER_WEIGHT, detail: 'a pitch that asks for a reply, to nobody in particular and with nothing of its own to check' };
+}

@@ -12,8 +12,8 @@
 
 import type { SignalHit } from '../types.ts';
 import type { SubmissionText } from '../submission-text.ts';
-import { isIpHost, isShortener, removeUrls } from '../urls.ts';
 import { proseShape } from '../shape.ts';
+import { introducedAsOwnWork, linkNamed, namingWords } from '../own-link.ts';
 
 /** Having looked at the reader's website: how outreach opens, in the languages it comes in. */
 const SITE_DISCOVERY = /\bi\s(?:just\s)?(?:noticed|came\sacross|found|visited|stumbled\supon|was\s(?:checking|looking\sat|on|browsing|reviewing|analy[sz]ing)|checked|reviewed|analy[sz]ed)\s(?:out\s)?(?:your\s(?:website|web\ssite|site|business\sonline|page)|a\sfew\sissues\son\syour)|\bi(?:'m|\sam)\sreaching\sout\sbecause\si\snoticed\b|\b(?:noticed|found)\syour\sbusiness\sonline\b|\bich\shabe\sihre\s(?:website|webseite|seite|homepage)\s(?:analysiert|besucht|gesehen|gepr[üu]ft)|\bauf\sihre\s(?:website|webseite|seite|homepage)\sgesto[ßs]en\b|\ben\svisitant\svotre\ssite\b|\bj'ai\s(?:visit[ée]|analys[ée]|consult[ée])\svotre\ssite\b|\b(?:encontr[ée]|revis[ée]|vi|visit[ée])\s(?:su\s)?(?:sitio\sweb|p[áa]gina\sweb|web)\b|\bnotei\sque\so\sseu\ssite\b|\bkwam\suw\swebsite\stegen\b|(?<!\p{L})я\s(?:посетил|посмотрел|изучил|проверил)\sваш\sсайт|\bich\shabe\smir\sihre\s(?:website|webseite|seite|homepage)\s(?:angesehen|angeschaut)|\ben\sparcourant\svotre\ssite\b|\b(?:he|hemos)\s(?:revisado|visto|visitado|analizado)\s(?:su|tu)\s(?:sitio\sweb|p[áa]gina(?:\sweb)?|web)\b|\bestuve\s(?:viendo|revisando|mirando)\s(?:su|tu)\s(?:sitio\sweb|p[áa]gina(?:\sweb)?|web)\b|\bho\s(?:dato\sun'occhiata\sal|visitato\sil|visto\sil|analizzato\sil)\s(?:vostro|suo|tuo)\ssito\b|\b(?:visitei|analisei|vi)\so\s(?:seu|vosso)\ssite\b/u;
@@ -47,11 +47,6 @@ const MARKUP_ANCHOR = /\[url=[^\]\s]{1,200}\][^[\]]{1,80}\[\/url\]|<a\s[^>]{1,20
 /** Generic praise that fits any page: what link drops wrap their link in. */
 const GENERIC_PRAISE = /\b(?:great|nice|good|excellent|awesome|informative|useful|helpful|amazing)\s(?:post|article|blog|content|read|info|information|site|website|write-?up)\b|\bthanks?\s(?:you\s)?for\s(?:sharing|the\s(?:great\s|nice\s|useful\s)?(?:post|article|info|content))\b|\bvery\s(?:informative|useful|helpful)\b|\bkeep\s(?:it\sup|up\sthe\s(?:good|great)\swork)\b|\bi\s(?:really\s)?(?:enjoyed|like)\s(?:reading|your\s(?:post|article|site|website|blog))\b|\byour\ssite\sis\sawesome\b|\bi\sbookmarked\syour\ssite\b|\bexcelente\sart[íi]culo\b|\btoller\sbeitrag\b|\btr[èe]s\sbon\sarticle\b/u;
 
-/** Hosts where a link says nothing about the sender: people share photos, files, profiles and payment pages there. */
-const PLATFORM_HOSTS = /(?:^|\.)(?:google|goo|github|gitlab|linkedin|facebook|instagram|youtube|youtu|imgur|behance|dribbble|dropbox|stripe|paypal|eventbrite|twitter|x|tiktok|wikipedia|amazon|apple|microsoft|live|etsy|shopify|wordpress|medium|notion|calendly|zoom|wetransfer|onedrive|icloud|vimeo|flickr|pinterest|reddit|trello|figma|canva)\.[a-z.]{2,12}$/u;
-const WORD = /[\p{L}\p{N}]{4,}/gu;
-const DOMAIN_PART = /[a-z]{4,}/gu;
-const STOP_WORDS = new Set(['http', 'https', 'html', 'this', 'that', 'with', 'your', 'from', 'have', 'here', 'site', 'website', 'link', 'page', 'online', 'visit', 'also', 'just', 'please']);
 /**
  * One part of the template alone (the discovery with a pitch about the site, the discovery with an offer to send
  * something, or the bulk opt-out line). 0.6 until issue 35's eighth round; then 0.95, strong enough alone: on the
@@ -61,7 +56,6 @@ const STOP_WORDS = new Set(['http', 'https', 'html', 'this', 'that', 'with', 'yo
 const OUTREACH_SINGLE_WEIGHT = 0.95;
 const MAX_SHORT_LENGTH = 600;
 const MAX_URLS_READ = 5;
-const NAMING_PREFIX = 5;
 const LEADING_GREETING = 400;
 
 export function outreachSignal(text: SubmissionText): SignalHit | null {
@@ -115,25 +109,18 @@ export function praiseLinkSignal(text: SubmissionText): SignalHit | null {
  * A link to a site the message never speaks of: no word of four letters or more of the text (the sender's name
  * and address included) has its first five letters in the link's domain. Links to platforms are left alone: a photo on imgur or a
  * profile on LinkedIn is named by its host, not by what it shows. Weak: a portfolio at a name the message omits
- * looks the same, and a message asking about its link is left alone.
+ * looks the same, and a message asking about its link is left alone; so is a link introduced as the sender's own work
+ * ("Portfolio: …", "my work: …", since issue 35's ninth round).
  */
 export function strangerLinkSignal(text: SubmissionText): SignalHit | null {
   // A question about a link ("www.shop.com/item/4471 - still in stock?") makes the link its subject, not a drop.
   if (text.urls.length === 0 || text.foldedProse.length > MAX_SHORT_LENGTH || text.foldedProse.includes('?')) return null;
-  const words = new Set<string>();
-  for (const field of text.fields) for (const word of removeUrls(field.value.toLowerCase()).match(WORD) ?? []) if (!STOP_WORDS.has(word)) words.add(word);
+  const words = namingWords(text.fields.map((field) => field.value));
   for (const url of text.urls.slice(0, MAX_URLS_READ)) {
-    // Shorteners and bare addresses hide the domain; their own signals speak for them.
-    if (PLATFORM_HOSTS.test(url.host) || isShortener(url.host) || isIpHost(url.host)) continue;
-    const domain = url.host.split('.').slice(0, -1).join('.');
-    const parts = domain.match(DOMAIN_PART) ?? [];
-    if (parts.length === 0) continue;
-    // A word names the domain when its first letters are in it: "traductrice" names claire-traductions.fr. A link
-    // whose path names what the message is about ("your article about roses … /roses") points at that, not at a
-    // stranger's site.
-    const path = url.text.toLowerCase().slice(url.text.toLowerCase().indexOf(url.host) + url.host.length);
-    const named = (word: string) => domain.includes(word.slice(0, NAMING_PREFIX)) || (path.length > 1 && path.includes(word.slice(0, NAMING_PREFIX)));
-    if (![...words].some(named)) return { id: 'stranger_link', weight: STRANGER_LINK_WEIGHT, detail: `a link to ${url.host}, which the message never mentions` };
+    // Issue 35's ninth round: "my work: rahulsharma.dev", "תיק עבודות: noa-design.co.il" name the link as the sender's
+    // own, in scripts whose names no domain spells (own-link.ts).
+    if (text.prose.some((field) => introducedAsOwnWork(field.value, url))) continue;
+    if (linkNamed(url, words) === false) return { id: 'stranger_link', weight: STRANGER_LINK_WEIGHT, detail: `a link to ${url.host}, which the message never mentions` };
   }
   return null;
 }
