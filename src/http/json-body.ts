@@ -30,8 +30,9 @@ function scan(value: unknown, depth: number): 'deep' | 'unstorable' | undefined 
     }
     return found;
   }
-  // A parsed body's objects are plain, own keys only (prototype keys are refused by the parser).
+  // A parsed body's objects are plain (prototype keys are refused by the parser); own keys only all the same.
   for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
     if (textProblem(key) !== undefined) found = 'unstorable';
     const problem = scan((value as Record<string, unknown>)[key], depth + 1);
     if (problem === 'deep') return problem;

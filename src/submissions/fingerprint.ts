@@ -9,7 +9,7 @@ import type { FieldDefinition } from '../forms/field-schema.ts';
  * The data as JSON with every object's keys sorted and every string trimmed and lower-cased, written
  * in one pass (a sorted copy of the data, then JSON.stringify of it, cost the submit path about 2 KB
  * of garbage per submission). The text is exactly what that copy's JSON.stringify gave, so
- * fingerprints stored before stay comparable (test/fingerprint.test.ts checks it against that form).
+ * fingerprints stored before stay comparable (test/repeat-fingerprints.test.ts checks it against that form).
  */
 function canonicalJson(value: unknown): string {
   if (typeof value === 'string') return quoted(value.trim().toLowerCase());
