@@ -1,7 +1,8 @@
 // What a server that has taken a submission holds without needing it (docs/memory.md): the pg driver
 // on SQLite, the stop-word package's ~60 languages (the replies use five, built into
-// src/knowledge/stop-lists.ts), re2js before any form has a pattern rule. Every package Intake's
-// modules import is watched from before the app's first import; re2js then loads with the first pattern.
+// src/knowledge/stop-lists.ts), re2js before any form has a pattern rule, file-type before an
+// upload. Every package Intake's modules import is watched from before the app's first import;
+// re2js then loads with the first pattern (file uploads are tested in test/files*.test.ts).
 import assert from 'node:assert/strict';
 import { registerHooks } from 'node:module';
 import { describe, it } from 'node:test';
@@ -21,7 +22,7 @@ const { ENGINE } = await import('./helpers.ts');
 const { bearer, createForm, settled, startPipelineApp, submit } = await import('./pipeline-helpers.ts');
 
 describe('modules of a server that has taken a submission', () => {
-  it('loads neither stopword nor re2js, nor pg on SQLite; re2js with the first pattern rule', async () => {
+  it('loads neither stopword, re2js nor file-type, nor pg on SQLite; re2js with the first pattern rule', async () => {
     const t = await startPipelineApp();
     try {
       const key = await t.createKey();
@@ -31,6 +32,7 @@ describe('modules of a server that has taken a submission', () => {
       assert.ok(resolved.has('fastify') && resolved.has('kysely'), 'the watch sees the server\'s modules');
       assert.ok(!resolved.has('stopword'), 'the stop-word package');
       assert.ok(!resolved.has('re2js'), 're2js before any pattern rule');
+      assert.ok(!resolved.has('file-type'), 'file-type before any upload');
       if (ENGINE === 'sqlite') assert.ok(!resolved.has('pg'), 'pg on SQLite');
 
       const schema = { fields: [{ name: 'code', type: 'string', required: true, rules: [{ op: 'pattern', value: '^[A-Z]{2}\\d{3}$' }] }] };
