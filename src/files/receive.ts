@@ -2,10 +2,10 @@
 // submission's limits as it streams (over a limit it stops there, 413 naming the field, and the
 // rest is never read), hashed, its first bytes kept to decide the type. The type comes from the
 // bytes (file-type's signatures; for files without one, valid UTF-8 is text, and text that opens
-// like markup is HTML), never from the name or the browser's Content-Type.
+// like markup is HTML), never from the name or the browser's Content-Type. file-type (37 modules) is
+// imported by the first upload's detection, not by every process (docs/memory.md).
 import { randomUUID } from 'node:crypto';
 import { Transform, type Readable } from 'node:stream';
-import { fileTypeFromBuffer } from 'file-type';
 import { AppError, fail } from '../http/errors.ts';
 import { accepts, type FileRules } from './rules.ts';
 import type { UploadPace } from './bandwidth.ts';
@@ -76,8 +76,11 @@ function inspector(field: string, rules: FileRules, budget: UploadBudget, pace: 
   return Object.assign(transform, { inspected: () => ({ head: Buffer.concat(heads), text }) });
 }
 
+let fileType: Promise<typeof import('file-type')> | undefined;
+
 /** The detected MIME type and its usual extension. */
 async function detect(inspected: Inspected, filename: string): Promise<{ mime: string; ext: string }> {
+  const { fileTypeFromBuffer } = await (fileType ??= import('file-type'));
   const found = await fileTypeFromBuffer(inspected.head);
   if (found) return { mime: found.mime, ext: found.ext };
   if (!inspected.text) return { mime: 'application/octet-stream', ext: 'bin' };

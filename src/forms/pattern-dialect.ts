@@ -1,18 +1,28 @@
 // Owner `pattern` rules are compiled with RE2 (the re2js port): matching takes time linear in the
 // input whatever the pattern, so no owner's pattern and no submitter's value can stall the server.
 // The dialect is RE2's (as in Go): no lookaround, no backreferences; constructs RE2 lacks are
-// refused when the schema is saved, with the construct named.
-import { RE2JS } from 're2js';
+// refused when the schema is saved, with the construct named. re2js (257 KB of source) is loaded by
+// the first pattern compiled, synchronously (its CommonJS build), so a process whose forms have no
+// pattern rule never holds it (docs/memory.md).
+import { createRequire } from 'node:module';
+import type { RE2JS } from 're2js';
 import type { RegExpEngine } from 'ajv/dist/types/index.js';
 
 /** Longer values fail a pattern rule outright: even linear matching should not scan unbounded text. */
 export const PATTERN_INPUT_LIMIT = 10_000;
 
+let re2js: typeof RE2JS | undefined;
+
+function loadRe2js(): typeof RE2JS {
+  return (re2js ??= (createRequire(import.meta.url)('re2js') as { RE2JS: typeof RE2JS }).RE2JS);
+}
+
 export type CompiledPattern = { ok: true; test: (value: string) => boolean } | { ok: false; reason: string };
 
 export function compilePattern(pattern: string): CompiledPattern {
+  const engine = loadRe2js();
   try {
-    const compiled = RE2JS.compile(withRe2Escapes(pattern));
+    const compiled = engine.compile(withRe2Escapes(pattern));
     return { ok: true, test: (value) => value.length <= PATTERN_INPUT_LIMIT && compiled.test(value) };
   } catch (error) {
     // re2js names the construct it refused, e.g. "invalid or unsupported Perl syntax: `(?=`".

@@ -7,11 +7,12 @@
 // one Intake schema must share the jobs schema anyway (jobs added to one are never seen by workers of
 // another); a start with a different one moves every later batch's jobs to it. Two processes starting
 // together take a transaction-level advisory lock, so only one rewrites it.
-import pg from 'pg';
+import type pg from 'pg';
+import { loadPg } from '../db/pg.ts';
 
 /** The function's body for `schema`, as pg_proc.prosrc holds it (compared to decide on a rewrite). */
 export function bridgeBody(schema: string): string {
-  const s = pg.escapeIdentifier(schema);
+  const s = loadPg().escapeIdentifier(schema);
   return `
 begin
   perform count(*) from ${s}.add_jobs(array(

@@ -3,7 +3,7 @@
 // what German askers wrap a question in, a light stemmer and the German words for what the English
 // synonym terms name. Umlauts are folded and "ae", "oe", "ue", "ß" read as "a", "o", "u", "ss", as
 // people type without them ("Gebuehr", "geoffnet", "Strasse").
-import { deu } from 'stopword';
+import { deu } from './stop-lists.ts';
 
 /** A German word as compared before stemming: lower case, umlauts and their spellings folded. */
 export function foldGerman(word: string): string {

@@ -2,7 +2,7 @@
 // npm `stopword`, what Italian askers wrap a question in, a light stemmer and the Italian words for
 // what the English synonym terms name. Accents are folded first ("lunedì", "è" as "lunedi", "e"), as
 // people type without them; an elision is two words ("dell'abbonamento": "dell" is a stop word).
-import { ita } from 'stopword';
+import { ita } from './stop-lists.ts';
 import { endingStemmer, fold } from './fold.ts';
 
 /** Greetings, thanks and framing ("buongiorno", "grazie mille", "volevo sapere", "di preciso"), and verbs of asking. */

@@ -7,7 +7,7 @@
 // (german.ts); Italian and Spanish (italian.ts, spanish.ts; issue 36, tenth round), each with its
 // own light stemmer. A knowledge base in another language is compared as English, as before: its
 // words still match themselves, only unstemmed.
-import { eng, fra } from 'stopword';
+import { eng, fra } from './stop-lists.ts';
 import { fold } from './fold.ts';
 import { GERMAN_STOP } from './german.ts';
 import { ITALIAN_STOP } from './italian.ts';

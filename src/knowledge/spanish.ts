@@ -2,7 +2,7 @@
 // npm `stopword` (a short list) with the function words it lacks, what Spanish askers wrap a question
 // in, a light stemmer and the Spanish words for what the English synonym terms name. Accents are
 // folded first ("cuánto", "abrís", "sábado" as "cuanto", "abris", "sabado"), as people type without them.
-import { spa } from 'stopword';
+import { spa } from './stop-lists.ts';
 import { endingStemmer, fold } from './fold.ts';
 
 /** Function words the list lacks (forms of "ser", "estar", "tener", "haber", "hacer", "poder"), greetings, thanks and framing. */

@@ -3,7 +3,7 @@
 // words people wrap a question in ("hi", "thanks", "I was wondering"), which say nothing about what
 // they ask and would only count against a passage that answers.
 import { stemmer } from 'stemmer';
-import { eng } from 'stopword';
+import { eng } from './stop-lists.ts';
 import { fold, frenchStem, FRENCH_SYNONYMS, isFrenchStop, type Language } from './languages.ts';
 import { foldGerman, germanStem, GERMAN_SYNONYMS, isGermanStop } from './german.ts';
 import { italianStem, ITALIAN_STOP, ITALIAN_SYNONYMS } from './italian.ts';
