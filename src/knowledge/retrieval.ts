@@ -20,6 +20,8 @@ import { runAtOnce, runInSlices, type Steps } from './steps.ts';
 import { vocabularySteps } from './vocabulary.ts';
 import { isEnglishStem } from './english-words.ts';
 import { COST_NEAR_WORDS, costDistances, costThing } from './cost-thing.ts';
+import { dayOfWord, daysOf, tierOf, TIERS } from './days.ts';
+import { businessNameTerms } from './business-name.ts';
 
 export { queryTerms } from './terms.ts';
 
@@ -102,8 +104,9 @@ const MAX_QUERY_TERMS = 48;
 /**
  * `columns`: words read with the sentence as its heading's are: a table row's column names, or the question line over an answer.
  * `costNear`: for a sentence that states a price or that a thing is free, included or extra, each of its terms with the fewest words between it and that statement (cost-thing.ts).
+ * `days`: the days of the week the sentence, its heading and its columns name, as a mask (days.ts).
  */
-interface Unit { sentence: Sentence; own: Set<string>; heading: Set<string>; columns?: Set<string>; costNear?: Map<string, number> }
+interface Unit { sentence: Sentence; own: Set<string>; heading: Set<string>; columns?: Set<string>; costNear?: Map<string, number>; days: number }
 
 /**
  * A Markdown table's separator line: "|---|:--:|", "| --- | --- |". Matched with its whitespace
@@ -138,22 +141,62 @@ function markTables(sentences: Sentence[]): Set<Sentence> {
  * up to the next such line, as a heading is: they are read with its words. It answers nothing
  * itself. Returns each answering sentence's question; a question line followed by another question
  * line, or by nothing, is left as an ordinary sentence.
+ *
+ * So is a question that opens a line and is answered on the rest of it, the line ending a sentence
+ * (a one-line FAQ: "Les chiens sont-ils acceptés ? Oui, dans une remorque seulement.", "Posso
+ * annullare? Rimborso completo fino a 7 giorni prima."; issue 36, fourteenth round): the question
+ * is the topic of that line's other sentences only, when the passage holds two such lines or more.
+ * Read as prose, the question was quoted as its own answer.
  */
 function markQuestionLines(body: string, sentences: Sentence[]): Map<Sentence, Sentence> {
   // A whole line: a question inside a paragraph of prose ("Why? Because …") is not a topic line.
   // The body's end is found once: a knowledge base is an owner's upload, and a body of many question
   // lines must not be copied once per line.
   const bodyEnd = body.trimEnd().length;
-  const asks = sentences.map((s) => s.text.trimEnd().endsWith('?') && (s.start === 0 || body[s.start - 1] === '\n')
-    && (s.end >= bodyEnd || body[s.end] === '\n' || body.startsWith('\r\n', s.end)));
+  const endsLine = (end: number) => end >= bodyEnd || body[end] === '\n' || body.startsWith('\r\n', end);
+  const opensLine = (s: Sentence) => s.start === 0 || body[s.start - 1] === '\n';
+  const isQuestion = (s: Sentence) => !s.row && s.text.trimEnd().endsWith('?');
+  const asks = sentences.map((s) => s.text.trimEnd().endsWith('?') && opensLine(s) && endsLine(s.end));
+  // One-line pairs, when the passage holds two or more: a lone "Why choose us? Because we care." is prose.
+  const pairs = sentences.map((s, i) => !asks[i] && isQuestion(s) && opensLine(s) && oneLineAnswer(sentences, i, body, endsLine));
+  const faq = pairs.filter(Boolean).length >= 2;
   const questionOf = new Map<Sentence, Sentence>();
   let current: Sentence | null = null;
+  // Whether `current` opens a one-line pair, whose question covers its own line only.
+  let oneLine = false;
   for (let i = 0; i < sentences.length; i += 1) {
     const sentence = sentences[i]!;
-    if (asks[i]) current = i + 1 < sentences.length && !asks[i + 1] ? sentence : null;
-    else if (current) questionOf.set(sentence, current);
+    if (asks[i]) {
+      current = i + 1 < sentences.length && !asks[i + 1] ? sentence : null;
+      oneLine = false;
+    } else if (faq && pairs[i]) {
+      current = sentence;
+      oneLine = true;
+    } else if (current) {
+      questionOf.set(sentence, current);
+      if (oneLine && endsLine(sentence.end)) current = null;
+    }
   }
   return questionOf;
+}
+
+/**
+ * Whether the question at `i` is answered on its own line: the sentences after it up to the line's
+ * end are on that line, none is a question, and the last ends a sentence (the answer is complete).
+ */
+function oneLineAnswer(sentences: Sentence[], i: number, body: string, endsLine: (end: number) => boolean): boolean {
+  for (let j = i + 1; j < sentences.length; j += 1) {
+    const s = sentences[j]!;
+    if (s.row || s.text.includes('\n') || body.slice(sentences[j - 1]!.end, s.start).includes('\n') || s.text.trimEnd().endsWith('?')) return false;
+    if (endsLine(s.end)) return endsAnswer(s.text);
+  }
+  return false;
+}
+/** Whether a text's last character, closing quotes and brackets aside, is a full stop or an exclamation mark. */
+function endsAnswer(text: string): boolean {
+  let end = text.trimEnd().length;
+  while (end > 0 && `"')]`.includes(text[end - 1]!)) end -= 1;
+  return end > 0 && '.!'.includes(text[end - 1]!);
 }
 
 /**
@@ -200,6 +243,7 @@ function* indexSteps(passages: Passage[]): Steps<PassageIndex> {
   for (const [i, passage] of passages.entries()) {
     if (i > 0 && i % PASSAGES_PER_SLICE === 0) yield;
     const heading = passage.heading ? textTerms(passage.heading, language) : new Set<string>();
+    const headingDays = passage.heading ? daysOf(passage.heading) : 0;
     const sentences = splitUnits(passage.body).map((unit, index): Sentence => ({ passage, index, text: passage.body.slice(unit.start, unit.end), ...unit }));
     sentencesByPassage.set(passage.position, sentences);
     const asks = passage.heading?.trimEnd().endsWith('?') ?? false;
@@ -212,8 +256,9 @@ function* indexSteps(passages: Passage[]): Steps<PassageIndex> {
       const text = withoutListNumber(sentence.text);
       const own = textTerms(text, language);
       const costNear = own.has(NAMES_A_COST) ? costDistances(text, language) : null;
+      const columns = sentence.header ?? questionOf.get(sentence);
       return {
-        sentence, own, heading,
+        sentence, own, heading, days: daysOf(text) | headingDays | (columns ? daysOf(columns.text) : 0),
         ...(sentence.header ? { columns: textTerms(sentence.header.text, language) } : {}),
         ...(questionOf.has(sentence) ? { columns: textTerms(questionOf.get(sentence)!.text, language) } : {}),
         ...(costNear ? { costNear } : {}),
@@ -239,6 +284,8 @@ function* indexSteps(passages: Passage[]): Steps<PassageIndex> {
     }
     count(frequency, new Set([...heading, ...units.flatMap((u) => [...u.own])]));
   }
+  // The business's name in the title: no topic for the thing a price is for (business-name.ts).
+  const nameTerms = new Set([...businessNameTerms(passages, language)].map(standFor));
   const total = passages.length;
   const weight = (term: string) => Math.log(1 + (total + 1) / ((frequency.get(term) ?? 0) + 0.5));
 
@@ -282,25 +329,49 @@ function* indexSteps(passages: Passage[]): Steps<PassageIndex> {
       const sum = terms.reduce((s, t) => s + weight(t), 0);
       if (sum === 0) return [];
       const units = unitsByPassage.get(passage.position) ?? [];
-      // A day a sentence of the passage names itself is covered only by the sentences that name it:
-      // "a che ora aprite il sabato" by "… sabato 8:30–13:00", not by the self-service's "tutti i giorni"
-      // beside it. A day no sentence names is still covered by any that names a day.
-      const named = new Set(terms.filter((t) => DAY_TERMS.has(t) && units.some((u) => u.own.has(t))));
+      // A day the question names is covered by a sentence whose days hold it (days.ts): the day itself,
+      // a range or a word such as "weekdays" ("a party on a wednesday" by "Weekday parties …", not by
+      // "Parties run on Saturdays and Sundays"; issue 36, fourteenth round).
+      const askedDays = new Map<string, number>();
+      for (const w of words(withoutGreetings(question.slice(0, MAX_TEXT_CHARS)))) {
+        const mask = dayOfWord(w);
+        const t = mask === 0 ? null : termOf(w, language);
+        if (t) askedDays.set(resolve(t), (askedDays.get(resolve(t)) ?? 0) | mask);
+      }
+      // Only by the sentences of the most precise tier that holds it (days.ts): "a che ora aprite il
+      // sabato" by "… sabato 8:30–13:00", not by the self-service's "tutti i giorni" beside it. A day no
+      // sentence of the passage holds is still covered by any that names a day: "de lunes a sábado" says
+      // what is not done on Sundays.
+      const tierFor = new Map<string, number>();
+      for (const [t, mask] of askedDays) {
+        for (let tier = 0; tier < TIERS && !tierFor.has(t); tier += 1) if (units.some((u) => (tierOf(u.days, tier) & mask) !== 0)) tierFor.set(t, tier);
+      }
+      const onDay = (unit: Unit, t: string) => (tierFor.has(t) ? (tierOf(unit.days, tierFor.get(t)!) & askedDays.get(t)!) !== 0
+        : (unit.own.has(NAMES_A_DAY) || unit.heading.has(NAMES_A_DAY)) && !units.some((u) => u.own.has(t)));
       const compounds = new Map(terms.map((t) => [t, compoundsOf(t)]));
       // Whether it costs, unless "free" is "without" ("gluten free pizza"): the other words of COST_TERMS keep it.
       const costTerms = freeMeansWithout(question) ? new Set([...COST_TERMS].filter((t) => t !== FREE_TERM)) : COST_TERMS;
       // The thing asked the cost of ("a free trial day"): the sentence must name it, and each of its
       // words the sentence holds must stand near the sentence's price or freeness (cost-thing.ts).
       const thing = costThing(withoutGreetings(question.slice(0, MAX_TEXT_CHARS)), language, costTerms, resolve);
-      const costOfThing = (unit: Unit) => thing.length === 0 || (thing.some((x) => unit.own.has(x) || unit.heading.has(x))
-        && thing.every((x) => !unit.own.has(x) || !unit.costNear || (unit.costNear.get(x) ?? Infinity) <= COST_NEAR_WORDS));
+      // The sentence or its heading names the thing. A heading stands for it only weakly (issue 36,
+      // fourteenth round): the business's name in it not at all ("is parking free?" is not a price row
+      // under "… Trampoline Park"), and a heading alone, the sentence naming none of the thing, must name
+      // each of its words the knowledge base uses ("is the first full day free?" is not "BEFORE YOUR
+      // FIRST DAY: Book a free 2-hour trial session", which names no full day).
+      const topic = (unit: Unit, x: string) => unit.heading.has(x) && !nameTerms.has(x);
+      const namesThing = (unit: Unit) => thing.some((x) => unit.own.has(x))
+        || (thing.some((x) => topic(unit, x)) && thing.every((x) => topic(unit, x) || !frequency.has(x)));
+      // The question's cost word written by the sentence itself ("Il preventivo per lavori grandi … è gratuito").
+      const writesCost = (unit: Unit) => terms.some((t) => costTerms.has(t) && unit.own.has(t));
+      // Else a word of the thing the sentence holds far from its price: that price is another thing's ("we
+      // will try again after 7 days and add a £5 admin charge" holds "try", a trial, eight words from it).
+      const far = (unit: Unit, x: string) => unit.costNear !== undefined && unit.own.has(x) && (unit.costNear.get(x) ?? Infinity) > COST_NEAR_WORDS && !writesCost(unit);
+      const costOfThing = (unit: Unit) => thing.length === 0 || (namesThing(unit) && !thing.some((x) => far(unit, x)));
       const asksPrice = terms.includes(PRICE_TERM);
       return units.map((unit) => {
         let covered = 0;
         let own = 0;
-        // A day of the week is covered by a sentence that names any ("open on Mondays?" by "open
-        // Tuesday to Saturday"): which days a business keeps is the answer, whichever day is asked.
-        const day = unit.own.has(NAMES_A_DAY) || unit.heading.has(NAMES_A_DAY);
         // A part of the day likewise by a sentence that states a clock time ("in the morning?" by "by 8am").
         const time = unit.own.has(NAMES_A_TIME) || unit.heading.has(NAMES_A_TIME);
         // A month likewise by a sentence that names any ("open in October?" by "from April to September").
@@ -311,10 +382,20 @@ function* indexSteps(passages: Passage[]): Steps<PassageIndex> {
         const cost = (unit.own.has(NAMES_A_COST) || unit.heading.has(NAMES_A_COST)) && costOfThing(unit);
         const price = asksPrice && (unit.own.has(PRICE_TERM) || unit.heading.has(PRICE_TERM));
         for (const t of terms) {
+          // "free", "extra", "included" asked of a named thing: covered by that thing's price or freeness
+          // only, even by a sentence that writes the word ("a free 2-hour trial session" under "BEFORE
+          // YOUR FIRST DAY" is no free full day; issue 36, fourteenth round).
+          if (thing.length > 0 && costTerms.has(t)) {
+            if (cost) covered += weight(t);
+            if (cost && unit.own.has(t)) own += weight(t);
+            continue;
+          }
+          if (thing.includes(t) && far(unit, t)) continue;
           // A German word several compounds of the knowledge base end or begin with is covered by any of them.
           const inOwn = unit.own.has(t) || compounds.get(t)!.some((c) => unit.own.has(c));
           if (inOwn) own += weight(t);
-          if (inOwn || unit.heading.has(t) || compounds.get(t)!.some((c) => unit.heading.has(c)) || (day && DAY_TERMS.has(t) && !named.has(t)) || (time && MOMENT_TERMS.has(t)) || (month && MONTH_TERMS.has(t)) || (period && WHEN_TERMS.has(t)) || (cost && costTerms.has(t)) || (price && t === PAY_TERM)) covered += weight(t);
+          const inHeading = unit.heading.has(t) || compounds.get(t)!.some((c) => unit.heading.has(c));
+          if (inOwn || inHeading || (DAY_TERMS.has(t) && onDay(unit, t)) || (time && MOMENT_TERMS.has(t)) || (month && MONTH_TERMS.has(t)) || (period && WHEN_TERMS.has(t)) || (cost && costTerms.has(t)) || (price && t === PAY_TERM)) covered += weight(t);
         }
         return { sentence: unit.sentence, coverage: covered / sum, own: own / sum };
       }).sort(byCoverage);

@@ -402,6 +402,8 @@ export const DAY_TERMS = new Set([
   ...['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((day) => stemmer(day)),
   ...['lundi', 'mardi', 'mercredi', 'jeudi', 'vendredi', 'samedi', 'dimanche'].map((day) => frenchStem(day)),
   ...['lunedi', 'martedi', 'mercoledi', 'giovedi', 'venerdi', 'sabato', 'domenica'].map((day) => italianStem(day)),
+  // German (issue 36, fourteenth round): "habt ihr am Samstag auf?", "montags".
+  ...['montag', 'dienstag', 'mittwoch', 'donnerstag', 'freitag', 'samstag', 'sonntag', 'montags', 'dienstags', 'mittwochs', 'donnerstags', 'freitags', 'samstags', 'sonntags'].map((day) => germanStem(foldGerman(day))),
   ...['lunes', 'martes', 'miercoles', 'jueves', 'viernes', 'sabado', 'domingo'].map((day) => spanishStem(day)),
 ]);
 /** Not a word: what a knowledge-base text that names a day of the week also says (see retrieval.ts). */
