@@ -39,10 +39,12 @@ const OFFER = /\b(?:we\s(?:offer|provide|specialise|specialize|help|build|develo
 /**
  * Issue 35's tenth round: the offer and the pitch's ask in more of the training and validation parts' languages, from
  * `standard`'s and `intelligent`'s validation misses: German "gerne schicken wir Ihnen", "wir liefern"; Turkish "-abiliriz"
- * ("we can …"), "sunuyoruz"; Polish "chętnie przygotuję", "czy mogę ją przesłać"; Dutch "wij leveren"; Italian "posso
+ * ("we can …", TURKISH_WE_CAN), "sunuyoruz"; Polish "chętnie przygotuję", "czy mogę ją przesłać"; Dutch "wij leveren"; Italian "posso
  * inserire"; Czech "zašleme"; and, where `\b` cannot see a word's edge, Greek, Russian, Hindi and Korean.
  */
-const OFFER_MORE = /\b(?:gerne?\s(?:schicken|senden|erstellen)\swir|wir\s(?:liefern|programmieren|entwickeln|bringen\ssie)|\p{L}{2,20}(?:abiliriz|ebiliriz)\b|sunuyoruz|ch[ęe]tnie\sprzygotuj[ęe]|wij\sleveren|posso\sinserire|za[šs]leme)|(?<!\p{L})(?:предлагаем|выведем|сделаем|θα\sήθελα\sνα\sσας\sπροτείνω|बनाते\sहैं|तैयार\sकरती\sहै|보장해\s?드립니다|제작해\s?드립니다)/u;
+const OFFER_MORE = /\b(?:gerne?\s(?:schicken|senden|erstellen)\swir|wir\s(?:liefern|programmieren|entwickeln|bringen\ssie)|sunuyoruz|ch[ęe]tnie\sprzygotuj[ęe]|wij\sleveren|posso\sinserire|za[šs]leme)|(?<!\p{L})(?:предлагаем|выведем|сделаем|θα\sήθελα\sνα\sσας\sπροτείνω|बनाते\sहैं|तैयार\sकरती\sहै|보장해\s?드립니다|제작해\s?드립니다)/u;
+/** Turkish "we can …" ("taşıyabiliriz"): asked only of a text that holds the suffix, as the word before it costs a scan. */
+const TURKISH_WE_CAN = /\b\p{L}{2,20}(?:abiliriz|ebiliriz)\b/u;
 const PITCH_MORE = /\bczy\smog[ęe]\s(?:\p{L}{1,4}\s)?przes[łl]a|(?<!\p{L})(?:να\sσας\sστείλω|भेज\sसकता|관심\s?있으시면)/u;
 /** What outreach promises anyone: more customers, rankings, traffic, growth. */
 const GENERIC_BENEFIT = /\b(?:more\s(?:customers|clients|leads|traffic|visitors|sales|bookings|enquiries|calls)|businesses\slike\syours|grow\syour\s(?:business|sales)|boost\syour|rank(?:ing)?\s(?:higher|on\sgoogle|#?1)|first\spage|top\s(?:3|three|10)\s(?:of|on|in)\sgoogle|organic\straffic|double\syour|(?:guaranteed|daily)\s(?:profits?|returns?|results)|online\spresence|more\sclients|mehr\s(?:kunden|anfragen)|plus\sde\sclients|m[áa]s\sclientes|pi[ùu]\sclienti|mais\sclientes|meer\sklanten)\b/u;
@@ -79,7 +81,7 @@ export function shapeFeatures(original: string, prose: string, urlCount: number)
   const generic = GENERIC_GREETING.test(head.slice(0, GREETING_HEAD));
   const referral = REFERRAL.test(head);
   const discovery = DISCOVERY.test(head);
-  const offer = OFFER.test(head) || OFFER_MORE.test(head);
+  const offer = OFFER.test(head) || OFFER_MORE.test(head) || (head.includes('biliriz') && TURKISH_WE_CAN.test(head));
   const benefit = GENERIC_BENEFIT.test(head);
   const pitch = PITCH_ASK.test(head) || PITCH_MORE.test(head);
   const concrete = CONCRETE.test(head);
