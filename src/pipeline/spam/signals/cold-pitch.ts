@@ -72,8 +72,9 @@ export function coldOfferSignal(text: SubmissionText, hits: readonly SignalHit[]
  * Issue 35's tenth round: a price quoted in an offer to nobody in particular ("We design websites from $299", "10
  * reviews from $49", "Le rediseñamos la web por 390 €"), from a sender who names no one, was sent by no one, states no
  * need, quantity, date or registered address of their own (`h:priced_offer`, shape.ts). On the training and
- * validation parts: 64 web-form spam, one e-mail and two comment spam, and three introductions (a chair refurbisher's
- * stock at £340 each, a charity's kit sponsorship from £150, a bike-repair van's prices). Weak alone; beside a cold
+ * validation parts: 68 web-form spam, one e-mail, two comment and one text-message spam, and four introductions (a
+ * chair refurbisher's stock at £340 each, a charity's kit sponsorship from £150, a bike-repair van's prices, a firewood
+ * supplier's first pallet). Weak alone; beside a cold
  * offer, a trade phrase or a fault found in the reader's site it flags.
  */
 export const PRICED_OFFER_WEIGHT = 0.5;

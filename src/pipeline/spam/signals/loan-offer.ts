@@ -2,8 +2,9 @@
 // "Půjčka až 50 000 Kč bez registru", "prestiti tra privati … anche a protestati", "pautang … walang collateral",
 // "no credit check". A customer asks about their own loan or credit limit ("can I raise my credit limit to $1000?",
 // "could I get a loan without a guarantor?"); the offer states no need of its own. On the training and validation parts
-// it fires on 31 web-form spam, 31 e-mail spam and no legitimate message of any set (BANKING77's and CLINC150's credit
-// questions included). Strong alone (1). The loan words and the checks are those of the training and validation parts'
+// it fires on 27 web-form spam, 5 e-mail spam, one self-written text message and no legitimate message of any set
+// (BANKING77's and CLINC150's credit questions included; English "credit" is no loan word here, as an e-mail ham quoting
+// "credit the ideas … without" showed). Strong alone (1). The loan words and the checks are those of the training and validation parts'
 // loans, in their languages (docs/spam.md, "Tenth round").
 //
 // Every gap is a bounded run of one class; matching stays linear (test/regex-audit.test.ts).
