@@ -16,6 +16,9 @@
 // discount and hyphenated domain, docs/spam.md, "Eighth round"); one "not spam" mark lets it through. Issue 35's ninth
 // round: with the eighth set learnt from and the classifier reading whether a message names its link's domain, neither
 // the office wholesaler nor the translator is flagged unaided any more; they are pinned as passing before and after a mark.
+// Issue 35's tenth round: the SEO pitch pinned until then ("Your site has 37 technical errors …") is caught unaided by
+// site_critique, so the pitch is another of the first round's validation part that both strategies miss (a full-stack
+// developer's redesign offer); and one "not spam" mark lets the packaging wholesaler through instead of two.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { checkIntelligent, checkStandard, type SpamInput } from '../src/pipeline/spam/index.ts';
@@ -25,7 +28,7 @@ import { classifierText } from '../src/pipeline/spam/submission-text.ts';
 const FIELDS = [{ name: 'email', type: 'email', required: true, rules: [] }, { name: 'message', type: 'string', required: true, rules: [] }] as SpamInput['fields'];
 const WHOLESALER = 'Hallo, wir sind ein Großhändler für Bürobedarf und bieten Ihnen exklusive Rabatte von bis zu 30 % auf Ihre erste Bestellung. Unser Katalog: https://buero-grosshandel.de/katalog';
 const PACKAGING = 'Hello, we are a wholesale supplier of eco-friendly takeaway packaging. We offer compostable boxes and cups at 20% below market price, with free delivery on your first order. See our catalogue: https://greenpack-supplies.co.uk/catalogue';
-const PITCH = 'I am a freelance SEO specialist with 8 years experience. Your site has 37 technical errors that are stopping it ranking. I can fix all of them for a one-time fee. Shall I send the full report?';
+const PITCH = "Hi, I'm a full stack developer. I can redesign your website with a fresh modern look and make it load in under 2 seconds. I can also build you a custom app. Let me know if you're interested in a free quote.";
 const TRANSLATOR = "Bonjour, je suis traductrice indépendante. J'ai remarqué que votre site n'existe qu'en français alors que vous vendez en Belgique et en Suisse. Je peux traduire vos pages en allemand. Mes références : https://claire-traductions.fr";
 const ENQUIRY = 'Hello, could you send me a quote for redesigning the menu of our restaurant website? We have about 40 dishes.';
 
@@ -38,11 +41,11 @@ const verdicts = async (message: string, counts: FeedbackCounts | null) =>
   [checkStandard(inputOf(message, counts)).spam, (await checkIntelligent(inputOf(message, counts), null)).spam];
 
 describe('corrections on the web-form kinds', () => {
-  it('"not spam" marks on a flagged introduction let its next copy through: the packaging wholesaler after two; the translator and the office wholesaler pass unaided and after a mark', async () => {
+  it('"not spam" marks on a flagged introduction let its next copy through: the packaging wholesaler after one; the translator and the office wholesaler pass unaided and after a mark', async () => {
     assert.deepEqual(await verdicts(WHOLESALER, null), [false, false], 'passes unaided');
     assert.deepEqual(await verdicts(WHOLESALER, countsFromCorrections(marks(WHOLESALER, false, 1))), [false, false]);
     assert.deepEqual(await verdicts(PACKAGING, null), [false, true], 'intelligent flags it unaided');
-    assert.deepEqual(await verdicts(PACKAGING, countsFromCorrections(marks(PACKAGING, false, 1))), [false, true]);
+    assert.deepEqual(await verdicts(PACKAGING, countsFromCorrections(marks(PACKAGING, false, 1))), [false, false]);
     assert.deepEqual(await verdicts(PACKAGING, countsFromCorrections(marks(PACKAGING, false, 2))), [false, false]);
     assert.deepEqual(await verdicts(TRANSLATOR, null), [false, false], 'passes unaided');
     assert.deepEqual(await verdicts(TRANSLATOR, countsFromCorrections(marks(TRANSLATOR, false, 1))), [false, false]);

@@ -10,7 +10,7 @@ export const CHEAP_TLDS: ReadonlySet<string> = new Set(['vip', 'top', 'online', 
  * lower-cased text. Customers give their WhatsApp too: what it says is weighed by the classifier or, in the
  * heuristics, only beside other signs.
  */
-export const MESSAGING_APP = /\b(?:whats\s?app|telegram|wechat|viber|kakao\s?talk|zalo)\b|\bt\.me\/|微信|카톡|(?<!\p{L})(?:телеграм|вотсап|ватсап|واتساب)/u;
+export const MESSAGING_APP = /\b(?:whats\s?app|telegram|wechat|viber|kakao\s?talk|zalo)\b|\bt\.me\/|微信|카톡|(?<!\p{L})(?:телеграм|вотсап|ватсап|واتساب|واٹس\sایپ)/u;
 
 export function isThrowawayHost(host: string): boolean {
   return CHEAP_TLDS.has(host.slice(host.lastIndexOf('.') + 1));

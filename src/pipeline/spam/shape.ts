@@ -14,6 +14,7 @@
 import type { SubmissionText } from './submission-text.ts';
 import { removeUrls } from './urls.ts';
 import { foldHomoglyphs } from './unicode-scripts.ts';
+import { siteCritique } from './site-critique.ts';
 
 /** Shape lives in the opening and the sign-off; a long text's middle adds cost, not evidence. */
 const SHAPE_PREFIX = 2_000;
@@ -35,6 +36,16 @@ const REFERRAL = /\b(?:recommended|mentioned|told\sme|suggested|referred|gave\sm
 const DISCOVERY = /\b(?:noticed|came\sacross|found|visited|stumbled\supon|was\s(?:looking\sat|on|checking|browsing)|saw)\s(?:on\s)?(?:your\s(?:website|site|business|company|page|shop|store|listing|profile)|you\son\s(?:google|linkedin|facebook|instagram))|\bauf\s(?:ihre|ihr)\s(?:website|unternehmen|seite)|\bvotre\ssite\b|\bsu\s(?:sitio|p[áa]gina|web|empresa)\b|\bil\svostro\ssito\b|\bo\sseu\ssite|\buw\swebsite\b/u;
 /** The sender's offer, in the first person plural or as a service. */
 const OFFER = /\b(?:we\s(?:offer|provide|specialise|specialize|help|build|develop|deliver|guarantee|can\s(?:help|get|rank|fix|build|provide|bring|send))|i\s(?:can\s(?:help|get|fix|provide|build|make|bring|send|rank)|offer|provide|help\sbusinesses)|our\s(?:services?|team|experts|packages?|agency|company|prices?\sstart)|we\sare\sa\s(?:leading\s|professional\s|top\s)?(?:\p{L}{2,20}\s){0,3}(?:company|agency|team|firm|provider)|wir\sbieten|wir\serstellen|nous\sproposons|notre\sagence|ofrecemos|somos\suna\s(?:agencia|empresa)|offriamo|realizziamo|siamo\sun'agenzia|oferecemos|trabalhamos\scom|wij\s(?:bieden|helpen)|zajmujemy\ssi[ęe]|oferujemy|gwarantujemy|prowadzimy\spozycjonowanie|dise[ñn]amos|desarrollamos|vi\s(?:hj[äa]lper|erbjuder)|nab[íi]z[íi]me|oferim|realiz[ăa]m)\b/u;
+/**
+ * Issue 35's tenth round: the offer and the pitch's ask in more of the training and validation parts' languages, from
+ * `standard`'s and `intelligent`'s validation misses: German "gerne schicken wir Ihnen", "wir liefern"; Turkish "-abiliriz"
+ * ("we can …", TURKISH_WE_CAN), "sunuyoruz"; Polish "chętnie przygotuję", "czy mogę ją przesłać"; Dutch "wij leveren"; Italian "posso
+ * inserire"; Czech "zašleme"; and, where `\b` cannot see a word's edge, Greek, Russian, Hindi and Korean.
+ */
+const OFFER_MORE = /\b(?:gerne?\s(?:schicken|senden|erstellen)\swir|wir\s(?:liefern|programmieren|entwickeln|bringen\ssie)|sunuyoruz|ch[ęe]tnie\sprzygotuj[ęe]|wij\sleveren|posso\sinserire|za[šs]leme)|(?<!\p{L})(?:предлагаем|выведем|сделаем|θα\sήθελα\sνα\sσας\sπροτείνω|बनाते\sहैं|तैयार\sकरती\sहै|보장해\s?드립니다|제작해\s?드립니다)/u;
+/** Turkish "we can …" ("taşıyabiliriz"): asked only of a text that holds the suffix, as the word before it costs a scan. */
+const TURKISH_WE_CAN = /\b\p{L}{2,20}(?:abiliriz|ebiliriz)\b/u;
+const PITCH_MORE = /\bczy\smog[ęe]\s(?:\p{L}{1,4}\s)?przes[łl]a|(?<!\p{L})(?:να\sσας\sστείλω|भेज\sसकता|관심\s?있으시면)/u;
 /** What outreach promises anyone: more customers, rankings, traffic, growth. */
 const GENERIC_BENEFIT = /\b(?:more\s(?:customers|clients|leads|traffic|visitors|sales|bookings|enquiries|calls)|businesses\slike\syours|grow\syour\s(?:business|sales)|boost\syour|rank(?:ing)?\s(?:higher|on\sgoogle|#?1)|first\spage|top\s(?:3|three|10)\s(?:of|on|in)\sgoogle|organic\straffic|double\syour|(?:guaranteed|daily)\s(?:profits?|returns?|results)|online\spresence|more\sclients|mehr\s(?:kunden|anfragen)|plus\sde\sclients|m[áa]s\sclientes|pi[ùu]\sclienti|mais\sclientes|meer\sklanten)\b/u;
 /**
@@ -52,6 +63,11 @@ const QUESTION = /[?¿؟]/u;
  * is; a supplier, a workshop or a tradesperson writing to a neighbour says it. Matched on lower-cased text.
  */
 const BUSINESS_IDENTITY = /\b(?:vat(?:\sno\.?|\snumber)?|company\s(?:no\.?|number|reg(?:istration)?\.?(?:\sno\.?)?)|reg\.?\sno\.?|ust-?idnr\.?|ust-?id|handelsregister|hrb|siret|siren|p\.?\s?iva|partita\siva|cif|nif|nipc|kvk|btw|nip|regon|inn|инн|огрн|vergi\sno|mersis)[\s:.]{0,3}(?:[a-z]{2}\s?)?\d[\d\s]{3,16}|\b\d{1,4}[a-z]?,?\s(?:[\p{L}'-]{2,20}\s){0,3}(?:street|st|road|rd|lane|avenue|yard|way|place|square)\b|\b\d{1,4},?\s(?:rue|avenue|boulevard|bd|chemin|all[ée]e|impasse|quai)\s|\b(?:unit|rue|via|calle|rua|ul\.|avenida|piazza|plaza|straat|gatan|sokak|cadde|улица|ул\.)\s(?:[\p{L}'-]{2,20}\s){0,3}\d{1,4}\b|\b[\p{L}-]{2,30}(?:str\.|straße|strasse|weg|gasse|platz|straat|gatan|vej)\s\d{1,4}\b/u;
+/**
+ * A price in a currency: "$299", "from 990 €", "£340 each", "1.500 euros", "990 Kč". Issue 35's tenth round: a price
+ * quoted in an offer to nobody in particular is an advert's (signals/site-critique.ts reads the conjunction below).
+ */
+const PRICE = /(?:[$€£₹]\s?\d{1,3}(?:[.,\s]?\d{3}){0,3}(?:[.,]\d{1,2})?|\b\d{1,3}(?:[.,\s]?\d{3}){0,3}(?:[.,]\d{1,2})?\s?(?:€|eur(?:os?)?\b|usd\b|dollars?\b|kč|zł|lei\b|kr\b|руб|₺|tl\b))/u;
 /** Pressure that a neighbour's offer does not need: a guarantee of results, a deadline, "order now". */
 const PRESSURE = /\b(?:guaranteed|guarantee|money[\s-]back|limited\s(?:time\s)?offer|offer\s(?:ends|expires)|this\sweek\sonly|only\sthis\s(?:week|month)|act\snow|order\snow|buy\snow|apply\snow|sign\sup\snow|hurry|garantiert|garantie|garanti(?:e|s|t|ta|to|do|da)?|gegarandeerd|z\sgwarancj[aą]|с\sгарантией|garantili|jetzt\s(?:bestellen|registrieren)|offre\slimit[ée]e|oferta\slimitada|offerta\svalida\ssolo)\b/u;
 
@@ -65,9 +81,9 @@ export function shapeFeatures(original: string, prose: string, urlCount: number)
   const generic = GENERIC_GREETING.test(head.slice(0, GREETING_HEAD));
   const referral = REFERRAL.test(head);
   const discovery = DISCOVERY.test(head);
-  const offer = OFFER.test(head);
+  const offer = OFFER.test(head) || OFFER_MORE.test(head) || (head.includes('biliriz') && TURKISH_WE_CAN.test(head));
   const benefit = GENERIC_BENEFIT.test(head);
-  const pitch = PITCH_ASK.test(head);
+  const pitch = PITCH_ASK.test(head) || PITCH_MORE.test(head);
   const concrete = CONCRETE.test(head);
   const need = OWN_NEED.test(head);
   const question = QUESTION.test(head);
@@ -86,6 +102,7 @@ export function shapeFeatures(original: string, prose: string, urlCount: number)
   add('need', need);
   add('identity', identity);
   add('pressure', pressure);
+  add('critique', siteCritique(head));
   // Conjunctions: the shapes themselves.
   const personal = named || referral;
   add('offer_to_nobody', (offer || benefit) && !personal);
@@ -97,6 +114,7 @@ export function shapeFeatures(original: string, prose: string, urlCount: number)
   add('personal_concrete', personal && (concrete || need));
   add('identified_offer', identity && !pressure && (offer || benefit || discovery));
   add('pressured_offer', pressure && !need && (offer || benefit || pitch || urlCount > 0));
+  add('priced_offer', (offer || benefit || pitch) && !personal && !need && !concrete && !identity && PRICE.test(head));
   return features;
 }
 
@@ -112,6 +130,13 @@ function signed(tail: string): boolean {
 
 /** The shape features of a submission's prose without its links, as the heuristics that read them (cold_pitch, trade_advert, a paired stranger_link) see it. */
 export function proseShape(text: SubmissionText): { written: string; shape: Set<string> } {
+  // Several heuristics ask (cold_pitch, cold_offer, priced_offer, site_critique): read once per submission.
+  const known = shapes.get(text);
+  if (known) return known;
   const written = foldHomoglyphs(removeUrls(text.prose.map((field) => field.value).join('\n')).normalize('NFKC'));
-  return { written, shape: new Set(shapeFeatures(written, written.toLowerCase(), text.urls.length)) };
+  const read = { written, shape: new Set(shapeFeatures(written, written.toLowerCase(), text.urls.length)) };
+  shapes.set(text, read);
+  return read;
 }
+
+const shapes = new WeakMap<SubmissionText, { written: string; shape: Set<string> }>();

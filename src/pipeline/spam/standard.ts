@@ -18,8 +18,10 @@ import { fieldMismatchSignal, offTopicSignal } from './signals/form-fit.ts';
 import { mostlyPhoneSignal, premiumNumberSignal, prizeClaimSignal, stopReplySignal } from './signals/text-message.ts';
 import { domainAddresseeSignal, formBlastSignal, outreachSignal, pairedStrangerLink, praiseLinkSignal, seoAnchorSignal, strangerLinkSignal, supportNumberSignal } from './signals/web-form.ts';
 import { tradeLinkSignal } from './signals/trade-link.ts';
-import { coldOfferSignal, coldPitchSignal } from './signals/cold-pitch.ts';
+import { coldOfferSignal, coldPitchSignal, pricedOfferSignal } from './signals/cold-pitch.ts';
 import { brandLinkSignal, jobOfferSignal } from './signals/brand-link.ts';
+import { siteCritiqueSignal } from './signals/site-critique.ts';
+import { loanOfferSignal } from './signals/loan-offer.ts';
 import { messengerRouteSignal, throwawayLinkSignal } from './signals/contact-route.ts';
 import { feedbackFeatures, ownerAdjustment, type OwnerAdjustment } from './owner-feedback.ts';
 import { classifierText } from './submission-text.ts';
@@ -34,7 +36,7 @@ const TEXT_SIGNALS: ReadonlyArray<(text: SubmissionText) => SignalHit | null> = 
   gibberishSignal, spamPhraseSignal, selfPromotionSignal, moneyClaimSignal, contactPushSignal, prizeClaimSignal, premiumNumberSignal,
   stopReplySignal, mostlyPhoneSignal, fieldMismatchSignal,
   outreachSignal, domainAddresseeSignal, formBlastSignal, supportNumberSignal, seoAnchorSignal, praiseLinkSignal, strangerLinkSignal,
-  throwawayLinkSignal, messengerRouteSignal, brandLinkSignal, jobOfferSignal, allCapsSignal, exclamationSignal, repeatedWordsSignal, mixedScriptSignal, scriptMismatchSignal,
+  throwawayLinkSignal, messengerRouteSignal, brandLinkSignal, jobOfferSignal, siteCritiqueSignal, loanOfferSignal, allCapsSignal, exclamationSignal, repeatedWordsSignal, mixedScriptSignal, scriptMismatchSignal,
 ];
 
 /** Every heuristic that fires on the submission, honeypot first. */
@@ -56,6 +58,8 @@ export function standardSignals(input: SpamInput): SignalHit[] {
   if (tradeLink) hits.push(tradeLink);
   const coldPitch = coldPitchSignal(text, hits) ?? coldOfferSignal(text, hits);
   if (coldPitch) hits.push(coldPitch);
+  const priced = pricedOfferSignal(text);
+  if (priced) hits.push(priced);
   const offTopic = offTopicSignal(text, hits);
   if (offTopic) hits.push(offTopic);
   const owner = ownerAdjustmentOf(input);

@@ -12,7 +12,8 @@
 // job_offer: a job offered to the reader with daily or hourly pay or "no experience needed" and a messaging app or
 // an HR contact as the way to answer: the task scam ("rate products online, earn $200-$500 daily, contact our HR on
 // WhatsApp"). A job seeker writes in the first person about their own search and is left alone. English, Indonesian
-// and Tagalog only: the forms the training and validation parts hold (docs/spam.md, "Ninth round").
+// and Tagalog (docs/spam.md, "Ninth round"); since the tenth round also German, Spanish, Portuguese, Malay and Urdu,
+// the ninth set's job scams once they became training and validation data: the forms those parts hold, no others.
 //
 // Both lists are fixed words and bounded gaps; matching stays linear (test/regex-audit.test.ts).
 
@@ -71,9 +72,9 @@ export function impersonatedBrand(host: string): string | null {
 }
 
 /** A job or paid task offered to the reader. Matched on the folded, lower-cased prose. */
-const JOB_OFFERED = /\b(?:part[\s-]?time\s(?:position|job|role|work|opportunity)|remote\s(?:position|job|role|work|opportunity)|(?:simple|easy)\sonline\stasks|online\s(?:job|tasks)|work(?:ing)?\sfrom\s(?:your\s)?home|we\s(?:are\s)?hiring|lowongan\skerja|paruh\swaktu|sa\sbahay\slang)/u;
+const JOB_OFFERED = /\b(?:part[\s-]?time\s(?:position|job|role|work|opportunity)|remote\s(?:position|job|role|work|opportunity)|(?:simple|easy)\sonline\stasks|online\s(?:job|tasks)|work(?:ing)?\sfrom\s(?:your\s)?home|we\s(?:are\s)?hiring|lowongan\skerja|paruh\swaktu|sa\sbahay\slang|nebent[äa]tigkeit|nebenjob|heimarbeit|im\shomeoffice|von\szu\shause\sarbeiten|estamos\scontratando|trabajar\sdesde\scasa|trabajo\sdesde\scasa|vaga\sde\semprego|trabalho\s(?:online|em\scasa|de\scasa|a\spartir\sde\scasa)|kerja\s(?:online|sambilan|dari\srumah|part\stime)|pekerja\ssambilan)|(?<!\p{L})(?:آن\sلائن\sکام|گھر\sبیٹھے)/u;
 /** What the scam promises: pay by the day or the hour, or that no experience is needed. */
-const JOB_BAIT = /(?:[$€£₱₹]|\brp|\busd)\s?\d[\d.,]{0,8}(?:\s?-\s?[$€£₱₹]?\s?\d[\d.,]{0,8})?\s?(?:daily|a\sday|per\sday|\/day|\/hr|\/hour|an\shour|per\shour|kada\saraw)|\b(?:gaji|earn)\s[^.\n]{0,24}(?:per\shari|daily|a\sday|per\sday)|\bpaid\sthe\ssame\sday|\bno\s(?:experience|skills)\s(?:needed|required|necessary)|\bwalang\spuhunan/u;
+const JOB_BAIT = /(?:[$€£₱₹]|\brp|\busd)\s?\d[\d.,]{0,8}(?:\s?-\s?[$€£₱₹]?\s?\d[\d.,]{0,8})?\s?(?:daily|a\sday|per\sday|\/day|\/hr|\/hour|an\shour|per\shour|kada\saraw)|\b(?:gaji|earn)\s[^.\n]{0,24}(?:per\shari|daily|a\sday|per\sday)|\bpaid\sthe\ssame\sday|\bno\s(?:experience|skills)\s(?:needed|required|necessary)|\bwalang\spuhunan|\d[^.\n]{0,30}(?:pro\stag|am\stag|al\sd[íi]a|por\sd[íi]a|por\sdia|ao\sdia|sehari|per\shari)(?!\p{L})|\bpago\sdiario|\bgaji\sharian|\bkeine\s(?:vorkenntnisse|erfahrung)\s(?:n[öo]tig|erforderlich)|\bsin\sexperiencia|\b(?:sem|n[ãa]o\sprecisa\sde)\sexperi[êe]ncia|\b(?:tiada|tanpa|tak\sperlu)\spengalaman|(?<!\p{L})(?:روزانہ|کوئی\sتجربہ)/u;
 /** How the scam wants the answer: its "HR" or "recruiter", or a messaging app (contact-routes.ts). */
 const HR_CONTACT = /\b(?:our\shr|hr\s(?:team|department|manager)|recruiter|admin\sdi\swa)\b/u;
 /** A job seeker's own search, in the first person. */

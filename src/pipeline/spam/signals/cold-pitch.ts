@@ -67,3 +67,21 @@ export function coldOfferSignal(text: SubmissionText, hits: readonly SignalHit[]
   if (!asked || own) return null;
   return { id: 'cold_offer', weight: COLD_OFFER_WEIGHT, detail: 'a pitch that asks for a reply, to nobody in particular and with nothing of its own to check' };
 }
+
+/**
+ * Issue 35's tenth round: a price quoted in an offer to nobody in particular ("We design websites from $299", "10
+ * reviews from $49", "Le rediseñamos la web por 390 €"), from a sender who names no one, was sent by no one, states no
+ * need, quantity, date or registered address of their own (`h:priced_offer`, shape.ts). On the training and
+ * validation parts: 68 web-form spam, one e-mail, two comment and one text-message spam, and four introductions (a
+ * chair refurbisher's stock at £340 each, a charity's kit sponsorship from £150, a bike-repair van's prices, a firewood
+ * supplier's first pallet). Weak alone; beside a cold
+ * offer, a trade phrase or a fault found in the reader's site it flags.
+ */
+export const PRICED_OFFER_WEIGHT = 0.5;
+
+export function pricedOfferSignal(text: SubmissionText): SignalHit | null {
+  if (text.foldedProse.length > ADVERT_MAX_LENGTH) return null;
+  const { shape } = proseShape(text);
+  if (!shape.has('h:priced_offer')) return null;
+  return { id: 'priced_offer', weight: PRICED_OFFER_WEIGHT, detail: 'a price quoted in an offer to nobody in particular' };
+}

@@ -27,10 +27,20 @@ const SELF_PROMOTION: readonly Pattern[] = [
   pattern('advertises their channel', new RegExp(String.raw`\b(?:check|visit|see)\s(?:out\s)?(?:my|our)\s${SITE}\b|\bmy\s(?:new\s|youtube\s|yt\s)?channel\b|\bhelp\sme\s(?:get|reach)\s(?:to\s)?(?:\d|more\s(?:subs|views|likes|followers))|\b\d{2,7}\ssub(?:scriber)?s\b|\bsubscribers\s(?:this|by)\b`, 'u'), 0.5),
 ];
 
+/** Earning, as a promise to the reader (issue 35's tenth round): the verbs of the training parts' money scams. */
+const EARN = String.raw`(?:\bearn(?:ing|ed)?\b|\bgan(?:a|ar|e|he|har)\b|\bverdien(?:en|t|st)\b|\bzarab(?:iaj|iasz|ia[ćc])|\bzarobi(?:[łl]em|sz)|\bkazan(?:[ıi]n|mak|ç)|\bguadagn(?:a|are|i)\b|\bgagne[rz]?\b|\bзаработ\p{L}{0,6}|(?<!\p{L})(?:اربح|کمائیں))`;
+/** By the day, week or month (not the hour). */
+const PERIOD = String.raw`(?:\b(?:daily|a\sday|per\sday|a\sweek|per\sweek|weekly|a\smonth|per\smonth|monthly|diari[oa]s?|al\sd[íi]a|por\sd[íi]a|semanales|mensuales|pro\stag|am\stag|t[äa]glich|w[öo]chentlich|monatlich|dziennie|tygodniowo|miesi[ęe]cznie|w\smiesi[ąa]c|g[üu]nde|g[üu]nl[üu]k|haftal[ıi]k|ayl[ıi]k|par\sjour|par\ssemaine|par\smois|al\sgiorno|a\ssettimana|al\smese|por\sdia|por\ssemana|por\sm[êe]s)(?!\p{L})|в\s(?:день|неделю|месяц)|(?<!\p{L})(?:شهريا|يوميا|روزانہ))`;
+
 /** Money and crypto claims made to the reader (prizes: signals/text-message.ts). */
 const CLAIMS: readonly Pattern[] = [
   pattern('free goods offer', /\b(?:win|get|grab)\s(?:a\s|an\s|your\s)?free\s(?:iphone|ipad|gift\s?cards?|itunes|robux|v-?bucks|psn|xbox|money|cash|bitcoin|crypto|followers|subscribers|likes|views)\b|\bfree\s(?:itunes|robux|v-?bucks|psn|amazon|steam|xbox)\b[^.]{0,12}\b(?:codes?|cards?|gift\s?cards?)\b/u, 1),
   pattern('easy money', /\b(?:earn|make|making|get\spaid)\s(?:up\sto\s)?(?:\$|£|€)\s?\d|\b(?:get\spaid|paid)\sto\s(?:mess\saround|surf|watch|click|like)\b|\b(?:easiest|easy|free|quick)\s(?:money|cash|income)\b|\bmak(?:e|ing)\s(?:some\s|a\slot\sof\s)?(?:extra\s)?money\s(?:today|now|online|fast|easily|from\shome)\b|\bpassive\sincome\b|\bfinancial\sfreedom\b/u, 0.8),
+  // Issue 35's tenth round: an income promised by the day, week or month in the languages of the training and
+  // validation parts' crypto and job scams ("Gana hasta 800 USD diarios", "Zarabiaj nawet 5000 zł tygodniowo", "günde
+  // 2000 TL kazanmak", "verdienen … täglich zwischen 300 und 800 Euro", "روزانہ 5000 روپے کمائیں"). Not "make" (a bakery
+  // makes 200 loaves a day) and not by the hour (a job seeker's last wage).
+  pattern('income promise', new RegExp(String.raw`${EARN}[^.\n]{0,40}\d[^.\n]{0,30}${PERIOD}|${EARN}[^.\n]{0,20}${PERIOD}[^.\n]{0,30}\d|${PERIOD}[^.\n]{0,30}\d[^.\n]{0,30}${EARN}`, 'u'), 1),
   pattern('work from home', /\b(?:work|working)\sfrom\s(?:the\scomfort\sof\s)?(?:your\s)?home\b/u, 0.4),
   pattern('asks for donations', /\bgofundme\b|\bindiegogo\b|\bdonate\s(?:please|now|here|to\s(?:me|us|my|our))\b|\bsponsor\s(?:me|my)\b|\bplease\ssupport\s(?:me|us)\b/u, 0.5),
   pattern('pay rate pitch', /(?:\$|£|€)\s?\d{1,5}(?:[.,]\d{1,3})?\s?(?:\/|per\s|an\s|a\s)(?:hour|hr|day)\b/u, 0.6),
