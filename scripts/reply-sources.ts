@@ -44,7 +44,8 @@ export function businessSources(dir = DATA): Business[] {
  * seventh, six more (tattoo-studio to electrician, once fresh2/) until its ninth, four more (lavanderia-it to
  * furgonetas-es, once fresh4/) until its eleventh, four more (boat-hire-letter to academia-baile-es, once fresh5/)
  * until its twelfth, four more (olive-tree-menu to bnb-toscana-it, once fresh6/) until its thirteenth, four
- * more (party-packages to autoescuela-es, once fresh7/) until its fourteenth (docs/reply-evaluation.md).
+ * more (party-packages to autoescuela-es, once fresh7/) until its fourteenth, five more (vet-hours-services to
+ * scuola-cucina-it, once fresh8/) until its fifteenth (docs/reply-evaluation.md).
  */
 export const VALIDATION_DIR = path.join(DATA, 'validation');
 /**
