@@ -37,6 +37,20 @@ export function isAbbreviation(text: string, dot: number): boolean {
   return ABBREVIATIONS.has(word) || /^\p{L}$/u.test(word) || /^(?:\p{L}\.)+\p{L}$/u.test(word);
 }
 
+/**
+ * German writes a day of the month as an ordinal, "24. Juni", "1. Mai": the dot after a day's number,
+ * before a month's name, ends no sentence ("Spargel: Mitte April bis 24. Juni" is one line; issue 36,
+ * fifteenth round). Months as written, with their common short forms.
+ */
+const GERMAN_MONTH = /^(?:jan(?:uar)?|feb(?:ruar)?|m(?:ä|ae)rz|apr(?:il)?|mai|juni?|juli?|aug(?:ust)?|sep(?:t(?:ember)?)?|okt(?:ober)?|nov(?:ember)?|dez(?:ember)?)$/i;
+/** Whether the dot at `dot` follows a day's number (1 to 31) and comes before a German month's name. */
+export function isGermanDate(text: string, dot: number, next: number): boolean {
+  const day = /(?:^|[^\p{L}\p{N}.])(\d{1,2})$/u.exec(text.slice(Math.max(0, dot - 3), dot));
+  if (!day || Number(day[1]) < 1 || Number(day[1]) > 31) return false;
+  const word = /^\p{L}+/u.exec(text.slice(next, next + 12));
+  return word !== null && GERMAN_MONTH.test(word[0]);
+}
+
 /** The word just before `end` (letters and inner dots), lower-cased: an abbreviation's dot ends no sentence. */
 function wordBefore(text: string, end: number): string {
   let start = end;
@@ -57,7 +71,7 @@ function proseUnits(text: string, offset: number, units: Unit[]): void {
     let k = j;
     while (k < n && /\s/.test(text[k]!)) k += 1;
     if (k >= n || !startsUpper(text.slice(k, k + 4))) continue;
-    if (c === '.' && isAbbreviation(text, i)) continue;
+    if (c === '.' && (isAbbreviation(text, i) || isGermanDate(text, i, k))) continue;
     pushTrimmed(text, start, j, offset, false, units);
     start = k;
     i = k - 1;

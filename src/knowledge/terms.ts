@@ -486,9 +486,24 @@ export const freeMeansWithout = (question: string) => FREE_OF.test(question);
 /** Not a word: what a knowledge-base text that states a price, or that a thing is free, included or extra, also says. */
 export const NAMES_A_COST = '·cost';
 
+/**
+ * Runs of letters, digits and hyphens: a word written with hyphens ("Wi-Fi", "e-mail", "Online-Shop")
+ * is one of them. Split on (one character class), not matched: a global match of the hyphenated word
+ * itself retried from every letter of a long word, which recheck found quadratic.
+ */
+const NOT_IN_HYPHENATED = /[^\p{L}\p{M}\p{N}-]+/u;
+
 /** The distinct terms of a knowledge-base text, whole: it was size-checked when saved. */
 export function textTerms(text: string, language: Language = 'en'): Set<string> {
   const terms = termsOf(text, () => true, language);
+  // A hyphenated word of the knowledge base is also the word written solid, as customers often type
+  // it ("whats the wifi password" by "Wi-Fi: … the password is …"; issue 36, fifteenth round).
+  for (const run of text.split(NOT_IN_HYPHENATED)) {
+    const pieces = run.split('-').filter((piece) => piece.length > 0);
+    if (pieces.length < 2) continue;
+    const term = termOf(pieces.join(''), language);
+    if (term) terms.add(term);
+  }
   for (const term of terms) {
     if (DAY_TERMS.has(term)) terms.add(NAMES_A_DAY);
     if (MONTH_TERMS.has(term)) terms.add(NAMES_A_MONTH);
