@@ -69,10 +69,18 @@ export function readRss(pid: number): { peak: number; current: number } {
 const exited = (child: ChildProcess) =>
   new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
 
+/**
+ * The command that runs node at a niceness (through nice(1), so that every thread the process starts
+ * inherits it: on Linux a niceness set from outside reaches only the thread it names).
+ */
+export function niceCommand(niceness: number | undefined, args: string[]): [string, string[]] {
+  return niceness ? ['nice', ['-n', String(niceness), process.execPath, ...args]] : [process.execPath, args];
+}
+
 /** Starts `node <args>` with env (plus PORT) and resolves once GET /healthz answers 200. */
-export async function startServer(args: string[], env: Record<string, string>, nodeOptions: string[] = []): Promise<ServerProcess> {
+export async function startServer(args: string[], env: Record<string, string>, nodeOptions: string[] = [], niceness?: number): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...nodeOptions, ...args], {
+  const child = spawn(...niceCommand(niceness, [...nodeOptions, ...args]), {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', ...env, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -104,7 +112,7 @@ export async function startServer(args: string[], env: Record<string, string>, n
   throw new Error(`${args.join(' ')} did not start (exit code ${child.exitCode})`);
 }
 
-export const startIntake = (storeEnv: Record<string, string>, nodeOptions: string[] = []) =>
-  startServer([CLI, 'serve'], { ...INTAKE_BENCH_ENV, ...storeEnv }, [...INTAKE_NODE_FLAGS, ...nodeOptions]);
+export const startIntake = (storeEnv: Record<string, string>, nodeOptions: string[] = [], niceness?: number) =>
+  startServer([CLI, 'serve'], { ...INTAKE_BENCH_ENV, ...storeEnv }, [...INTAKE_NODE_FLAGS, ...nodeOptions], niceness);
 
 export const startBaseline = () => startServer([path.join(ROOT, 'bench/baseline-server.ts')], {});

@@ -2,7 +2,7 @@
 // runs until stopped.
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { ROOT } from './server-process.ts';
+import { niceCommand, ROOT } from './server-process.ts';
 
 export interface UploadLoadOptions {
   mode: 'uploads' | 'probe';
@@ -11,6 +11,8 @@ export interface UploadLoadOptions {
   files: number;
   fileBytes: number;
   connections: number;
+  /** uploads: the niceness the client process runs at (none: the bench's own) */
+  niceness?: number;
   /** probe: the JSON body, one every intervalMs, for at most `seconds` */
   body: string;
   intervalMs: number;
@@ -33,7 +35,7 @@ export interface ProbeResult {
 }
 
 function start<T>(options: Partial<UploadLoadOptions>): { child: ChildProcess; result: Promise<T> } {
-  const child = spawn(process.execPath, [path.join(ROOT, 'bench/upload-load.ts'), JSON.stringify(options)], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(...niceCommand(options.niceness, [path.join(ROOT, 'bench/upload-load.ts'), JSON.stringify(options)]), { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
   let stdout = '';
   child.stdout!.on('data', (d) => (stdout += d));
   const result = new Promise<T>((resolve, reject) => {
@@ -42,7 +44,7 @@ function start<T>(options: Partial<UploadLoadOptions>): { child: ChildProcess; r
   return { child, result };
 }
 
-export function runUploads(options: Pick<UploadLoadOptions, 'url' | 'files' | 'fileBytes' | 'connections'>): Promise<UploadResult> {
+export function runUploads(options: Pick<UploadLoadOptions, 'url' | 'files' | 'fileBytes' | 'connections' | 'niceness'>): Promise<UploadResult> {
   const { child, result } = start<UploadResult>({ mode: 'uploads', ...options });
   child.stdin!.end();
   return result;

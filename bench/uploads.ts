@@ -6,6 +6,9 @@
 // shared machine touches both sides alike. INTAKE_BENCH_UPLOAD_PROCESS=separate sends the uploads to a
 // second server process of the same store (no workers of its own) while the probe stays on the first:
 // what moving uploads out of the JSON path's process would give (docs/performance.md, seventh pass).
+// INTAKE_BENCH_UPLOAD_NICE runs that second process at a niceness (an operator's `nice -n`), and
+// INTAKE_BENCH_UPLOAD_CLIENT_NICE the upload client: on a real site the uploaders are elsewhere,
+// here their client shares the two cores with the server (eighth pass).
 import { CONTACT_SUBMISSION, createForm, createOwner } from './intake-setup.ts';
 import { ENGINE_NAMES } from './latency-report.ts';
 import type { BenchContext, Section, SectionResult, TargetCheck } from './section.ts';
@@ -49,6 +52,13 @@ interface Run {
   rssPeak: number;
 }
 
+/** A niceness from the bench's environment (1 to 19), or none. */
+function niceness(name: string): number | undefined {
+  const value = Number(process.env[name] ?? 0);
+  if (!Number.isInteger(value) || value < 0 || value > 19) throw new Error(`${name} must be a niceness from 0 to 19`);
+  return value || undefined;
+}
+
 function latencies(samples: ProbeResult['samples']): Latencies {
   const times = samples.map(([, latency]) => latency);
   return { n: samples.length, failures: samples.filter(([, , ok]) => ok === 0).length, p50: percentile(times, 50), p99: percentile(times, 99) };
@@ -61,12 +71,12 @@ async function measure(engine: Engine, context: BenchContext): Promise<Run> {
     // INTAKE_UPLOAD_CONCURRENCY and INTAKE_UPLOAD_BANDWIDTH from the bench's environment, to compare settings.
     const settings = Object.fromEntries(['INTAKE_UPLOAD_CONCURRENCY', 'INTAKE_UPLOAD_BANDWIDTH'].flatMap((name) => (process.env[name] ? [[name, process.env[name]!]] : [])));
     const server = await startIntake({ ...store.env, ...settings });
-    const uploadServer = process.env.INTAKE_BENCH_UPLOAD_PROCESS === 'separate' ? await startIntake({ ...store.env, ...settings }) : server;
+    const uploadServer = process.env.INTAKE_BENCH_UPLOAD_PROCESS === 'separate' ? await startIntake({ ...store.env, ...settings }, [], niceness('INTAKE_BENCH_UPLOAD_NICE')) : server;
     try {
       const contact = await createForm(server.base, key);
       const documents = await createForm(server.base, key, UPLOAD_FORM);
       const probe = (seconds: number) => startProbe({ url: `${server.base}${contact.endpointPath}`, body: JSON.stringify(CONTACT_SUBMISSION), intervalMs: PROBE_INTERVAL_MS, seconds });
-      const upload = (files: number) => runUploads({ url: `${uploadServer.base}${documents.htmlEndpointPath}`, files, fileBytes: FILE_BYTES, connections: CONNECTIONS });
+      const upload = (files: number) => runUploads({ url: `${uploadServer.base}${documents.htmlEndpointPath}`, files, fileBytes: FILE_BYTES, connections: CONNECTIONS, niceness: niceness('INTAKE_BENCH_UPLOAD_CLIENT_NICE') });
       const rssStart = server.peakRss();
       // Warm-up of the JSON path alone (its memory measured), then of the upload path; neither timed.
       await probe(Math.max(2, context.loadSeconds / 2)).result;
@@ -129,7 +139,8 @@ function render(byEngine: Run[][]): string {
       + `each timed and counted as "during" when sent while a batch ran, else "alone"; before each batch and after the last, a window of the probe alone as long as `
       + `the batch before it (at least ${MIN_ALONE_MS / 1000} s). Peak RSS is the server's VmHWM (sampled every 100 ms): after start-up, after the JSON probe alone, at the end.`,
     '',
-    `One run per engine, whatever \`--runs\` says; INTAKE_UPLOAD_BANDWIDTH ${process.env.INTAKE_UPLOAD_BANDWIDTH ?? 'default'}, INTAKE_UPLOAD_CONCURRENCY ${process.env.INTAKE_UPLOAD_CONCURRENCY ?? 'default'}. `
+    `One run per engine, whatever \`--runs\` says; INTAKE_UPLOAD_BANDWIDTH ${process.env.INTAKE_UPLOAD_BANDWIDTH ?? 'default'}, INTAKE_UPLOAD_CONCURRENCY ${process.env.INTAKE_UPLOAD_CONCURRENCY ?? 'default'}; `
+      + `uploads to ${process.env.INTAKE_BENCH_UPLOAD_PROCESS === 'separate' ? `a second process (niceness ${niceness('INTAKE_BENCH_UPLOAD_NICE') ?? 0})` : 'the same process'}, upload client niceness ${niceness('INTAKE_BENCH_UPLOAD_CLIENT_NICE') ?? 0}. `
       + 'Rounds: each batch\'s JSON p99 over that of the window alone just before it.',
     '',
     table(['Engine', 'Uploads took', 'Upload answers', 'One upload p50 / p99 (ms)', 'Peak RSS: start / JSON alone / end', 'JSON p99 alone (ms)', 'JSON p99 during uploads (ms)', 'p99 during ÷ alone (each round)', 'JSON non-201'], rows),
