@@ -62,6 +62,12 @@ const PG_MESSAGES: Array<[RegExp, OutageReason]> = [
 const SQLITE_BUSY = 5;
 const SQLITE_FULL = 13;
 
+/** SQLITE_BUSY: another connection holds the lock this one needs (past its busy timeout, if any). */
+export function isSqliteBusy(error: unknown): boolean {
+  const { code, errcode } = (error ?? {}) as { code?: unknown; errcode?: unknown };
+  return code === 'ERR_SQLITE_ERROR' && typeof errcode === 'number' && (errcode & 0xff) === SQLITE_BUSY;
+}
+
 function classifyOne(error: object): OutageReason | null {
   if (error instanceof StorageUnavailableError) return error.reason;
   const { code, errcode, message } = error as { code?: unknown; errcode?: unknown; message?: unknown };

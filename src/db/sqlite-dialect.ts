@@ -1,6 +1,7 @@
 // Kysely's SqliteDialect speaks to a better-sqlite3-shaped object. node:sqlite ships with Node,
 // so this thin adapter lets the embedded default need no native build and no download.
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
+import { isSqliteBusy } from './outage.ts';
 import {
   CompiledQuery,
   SqliteAdapter,
@@ -66,10 +67,58 @@ class NodeSqliteDatabase implements SqliteDatabase {
   }
 }
 
+/**
+ * How a connection waits for another connection's write lock at `begin immediate`. SQLite's own busy
+ * handler sleeps 1, 2, 5, 10, 15, 20, 25 … ms between tries, so a lock held for 3 ms is noticed after
+ * 8 ms and one held for 20 ms after 33: a batch of submissions that meets another process's write
+ * waits for the handler's schedule, not for the lock. Polling every `pollMs` instead (a blocking
+ * wait: only for a connection on a thread of its own, the submit path's writer) takes the lock soon
+ * after it is free; past `timeoutMs` the begin fails with SQLite's own SQLITE_BUSY, as before.
+ */
+export interface LockPolling {
+  pollMs: number;
+  timeoutMs: number;
+}
+
 /** Write transactions take the write lock up front, so two processes never deadlock upgrading a read lock. */
 class ImmediateTransactionDriver extends SqliteDriver {
+  readonly #db: DatabaseSync;
+  readonly #polling: LockPolling | undefined;
+
+  constructor(database: NodeSqliteDatabase, db: DatabaseSync, polling: LockPolling | undefined) {
+    super({ database });
+    this.#db = db;
+    this.#polling = polling;
+  }
+
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    if (this.#polling) return beginPolling(this.#db, this.#polling);
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * `begin immediate` tried every pollMs until timeoutMs. The connection's busy timeout is 0 for the
+ * tries (SQLite's handler would sleep its own schedule inside each) and back to timeoutMs for the
+ * transaction's statements.
+ */
+function beginPolling(db: DatabaseSync, { pollMs, timeoutMs }: LockPolling): void {
+  const deadline = performance.now() + timeoutMs;
+  db.exec('pragma busy_timeout = 0');
+  try {
+    for (;;) {
+      try {
+        db.exec('begin immediate');
+        return;
+      } catch (error) {
+        if (!isSqliteBusy(error) || performance.now() >= deadline) throw error;
+        Atomics.wait(pause, 0, 0, pollMs);
+      }
+    }
+  } finally {
+    db.exec(`pragma busy_timeout = ${Math.trunc(timeoutMs)}`);
   }
 }
 
@@ -86,12 +135,17 @@ class TransactionalDdlAdapter extends SqliteAdapter {
 
 class NodeSqliteDialect extends SqliteDialect {
   readonly #database: NodeSqliteDatabase;
-  constructor(database: NodeSqliteDatabase) {
+  readonly #db: DatabaseSync;
+  readonly #polling: LockPolling | undefined;
+  constructor(db: DatabaseSync, polling: LockPolling | undefined) {
+    const database = new NodeSqliteDatabase(db);
     super({ database });
     this.#database = database;
+    this.#db = db;
+    this.#polling = polling;
   }
   override createDriver(): Driver {
-    return new ImmediateTransactionDriver({ database: this.#database });
+    return new ImmediateTransactionDriver(this.#database, this.#db, this.#polling);
   }
   override createAdapter(): DialectAdapter {
     return new TransactionalDdlAdapter();
@@ -118,8 +172,8 @@ export function openSqliteConnection(file: string, options: { durable?: boolean;
 }
 
 /** Kysely over a connection; statements prepared straight on `db` run in Kysely's transactions too. */
-export function sqliteDialect(db: DatabaseSync): SqliteDialect {
-  return new NodeSqliteDialect(new NodeSqliteDatabase(db));
+export function sqliteDialect(db: DatabaseSync, polling?: LockPolling): SqliteDialect {
+  return new NodeSqliteDialect(db, polling);
 }
 
 

@@ -12,11 +12,16 @@ import { submissionStore, type NewSubmission } from './store.ts';
 import { batchStatementsFor } from './batch-statements.ts';
 import { processingJobs, type ThreadOptions, type ThreadReply, type ThreadRequest } from './writer.ts';
 
+/** How often a batch that meets another connection's write tries for the lock again. */
+const WRITE_LOCK_POLL_MS = 0.25;
+
 const port = parentPort;
 if (!port) throw new Error('writer-thread.ts runs only as a worker thread');
 const options = workerData as ThreadOptions;
 const connection = openSqliteConnection(options.file, { busyTimeoutMs: options.busyTimeoutMs });
-const db = new Kysely<Tables>({ dialect: sqliteDialect(connection) });
+// The thread may block, so it polls for the write lock rather than sleep SQLite's busy schedule:
+// another process's write (uploads, workers) delays a batch by its length, not by the schedule's steps.
+const db = new Kysely<Tables>({ dialect: sqliteDialect(connection, { pollMs: WRITE_LOCK_POLL_MS, timeoutMs: options.busyTimeoutMs }) });
 const store = submissionStore(db, batchStatementsFor(connection), 'sqlite');
 const addJobs = preparedJobInsert(connection, options.maxAttempts);
 // The thread's files go to the compile cache now (src/compile-cache.mjs; the thread inherits the
