@@ -11,7 +11,8 @@ import { GATES } from '../src/knowledge/answerability.ts';
 const lastAsked = (question: string) => askedTypes(question).at(-1) ?? null;
 import { splitPassages } from '../src/knowledge/passages.ts';
 import { buildIndex } from '../src/knowledge/retrieval.ts';
-import { questionTerms, withoutGreetings } from '../src/knowledge/terms.ts';
+import { withoutGreetings } from '../src/knowledge/greetings.ts';
+import { questionTerms } from '../src/knowledge/terms.ts';
 import { answerParts, replyPieces } from '../src/replies/offline.ts';
 import { declineReason } from '../src/replies/reasons.ts';
 

@@ -7,7 +7,8 @@ import { GATES } from '../src/knowledge/answerability.ts';
 import { frenchStem, languageOf } from '../src/knowledge/languages.ts';
 import { splitPassages } from '../src/knowledge/passages.ts';
 import { buildIndex } from '../src/knowledge/retrieval.ts';
-import { askerTerms, queryTerms } from '../src/knowledge/terms.ts';
+import { askerTerms } from '../src/knowledge/asker-terms.ts';
+import { queryTerms } from '../src/knowledge/terms.ts';
 import { answered, answerParts, replyPieces } from '../src/replies/offline.ts';
 import { questionParts } from '../src/replies/question-parts.ts';
 

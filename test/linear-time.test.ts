@@ -10,7 +10,7 @@ import { PATTERN_INPUT_LIMIT } from '../src/forms/pattern-dialect.ts';
 import { splitPassages } from '../src/knowledge/passages.ts';
 import { buildIndex } from '../src/knowledge/retrieval.ts';
 import { askedTypes, statesAnswer } from '../src/knowledge/answer-types.ts';
-import { withoutGreetings } from '../src/knowledge/terms.ts';
+import { withoutGreetings } from '../src/knowledge/greetings.ts';
 import { answerParts } from '../src/replies/offline.ts';
 import { questionParts } from '../src/replies/question-parts.ts';
 import { detectSubmissionLanguage } from '../src/pipeline/language.ts';
