@@ -53,7 +53,7 @@ async function run(): Promise<{ user: number; system: number; kib: number }> {
     await prepareFile(dir);
     // As writer-thread.ts: a connection of its own, batches arriving as JSON text.
     const connection = openSqliteConnection(path.join(dir, 'intake.sqlite'));
-    const db = new Kysely<Tables>({ dialect: sqliteDialect(connection) });
+    const db = new Kysely<Tables>({ dialect: sqliteDialect(connection, { pollMs: 0.25, timeoutMs: 10_000, blocking: true }) });
     const store = submissionStore(db, batchStatementsFor(connection), 'sqlite');
     const addJobs = preparedJobInsert(connection, 5);
     const write = async (batch: string) => {

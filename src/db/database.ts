@@ -12,6 +12,9 @@ import type { Engine } from './migrations/column-types.ts';
 
 export type Db = Kysely<Tables>;
 
+/** How often a main-thread write that meets another connection's write lock tries again (a timer's least). */
+const MAIN_THREAD_LOCK_POLL_MS = 1;
+
 export interface Database {
   db: Db;
   engine: Engine;
@@ -110,7 +113,8 @@ export function openDatabase(options: DatabaseOptions): Database {
   const notices = [...privateDir(options.dataDir), ...privateDatabaseFiles(file)];
   const busyTimeoutMs = options.sqliteBusyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
   const connection = openSqliteConnection(file, { durable: options.durableCommits, busyTimeoutMs });
-  const db = new Kysely<Tables>({ dialect: sqliteDialect(connection) });
+  // The main thread's writes wait for another connection's lock on timers, never in SQLite's sleeps.
+  const db = new Kysely<Tables>({ dialect: sqliteDialect(connection, { pollMs: MAIN_THREAD_LOCK_POLL_MS, timeoutMs: busyTimeoutMs, blocking: false }) });
   return {
     db, engine: 'sqlite', pgPool: null, jobsSchema: '', sqliteFile: file, sqliteConnection: connection, sqliteBusyTimeoutMs: busyTimeoutMs, notices,
     ...closing(() => db.destroy()),

@@ -1,13 +1,11 @@
 // Kysely's SqliteDialect speaks to a better-sqlite3-shaped object. node:sqlite ships with Node,
 // so this thin adapter lets the embedded default need no native build and no download.
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
-import { isSqliteBusy } from './outage.ts';
+import { AwaitingSqliteDriver, beginBlocking, type LockPolling } from './sqlite-lock-wait.ts';
 import {
-  CompiledQuery,
   SqliteAdapter,
   SqliteDialect,
   SqliteDriver,
-  type DatabaseConnection,
   type DialectAdapter,
   type Driver,
   type SqliteDatabase,
@@ -68,57 +66,22 @@ class NodeSqliteDatabase implements SqliteDatabase {
 }
 
 /**
- * How a connection waits for another connection's write lock at `begin immediate`. SQLite's own busy
- * handler sleeps 1, 2, 5, 10, 15, 20, 25 … ms between tries, so a lock held for 3 ms is noticed after
- * 8 ms and one held for 20 ms after 33: a batch of submissions that meets another process's write
- * waits for the handler's schedule, not for the lock. Polling every `pollMs` instead (a blocking
- * wait: only for a connection on a thread of its own, the submit path's writer) takes the lock soon
- * after it is free; past `timeoutMs` the begin fails with SQLite's own SQLITE_BUSY, as before.
+ * Write transactions take the write lock up front, so two processes never deadlock upgrading a read
+ * lock. For a connection on a thread of its own (polling.blocking); the main thread's is
+ * AwaitingSqliteDriver.
  */
-export interface LockPolling {
-  pollMs: number;
-  timeoutMs: number;
-}
-
-/** Write transactions take the write lock up front, so two processes never deadlock upgrading a read lock. */
 class ImmediateTransactionDriver extends SqliteDriver {
   readonly #db: DatabaseSync;
-  readonly #polling: LockPolling | undefined;
+  readonly #polling: LockPolling;
 
-  constructor(database: NodeSqliteDatabase, db: DatabaseSync, polling: LockPolling | undefined) {
+  constructor(database: NodeSqliteDatabase, db: DatabaseSync, polling: LockPolling) {
     super({ database });
     this.#db = db;
     this.#polling = polling;
   }
 
-  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    if (this.#polling) return beginPolling(this.#db, this.#polling);
-    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
-  }
-}
-
-const pause = new Int32Array(new SharedArrayBuffer(4));
-
-/**
- * `begin immediate` tried every pollMs until timeoutMs. The connection's busy timeout is 0 for the
- * tries (SQLite's handler would sleep its own schedule inside each) and back to timeoutMs for the
- * transaction's statements.
- */
-function beginPolling(db: DatabaseSync, { pollMs, timeoutMs }: LockPolling): void {
-  const deadline = performance.now() + timeoutMs;
-  db.exec('pragma busy_timeout = 0');
-  try {
-    for (;;) {
-      try {
-        db.exec('begin immediate');
-        return;
-      } catch (error) {
-        if (!isSqliteBusy(error) || performance.now() >= deadline) throw error;
-        Atomics.wait(pause, 0, 0, pollMs);
-      }
-    }
-  } finally {
-    db.exec(`pragma busy_timeout = ${Math.trunc(timeoutMs)}`);
+  override async beginTransaction(): Promise<void> {
+    beginBlocking(this.#db, this.#polling);
   }
 }
 
@@ -128,16 +91,28 @@ function beginPolling(db: DatabaseSync, { pollMs, timeoutMs }: LockPolling): voi
  * transaction: processes starting together take turns, and a failed migration leaves nothing half-done.
  */
 class TransactionalDdlAdapter extends SqliteAdapter {
+  /** True when the driver takes turns on its connection itself (AwaitingSqliteDriver), not Kysely. */
+  readonly #driverTakesTurns: boolean;
+
+  constructor(driverTakesTurns: boolean) {
+    super();
+    this.#driverTakesTurns = driverTakesTurns;
+  }
+
   override get supportsTransactionalDdl(): boolean {
     return true;
+  }
+
+  override get supportsMultipleConnections(): boolean {
+    return this.#driverTakesTurns;
   }
 }
 
 class NodeSqliteDialect extends SqliteDialect {
   readonly #database: NodeSqliteDatabase;
   readonly #db: DatabaseSync;
-  readonly #polling: LockPolling | undefined;
-  constructor(db: DatabaseSync, polling: LockPolling | undefined) {
+  readonly #polling: LockPolling;
+  constructor(db: DatabaseSync, polling: LockPolling) {
     const database = new NodeSqliteDatabase(db);
     super({ database });
     this.#database = database;
@@ -145,10 +120,11 @@ class NodeSqliteDialect extends SqliteDialect {
     this.#polling = polling;
   }
   override createDriver(): Driver {
-    return new ImmediateTransactionDriver(this.#database, this.#db, this.#polling);
+    if (this.#polling.blocking) return new ImmediateTransactionDriver(this.#database, this.#db, this.#polling);
+    return new AwaitingSqliteDriver({ database: this.#database }, this.#db, this.#polling);
   }
   override createAdapter(): DialectAdapter {
-    return new TransactionalDdlAdapter();
+    return new TransactionalDdlAdapter(!this.#polling.blocking);
   }
 }
 
@@ -171,8 +147,11 @@ export function openSqliteConnection(file: string, options: { durable?: boolean;
   return db;
 }
 
-/** Kysely over a connection; statements prepared straight on `db` run in Kysely's transactions too. */
-export function sqliteDialect(db: DatabaseSync, polling?: LockPolling): SqliteDialect {
+/**
+ * Kysely over a connection; statements prepared straight on `db` run in Kysely's transactions too.
+ * `polling`: how its writes wait for another connection's write lock (sqlite-lock-wait.ts).
+ */
+export function sqliteDialect(db: DatabaseSync, polling: LockPolling): SqliteDialect {
   return new NodeSqliteDialect(db, polling);
 }
 

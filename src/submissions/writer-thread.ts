@@ -21,7 +21,7 @@ const options = workerData as ThreadOptions;
 const connection = openSqliteConnection(options.file, { busyTimeoutMs: options.busyTimeoutMs });
 // The thread may block, so it polls for the write lock rather than sleep SQLite's busy schedule:
 // another process's write (uploads, workers) delays a batch by its length, not by the schedule's steps.
-const db = new Kysely<Tables>({ dialect: sqliteDialect(connection, { pollMs: WRITE_LOCK_POLL_MS, timeoutMs: options.busyTimeoutMs }) });
+const db = new Kysely<Tables>({ dialect: sqliteDialect(connection, { pollMs: WRITE_LOCK_POLL_MS, timeoutMs: options.busyTimeoutMs, blocking: true }) });
 const store = submissionStore(db, batchStatementsFor(connection), 'sqlite');
 const addJobs = preparedJobInsert(connection, options.maxAttempts);
 // The thread's files go to the compile cache now (src/compile-cache.mjs; the thread inherits the
