@@ -45,7 +45,8 @@ export function businessSources(dir = DATA): Business[] {
  * furgonetas-es, once fresh4/) until its eleventh, four more (boat-hire-letter to academia-baile-es, once fresh5/)
  * until its twelfth, four more (olive-tree-menu to bnb-toscana-it, once fresh6/) until its thirteenth, four
  * more (party-packages to autoescuela-es, once fresh7/) until its fourteenth, five more (vet-hours-services to
- * scuola-cucina-it, once fresh8/) until its fifteenth (docs/reply-evaluation.md).
+ * scuola-cucina-it, once fresh8/) until its fifteenth, five more (alterations-notice to escuela-surf-es, once
+ * fresh9/) until its sixteenth (docs/reply-evaluation.md).
  */
 export const VALIDATION_DIR = path.join(DATA, 'validation');
 /**
