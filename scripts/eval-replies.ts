@@ -259,7 +259,8 @@ async function baselineRun(dir: string): Promise<{ from: Scored[]; gate: AnswerR
   const offline = await import(path.join(root, 'src/replies/offline.ts')) as { answerParts: typeof answerParts };
   const rule = await import(path.join(root, 'src/knowledge/answerability.ts')) as { ANSWER_RULE: AnswerRule; GATES?: Record<'auto' | 'draft', AnswerRule> };
   const sources = await import(path.join(root, 'scripts/reply-sources.ts')) as typeof import('./reply-sources.ts');
-  const theirs = [...sources.smallBusinessTrials(), ...stackFaqTrials(), ...squadTrials()].filter((t) => t.part === 'held-out');
+  // StackFAQ's and SQuAD's trials from the other checkout too: a trial carries its index, built by the tree that made it.
+  const theirs = [...sources.smallBusinessTrials(), ...sources.stackFaqTrials(), ...sources.squadTrials()].filter((t) => t.part === 'held-out');
   // The held-out knowledge bases are answered by the other checkout's rule too: its passages, its index, its answerParts.
   const { splitPassages } = await import(path.join(root, 'src/knowledge/passages.ts')) as typeof import('../src/knowledge/passages.ts');
   const { buildIndex } = await import(path.join(root, 'src/knowledge/retrieval.ts')) as typeof import('../src/knowledge/retrieval.ts');
