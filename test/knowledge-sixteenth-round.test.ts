@@ -1,6 +1,7 @@
 // Issue 36, sixteenth round: the asker's number ("mon fils a 5 ans") is covered by a sentence whose
 // number counts the same thing ("dès 4 ans"): a threshold answers the asker's case. With near misses:
 // a number counting another thing or nothing, and a question for a price, whose number names the thing.
+// A day the base never writes finds the passages naming any day; one it writes, its own.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { GATES } from '../src/knowledge/answerability.ts';
@@ -42,5 +43,18 @@ describe("the asker's number against a threshold", () => {
     const walks = kb('Prices', '', '| Service | Price |', '|---|---|', '| Group walk, 1 hour | £14 |', '| Overnight house sitting | £45 a night |', '', 'Walks', '', 'Group walks are up to four dogs at a time, for one hour.');
     assert.equal(coverage(walks, 'is a 2 hour walk possible'), 1);
     assert.ok(coverage(walks, 'how much is a 2 hour walk') < coverage(walks, 'how much is a 1 hour walk'));
+  });
+});
+
+describe('a day the knowledge base never writes', () => {
+  const cleaning = kb('# Ménage', '', '## Horaires', '', 'Nos équipes passent du lundi au vendredi, de 8 h à 18 h.', '', '## Tarifs', '', "L'heure de ménage coûte 25 €.");
+  it('finds the passages naming any day', () => {
+    assert.deepEqual(cleaning.search('vous venez le samedi ?').map((m) => m.passage.heading), ['Horaires']);
+  });
+  it('near miss: a day the base writes finds its own passage only, and a base naming no day finds nothing', () => {
+    const both = kb('# Ménage', '', '## Horaires', '', 'Nos équipes passent du lundi au vendredi, de 8 h à 18 h.', '', '## Week-end', '', 'Le samedi, une équipe vient sur demande.');
+    assert.deepEqual(both.search('vous venez le samedi ?').map((m) => m.passage.heading), ['Week-end']);
+    const none = kb('# Ménage', '', '## Tarifs', '', "L'heure de ménage coûte 25 €.", '', '## Produits', '', 'Nous apportons nos produits.');
+    assert.equal(none.search('vous venez le samedi ?').length, 0);
   });
 });

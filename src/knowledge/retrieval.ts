@@ -300,11 +300,14 @@ function* indexSteps(passages: Passage[]): Steps<PassageIndex> {
     idField: 'id',
     fields: ['heading', 'body'],
     tokenize: words,
-    processTerm: (word) => { const term = termOf(word, language); return term ? standFor(term) : null; },
+    // A day's name is also "a day": a question's day the base never writes finds the passages naming any
+    // ("vous venez le samedi ?" by "du lundi au vendredi"), as a sentence naming any day covers it.
+    processTerm: (word) => { const term = termOf(word, language); return term ? (DAY_TERMS.has(term) ? [standFor(term), NAMES_A_DAY] : standFor(term)) : null; },
     searchOptions: { boost: { heading: HEADING_BOOST }, tokenize: words, processTerm: (word) => {
       const term = termOf(word, language);
       if (!term) return null;
       const resolved = resolve(term);
+      if (DAY_TERMS.has(resolved) && !frequency.has(resolved)) return NAMES_A_DAY;
       const compounds = compoundsOf(resolved);
       return compounds.length > 0 ? [...compounds] : resolved;
     } },
