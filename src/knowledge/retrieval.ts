@@ -24,6 +24,7 @@ import { isEnglishStem } from './english-words.ts';
 import { COST_NEAR_WORDS, costDistances, costThing } from './cost-thing.ts';
 import { dayOfWord, daysOf, tierOf, TIERS } from './days.ts';
 import { businessNameTerms } from './business-name.ts';
+import { countsOf } from './counts.ts';
 
 export { queryTerms } from './terms.ts';
 
@@ -107,8 +108,9 @@ const MAX_QUERY_TERMS = 48;
  * `columns`: words read with the sentence as its heading's are: a table row's column names, or the question line over an answer.
  * `costNear`: for a sentence that states a price or that a thing is free, included or extra, each of its terms with the fewest words between it and that statement (cost-thing.ts).
  * `days`: the days of the week the sentence, its heading and its columns name, as a mask (days.ts).
+ * `counted`: the terms of the words its numbers count ("dès 4 ans": "ans"; counts.ts).
  */
-interface Unit { sentence: Sentence; own: Set<string>; heading: Set<string>; columns?: Set<string>; costNear?: Map<string, number>; days: number }
+interface Unit { sentence: Sentence; own: Set<string>; heading: Set<string>; columns?: Set<string>; costNear?: Map<string, number>; days: number; counted?: Set<string> }
 
 /**
  * A Markdown table's separator line: "|---|:--:|", "| --- | --- |". Matched with its whitespace
@@ -259,11 +261,13 @@ function* indexSteps(passages: Passage[]): Steps<PassageIndex> {
       const own = textTerms(text, language);
       const costNear = own.has(NAMES_A_COST) ? costDistances(text, language) : null;
       const columns = sentence.header ?? questionOf.get(sentence);
+      const counted = new Set(countsOf(text, language).values());
       return {
         sentence, own, heading, days: daysOf(text) | headingDays | (columns ? daysOf(columns.text) : 0),
         ...(sentence.header ? { columns: textTerms(sentence.header.text, language) } : {}),
         ...(questionOf.has(sentence) ? { columns: textTerms(questionOf.get(sentence)!.text, language) } : {}),
         ...(costNear ? { costNear } : {}),
+        ...(counted.size > 0 ? { counted } : {}),
       };
     });
     unitsByPassage.set(passage.position, units);
@@ -278,6 +282,7 @@ function* indexSteps(passages: Passage[]): Steps<PassageIndex> {
     for (const unit of units) {
       unit.heading = unit.columns ? new Set([...heading, ...[...unit.columns].map(standFor)]) : heading;
       unit.own = new Set([...unit.own].map(standFor));
+      if (unit.counted) unit.counted = new Set([...unit.counted].map(standFor));
       if (unit.costNear) {
         const near = new Map<string, number>();
         for (const [term, d] of unit.costNear) { const t = standFor(term); if (d < (near.get(t) ?? Infinity)) near.set(t, d); }
@@ -295,11 +300,14 @@ function* indexSteps(passages: Passage[]): Steps<PassageIndex> {
     idField: 'id',
     fields: ['heading', 'body'],
     tokenize: words,
-    processTerm: (word) => { const term = termOf(word, language); return term ? standFor(term) : null; },
+    // A day's name is also "a day": a question's day the base never writes finds the passages naming any
+    // ("vous venez le samedi ?" by "du lundi au vendredi"), as a sentence naming any day covers it.
+    processTerm: (word) => { const term = termOf(word, language); return term ? (DAY_TERMS.has(term) ? [standFor(term), NAMES_A_DAY] : standFor(term)) : null; },
     searchOptions: { boost: { heading: HEADING_BOOST }, tokenize: words, processTerm: (word) => {
       const term = termOf(word, language);
       if (!term) return null;
       const resolved = resolve(term);
+      if (DAY_TERMS.has(resolved) && !frequency.has(resolved)) return NAMES_A_DAY;
       const compounds = compoundsOf(resolved);
       return compounds.length > 0 ? [...compounds] : resolved;
     } },
@@ -371,6 +379,11 @@ function* indexSteps(passages: Passage[]): Steps<PassageIndex> {
       const far = (unit: Unit, x: string) => unit.costNear !== undefined && unit.own.has(x) && (unit.costNear.get(x) ?? Infinity) > COST_NEAR_WORDS && !writesCost(unit);
       const costOfThing = (unit: Unit) => thing.length === 0 || (namesThing(unit) && !thing.some((x) => far(unit, x)));
       const asksPrice = terms.includes(PRICE_TERM);
+      // The asker's number by a threshold counting the same thing ("mon fils a 5 ans" by "dès 4 ans"; counts.ts).
+      // Not in a question for a price: there the number says which thing is priced ("a 2 hour walk" is no
+      // "Group walk, 1 hour").
+      const countOf = asksPrice ? new Map<string, string>() : new Map([...countsOf(withoutGreetings(question.slice(0, MAX_TEXT_CHARS)), language)].map(([n, w]) => [n, resolve(w)]));
+      const counts = (unit: Unit, t: string) => unit.counted !== undefined && countOf.has(t) && unit.counted.has(countOf.get(t)!);
       return units.map((unit) => {
         let covered = 0;
         let own = 0;
@@ -397,7 +410,7 @@ function* indexSteps(passages: Passage[]): Steps<PassageIndex> {
           const inOwn = unit.own.has(t) || compounds.get(t)!.some((c) => unit.own.has(c));
           if (inOwn) own += weight(t);
           const inHeading = unit.heading.has(t) || compounds.get(t)!.some((c) => unit.heading.has(c));
-          if (inOwn || inHeading || (DAY_TERMS.has(t) && onDay(unit, t)) || (time && MOMENT_TERMS.has(t)) || (month && MONTH_TERMS.has(t)) || (period && WHEN_TERMS.has(t)) || (cost && costTerms.has(t)) || (price && t === PAY_TERM)) covered += weight(t);
+          if (inOwn || inHeading || (DAY_TERMS.has(t) && onDay(unit, t)) || (time && MOMENT_TERMS.has(t)) || (month && MONTH_TERMS.has(t)) || (period && WHEN_TERMS.has(t)) || (cost && costTerms.has(t)) || (price && t === PAY_TERM) || counts(unit, t)) covered += weight(t);
         }
         return { sentence: unit.sentence, coverage: covered / sum, own: own / sum };
       }).sort(byCoverage);
