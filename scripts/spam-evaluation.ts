@@ -34,6 +34,8 @@ export const TARGETS: Readonly<Record<string, Partial<Record<Strategy, Target>>>
   introductions: { intelligent: { maxFalsePositiveRate: 0.05 }, standard: { maxFalsePositiveRate: 0.05 } },
   tenthforms: { intelligent: { minRecall: 0.8, maxFalsePositiveRate: 0.01 }, standard: { minRecall: 0.5, maxFalsePositiveRate: 0.01 } },
   tenthintros: { intelligent: { maxFalsePositiveRate: 0.05 }, standard: { maxFalsePositiveRate: 0.05 } },
+  eleventhforms: { intelligent: { minRecall: 0.8, maxFalsePositiveRate: 0.01 }, standard: { minRecall: 0.5, maxFalsePositiveRate: 0.01 } },
+  eleventhintros: { intelligent: { maxFalsePositiveRate: 0.05 }, standard: { maxFalsePositiveRate: 0.05 } },
 };
 
 /** "met" or "MISSED", with the target's terms. */
