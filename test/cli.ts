@@ -10,10 +10,20 @@ export interface ScriptResult {
   stderr: string;
 }
 
-/** Runs a TypeScript file with this Node, with only PATH and `env` in its environment, and `input` on its stdin. */
+/**
+ * What a child process keeps of the test run's environment: PATH, and Node's compile cache when the run
+ * has one (`npm test` sets it; `npm start` and `npm run intake` keep one too), so that each CLI or
+ * server a test starts does not strip the types of every source file again.
+ */
+export function baseEnv(): Record<string, string> {
+  const cache = process.env.NODE_COMPILE_CACHE;
+  return { PATH: process.env.PATH ?? '', ...(cache ? { NODE_COMPILE_CACHE: cache } : {}) };
+}
+
+/** Runs a TypeScript file with this Node, with only baseEnv() and `env` in its environment, and `input` on its stdin. */
 export function runScript(file: string, args: string[], env: Record<string, string> = {}, input?: string): Promise<ScriptResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [file, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [file, ...args], { env: { ...baseEnv(), ...env }, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
     child.stdin?.end(input);
     let stdout = '';
     let stderr = '';

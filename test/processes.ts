@@ -2,7 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CLI } from './cli.ts';
+import { baseEnv, CLI } from './cli.ts';
 import { ENGINE } from './helpers.ts';
 
 export async function freePort(): Promise<number> {
@@ -24,7 +24,7 @@ export const exited = (child: ChildProcess) => new Promise((resolve) => child.on
 
 function spawnCli(args: string[], env: Record<string, string>, keepStdout = false): ChildProcess {
   return spawn(process.execPath, [CLI, ...args], {
-    env: { PATH: process.env.PATH ?? '', INTAKE_LOG_LEVEL: 'warn', ...env },
+    env: { ...baseEnv(), INTAKE_LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', keepStdout ? 'pipe' : 'ignore', 'inherit'],
   });
 }
