@@ -12,8 +12,6 @@
 // regex audit finds no super-linear pattern.
 
 import type { SubmissionText } from './submission-text.ts';
-import { removeUrls } from './urls.ts';
-import { foldHomoglyphs } from './unicode-scripts.ts';
 import { siteCritique } from './site-critique.ts';
 
 /** Shape lives in the opening and the sign-off; a long text's middle adds cost, not evidence. */
@@ -128,15 +126,10 @@ function signed(tail: string): boolean {
   return found !== null && !NOT_A_NAME.has(found[1]!);
 }
 
-/** The shape features of a submission's prose without its links, as the heuristics that read them (cold_pitch, trade_advert, a paired stranger_link) see it. */
-export function proseShape(text: SubmissionText): { written: string; shape: Set<string> } {
-  // Several heuristics ask (cold_pitch, cold_offer, priced_offer, site_critique): read once per submission.
-  const known = shapes.get(text);
-  if (known) return known;
-  const written = foldHomoglyphs(removeUrls(text.prose.map((field) => field.value).join('\n')).normalize('NFKC'));
-  const read = { written, shape: new Set(shapeFeatures(written, written.toLowerCase(), text.urls.length)) };
-  shapes.set(text, read);
-  return read;
+/**
+ * The shape features of a submission's prose without its links, as the heuristics that read them (cold_pitch,
+ * trade_advert, a paired stranger_link) see it; read once per check however many ask (text-view.ts).
+ */
+export function proseShape(text: SubmissionText): { written: string; shape: ReadonlySet<string> } {
+  return { written: text.view.written, shape: text.view.shapeSet };
 }
-
-const shapes = new WeakMap<SubmissionText, { written: string; shape: Set<string> }>();

@@ -14,8 +14,8 @@
 // messages in those scripts as spam (weighted, slightly more), so the pieces learn words; the texts in
 // other scripts still have no feature of their script as such (test/spam-seventh-round.test.ts).
 
-import { findUrls, isIpHost, isShortener, removeUrls, type FoundUrl } from './urls.ts';
-import { foldHomoglyphs } from './unicode-scripts.ts';
+import { isIpHost, isShortener, type FoundUrl } from './urls.ts';
+import { TextView } from './text-view.ts';
 import { shapeFeatures } from './shape.ts';
 import { MESSAGING_APP } from './contact-routes.ts';
 import { introducedAsOwnWork, linkNamed, namingWords } from './own-link.ts';
@@ -66,14 +66,45 @@ export function featureValue(featureCount: number): number {
  * word pieces, link hosts): the owner's adaptive layer compares submissions by content.
  */
 export function featureBuckets(rawText: string, style = true): number[] {
-  const text = rawText.length > MAX_TEXT_LENGTH ? rawText.slice(0, MAX_TEXT_LENGTH) : rawText;
+  const reading = readFeatures(new TextView(rawText.length > MAX_TEXT_LENGTH ? rawText.slice(0, MAX_TEXT_LENGTH) : rawText), style);
+  return reading.all ?? reading.content;
+}
+
+/** A text's features: what it says (`content`) and, when style was read, all of them in the classifier's order. */
+interface Reading { content: number[]; all?: number[] }
+
+const readings = new WeakMap<TextView, Reading>();
+
+/**
+ * featureBuckets of a submission's prose (SubmissionText.view), read once per check: `intelligent` with an owner's
+ * corrections asks for the content (the adaptive layer) and for all of them (the classifier), and one pass gives both
+ * when the first to ask wants style. The view's links, link-free text and shape are the heuristics' own.
+ */
+export function viewFeatures(view: TextView, style = true): number[] {
+  let reading = readings.get(view);
+  if (!reading || (style && !reading.all)) {
+    reading = readFeatures(view.text.length > MAX_TEXT_LENGTH ? new TextView(view.text.slice(0, MAX_TEXT_LENGTH)) : view, style);
+    readings.set(view, reading);
+  }
+  return (style ? reading.all : undefined) ?? reading.content;
+}
+
+function readFeatures(view: TextView, style: boolean): Reading {
+  const text = view.text;
+  const urls = view.urls;
+  const content = new Set<number>();
   const buckets = new Set<number>();
+  // Content features go into both sets, style features only into `buckets`, each set in the order first added.
+  const addContent = (feature: string) => {
+    const bucket = hashFeature(feature);
+    content.add(bucket);
+    if (style) buckets.add(bucket);
+  };
   const add = (feature: string) => buckets.add(hashFeature(feature));
 
-  const urls = findUrls(text);
   const words = style && urls.length > 0 ? namingWords([text]) : undefined;
   for (const url of urls) {
-    add(`u:${registrableHost(url.host)}`);
+    addContent(`u:${registrableHost(url.host)}`);
     if (style && isShortener(url.host)) add('u!short');
     if (style && isIpHost(url.host)) add('u!ip');
     // Issue 35's ninth round: a link the sender introduces as their own work ("Портфолио: annadesign.ru"), see own-link.ts.
@@ -82,51 +113,52 @@ export function featureBuckets(rawText: string, style = true): number[] {
     const named = words && linkNamed(url, words);
     if (named !== undefined) add(named ? 'u!named' : 'u!stranger');
   }
-  const withoutUrls = removeUrls(text).normalize('NFKC');
-  const prose = foldHomoglyphs(withoutUrls).replace(EMAIL_ADDRESS, ' @email ');
+  const prose = view.written.replace(EMAIL_ADDRESS, ' @email ');
+  // Without an e-mail address the prose is the view's own, and so are its lower case and its shape.
+  const own = prose === view.written;
+  const lower = own ? view.lowerWritten : prose.toLowerCase();
   if (style) {
-    addStyleFeatures(withoutUrls, prose, urls, add);
+    addStyleFeatures(view.normalized, prose, lower, urls, add);
     // What the sender does (greets nobody, offers, asks about a need): see shape.ts. Style, not content, so the
     // owner's adaptive layer, which compares what submissions say, does not read it.
-    for (const feature of shapeFeatures(prose, prose.toLowerCase(), urls.length)) add(feature);
+    for (const feature of own ? view.shape : shapeFeatures(prose, lower, urls.length)) add(feature);
   }
   // No length feature: lengths differ more between the corpora than between spam and not, so it would
   // learn which corpus a text resembles.
 
   let previous = '^';
   let exclamations = 0;
-  for (const match of prose.toLowerCase().matchAll(TOKEN)) {
+  for (const match of lower.matchAll(TOKEN)) {
     const token = normaliseToken(match[0]);
     if (token === '!') exclamations++;
     if (LETTER.test(token) && !(LATIN_LETTER.test(token) && LATIN_ONLY.test(token))) {
       // A run of another script, or one mixing scripts without spaces ("谷歌SEO优化", "MEO対策"): its Latin pieces
       // (trade words, brands, apps) are read as words; the rest as pieces of two characters (below).
-      for (const piece of token.match(LATIN_RUN) ?? []) add(`w:${piece}`);
-      addOtherScriptGrams(token, add);
+      for (const piece of token.match(LATIN_RUN) ?? []) addContent(`w:${piece}`);
+      addOtherScriptGrams(token, addContent);
       previous = '~';
       continue;
     }
-    add(`w:${token}`);
-    add(`b:${previous} ${token}`);
-    addCharacterGrams(match[0], add);
+    addContent(`w:${token}`);
+    addContent(`b:${previous} ${token}`);
+    addCharacterGrams(match[0], addContent);
     previous = token;
   }
 
-  if (!style) return [...buckets];
+  if (!style) return { content: [...content] };
   const upper = text.match(UPPER_CASE)?.length ?? 0;
   const letters = upper + (text.match(LOWER_CASE)?.length ?? 0);
   const capsBucket = letters >= 20 ? Math.floor((upper / letters) * 5) : 0;
   if (capsBucket > 0) add(`s:caps${capsBucket}`);
   if (exclamations > 0) add(`s:bang${logBucket(exclamations)}`);
   if (urls.length > 0) add(`s:urls${logBucket(urls.length)}`);
-  return [...buckets];
+  return { content: [...content], all: [...buckets] };
 }
 
 /** Contact patterns and script-independent shape: what a text is like rather than what it says. */
-function addStyleFeatures(withoutUrls: string, prose: string, urls: readonly FoundUrl[], add: (feature: string) => void): void {
+function addStyleFeatures(withoutUrls: string, prose: string, lower: string, urls: readonly FoundUrl[], add: (feature: string) => void): void {
   if (urls.length === 0) add('s:nolink');
   addLinkShape(urls, add);
-  const lower = prose.toLowerCase();
   if (PERCENT.test(prose)) add('p:percent');
   if (MESSAGING_APP.test(lower)) add('p:messenger');
   if (EMAIL_ADDRESS.test(withoutUrls)) add('p:email');

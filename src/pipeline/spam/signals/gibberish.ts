@@ -4,8 +4,7 @@
 // letters with few vowels (high entropy). Tokens with digits (order numbers, codes) are left alone.
 
 import type { SignalHit } from '../types.ts';
-import type { SubmissionText } from '../submission-text.ts';
-import { removeUrls } from '../urls.ts';
+import { fieldWithoutUrls, type SubmissionText } from '../submission-text.ts';
 
 const LETTER_TOKEN = /\p{L}{6,40}/gu;
 const VOWELS = new Set('aeiouyàáâãäåæèéêëìíîïòóôõöøùúûüýÿœ');
@@ -20,7 +19,7 @@ const LATIN_WORD = /^[a-zà-ÿœ]+$/u;
 export function gibberishSignal(text: SubmissionText): SignalHit | null {
   const found = new Set<string>();
   for (const field of text.prose) {
-    for (const chunk of removeUrls(field.value).split(WHITESPACE)) {
+    for (const chunk of fieldWithoutUrls(text, field).split(WHITESPACE)) {
       if (chunk.includes('@') || isEncodedBlock(chunk)) continue;
       for (const match of chunk.matchAll(LETTER_TOKEN)) {
         if (isGibberish(match[0])) found.add(match[0]);
