@@ -51,6 +51,13 @@ const QUESTION = /[?¿؟]/u;
 const PERCENT = /\d\s?%/u;
 /** Links read per message for the link-shape features; more add cost, not evidence. */
 const MAX_LINKS_SHAPED = 5;
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+/** The states after each prefix of the per-token features: words, pairs of words, character grams, other scripts' pieces. */
+const WORD_PREFIX = hashOn(FNV_OFFSET, 'w:', 0, 2);
+const BIGRAM_PREFIX = hashOn(FNV_OFFSET, 'b:', 0, 2);
+const GRAM_PREFIX = hashOn(FNV_OFFSET, 'c:', 0, 2);
+const PIECE_PREFIX = hashOn(FNV_OFFSET, 'k:', 0, 2);
 
 /**
  * The value of each present feature. Features are binary and the document vector has unit length, so
@@ -95,11 +102,11 @@ function readFeatures(view: TextView, style: boolean): Reading {
   const content = new Set<number>();
   const buckets = new Set<number>();
   // Content features go into both sets, style features only into `buckets`, each set in the order first added.
-  const addContent = (feature: string) => {
-    const bucket = hashFeature(feature);
+  const addContentBucket = (bucket: number) => {
     content.add(bucket);
     if (style) buckets.add(bucket);
   };
+  const addContent = (feature: string) => addContentBucket(hashFeature(feature));
   const add = (feature: string) => buckets.add(hashFeature(feature));
 
   const words = style && urls.length > 0 ? namingWords([text]) : undefined;
@@ -135,13 +142,14 @@ function readFeatures(view: TextView, style: boolean): Reading {
       // A run of another script, or one mixing scripts without spaces ("谷歌SEO优化", "MEO対策"): its Latin pieces
       // (trade words, brands, apps) are read as words; the rest as pieces of two characters (below).
       for (const piece of token.match(LATIN_RUN) ?? []) addContent(`w:${piece}`);
-      addOtherScriptGrams(token, addContent);
+      addOtherScriptGrams(token, addContentBucket);
       previous = '~';
       continue;
     }
-    addContent(`w:${token}`);
-    addContent(`b:${previous} ${token}`);
-    addCharacterGrams(match[0], addContent);
+    // `w:${token}` and `b:${previous} ${token}`, hashed in parts: the strings would be built only to be hashed.
+    addContentBucket(foldHash(hashOn(WORD_PREFIX, token, 0, token.length)));
+    addContentBucket(foldHash(hashOn(hashOn(hashOn(BIGRAM_PREFIX, previous, 0, previous.length), ' ', 0, 1), token, 0, token.length)));
+    addCharacterGrams(match[0], addContentBucket);
     previous = token;
   }
 
@@ -191,10 +199,11 @@ function addLinkShape(urls: readonly FoundUrl[], add: (feature: string) => void)
 }
 
 /** Pieces of words, so spellings never seen in training ("v1agra", "m0rtgage", "refinancing") still share features with seen ones. */
-function addCharacterGrams(token: string, add: (feature: string) => void): void {
+function addCharacterGrams(token: string, addBucket: (bucket: number) => void): void {
   if (token.length < 4 || token.length > MAX_GRAMMED_LENGTH) return;
   const padded = ` ${token} `;
-  for (let i = 0; i + 4 <= padded.length; i++) add(`c:${padded.slice(i, i + 4)}`);
+  // The features `c:${padded.slice(i, i + 4)}`.
+  for (let i = 0; i + 4 <= padded.length; i++) addBucket(foldHash(hashOn(GRAM_PREFIX, padded, i, i + 4)));
 }
 
 /**
@@ -204,11 +213,12 @@ function addCharacterGrams(token: string, add: (feature: string) => void): void 
  * suppliers' messages in these scripts beside their spam (the web-form rounds' sets), so the pieces learn words, not
  * the script; a piece seen in both is worth little.
  */
-function addOtherScriptGrams(token: string, add: (feature: string) => void): void {
+function addOtherScriptGrams(token: string, addBucket: (bucket: number) => void): void {
   for (const run of token.match(OTHER_LETTERS) ?? []) {
-    if (run.length === 1) { add(`k:${run}`); continue; }
+    // The features `k:${run}` for a lone letter, else `k:${run.slice(i, i + 2)}`.
+    if (run.length === 1) { addBucket(foldHash(hashOn(PIECE_PREFIX, run, 0, 1))); continue; }
     const end = Math.min(run.length - 1, MAX_TEXT_LENGTH);
-    for (let i = 0; i < end; i++) add(`k:${run.slice(i, i + 2)}`);
+    for (let i = 0; i < end; i++) addBucket(foldHash(hashOn(PIECE_PREFIX, run, i, i + 2)));
   }
 }
 
@@ -231,11 +241,21 @@ function logBucket(count: number): number {
 
 /** 32-bit FNV-1a over UTF-16 code units, folded into the bucket range. */
 export function hashFeature(feature: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < feature.length; i++) {
-    hash ^= feature.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
+  return foldHash(hashOn(FNV_OFFSET, feature, 0, feature.length));
+}
+
+/** FNV-1a's state after reading text[start, end) on from `hash`: a feature can be hashed in parts, never built. */
+function hashOn(hash: number, text: string, start: number, end: number): number {
+  let state = hash;
+  for (let i = start; i < end; i++) {
+    state ^= text.charCodeAt(i);
+    state = Math.imul(state, FNV_PRIME);
   }
-  // Folding the high bits in keeps them from being thrown away by the mask.
+  return state;
+}
+
+/** Folding the high bits in keeps them from being thrown away by the mask. */
+function foldHash(hash: number): number {
   return ((hash >>> HASH_BITS) ^ hash) & BUCKET_MASK;
 }
+
