@@ -71,7 +71,7 @@ const PRESSURE = /\b(?:guaranteed|guarantee|money[\s-]back|limited\s(?:time\s)?o
 
 /** The shape features of a text (lower-cased and folded `prose`, the text as written in `original`), each a feature name. */
 export function shapeFeatures(original: string, prose: string, urlCount: number): string[] {
-  const head = prose.slice(0, SHAPE_PREFIX).trimStart();
+  const head = shapeHead(prose);
   const text = original.trimStart();
   const end = Math.min(text.length, SHAPE_PREFIX);
   const fullName = FULL_NAME.exec(text.slice(0, SHAPE_PREFIX));
@@ -81,7 +81,7 @@ export function shapeFeatures(original: string, prose: string, urlCount: number)
   const discovery = DISCOVERY.test(head);
   const offer = OFFER.test(head) || OFFER_MORE.test(head) || (head.includes('biliriz') && TURKISH_WE_CAN.test(head));
   const benefit = GENERIC_BENEFIT.test(head);
-  const pitch = PITCH_ASK.test(head) || PITCH_MORE.test(head);
+  const pitch = asksForReply(head);
   const concrete = CONCRETE.test(head);
   const need = OWN_NEED.test(head);
   const question = QUESTION.test(head);
@@ -114,6 +114,21 @@ export function shapeFeatures(original: string, prose: string, urlCount: number)
   add('pressured_offer', pressure && !need && (offer || benefit || pitch || urlCount > 0));
   add('priced_offer', (offer || benefit || pitch) && !personal && !need && !concrete && !identity && PRICE.test(head));
   return features;
+}
+
+/** What the shape features read of the lower-cased prose. */
+export function shapeHead(prose: string): string {
+  return prose.slice(0, SHAPE_PREFIX).trimStart();
+}
+
+/** `h:pitch` alone, for a heuristic that needs it before the rest (cold_offer): a pitch's ask for a reply. */
+export function asksForReply(head: string): boolean {
+  return PITCH_ASK.test(head) || PITCH_MORE.test(head);
+}
+
+/** A price in the head, without which there is no `h:priced_offer` (priced_offer asks this first). */
+export function quotesPrice(head: string): boolean {
+  return PRICE.test(head);
 }
 
 function namedGreeting(head: string): boolean {
