@@ -138,7 +138,7 @@ function readFeatures(view: TextView, style: boolean): Reading {
   for (const match of lower.matchAll(TOKEN)) {
     const token = normaliseToken(match[0]);
     if (token === '!') exclamations++;
-    if (LETTER.test(token) && !(LATIN_LETTER.test(token) && LATIN_ONLY.test(token))) {
+    if (!isPlainAscii(token) && LETTER.test(token) && !(LATIN_LETTER.test(token) && LATIN_ONLY.test(token))) {
       // A run of another script, or one mixing scripts without spaces ("谷歌SEO优化", "MEO対策"): its Latin pieces
       // (trade words, brands, apps) are read as words; the rest as pieces of two characters (below).
       for (const piece of token.match(LATIN_RUN) ?? []) addContent(`w:${piece}`);
@@ -221,6 +221,20 @@ function addOtherScriptGrams(token: string, addBucket: (bucket: number) => void)
     for (let i = 0; i < end; i++) addBucket(foldHash(hashOn(PIECE_PREFIX, run, i, i + 2)));
   }
 }
+
+/**
+ * A token of ASCII letters, digits and apostrophes (or one of $ % ! ?), as most are: a Latin word or no word, so the
+ * three script tests can be left out. Not "#long", which the script tests send to the other scripts' branch.
+ */
+function isPlainAscii(token: string): boolean {
+  for (let i = 0; i < token.length; i++) {
+    const code = token.charCodeAt(i);
+    if (code >= 0x80 || code === HASH_SIGN) return false;
+  }
+  return true;
+}
+
+const HASH_SIGN = 0x23;
 
 function normaliseToken(token: string): string {
   if (DIGITS.test(token)) return `#${Math.min(token.length, 6)}`;
