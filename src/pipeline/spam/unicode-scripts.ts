@@ -15,6 +15,7 @@ const SCRIPTS: ReadonlyArray<readonly [string, RegExp]> = [
   ['Devanagari', /\p{Script=Devanagari}/u],
 ];
 const NO_SCRIPT = -1;
+const LATIN = 0;
 const ONLY_ASCII = /^[\x00-\x7f]*$/u;
 const ASCII_LETTER = /[A-Za-z]/u;
 const CYRILLIC_OR_GREEK = /[\u0370-\u03ff\u0400-\u052f]/u;
@@ -44,7 +45,17 @@ export function scriptLetters(text: string): { script: string | null; letters: n
   if (ONLY_ASCII.test(text)) return { script: 'Latin', letters: countAsciiLetters(text) };
   const counts: number[] = SCRIPTS.map(() => 0);
   const scriptOf = new Map<string, number>();
-  for (const character of text) {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) {
+      // An ASCII character is a Latin letter or none.
+      const lower = code | 0x20;
+      if (lower >= 97 && lower <= 122) counts[LATIN]!++;
+      continue;
+    }
+    const point = text.codePointAt(i)!;
+    if (point > 0xffff) i++;
+    const character = String.fromCodePoint(point);
     let index = scriptOf.get(character);
     if (index === undefined) {
       index = SCRIPTS.findIndex(([, pattern]) => pattern.test(character));
