@@ -18,7 +18,8 @@ import { isIpHost, isShortener, type FoundUrl } from './urls.ts';
 import { TextView } from './text-view.ts';
 import { shapeFeatures } from './shape.ts';
 import { MESSAGING_APP } from './contact-routes.ts';
-import { introducedAsOwnWork, linkNamed, namingWords } from './own-link.ts';
+import { letterCases } from './unicode-scripts.ts';
+import { introducedAsOwnWork, linkNamed } from './own-link.ts';
 
 export const HASH_BITS = 20;
 const BUCKET_MASK = (1 << HASH_BITS) - 1;
@@ -30,8 +31,6 @@ const TOKEN = /[\p{L}\p{M}\p{N}]+(?:['’][\p{L}]+)?|[$€£%!?]/gu;
 // 20 ms of a worker's event loop for one hostile submission; 2 ms so).
 const EMAIL_ADDRESS = /(?<![^\s@<>()])[^\s@<>()]{1,64}@[^\s@<>()]{1,253}\.[a-z]{2,24}/giu;
 const DIGITS = /^\p{N}+$/u;
-const UPPER_CASE = /\p{Lu}/gu;
-const LOWER_CASE = /\p{Ll}/gu;
 const MAX_TOKEN_LENGTH = 30;
 const MIN_NORMALISED_FEATURES = 100;
 const MAX_GRAMMED_LENGTH = 20;
@@ -109,7 +108,7 @@ function readFeatures(view: TextView, style: boolean): Reading {
   const addContent = (feature: string) => addContentBucket(hashFeature(feature));
   const add = (feature: string) => buckets.add(hashFeature(feature));
 
-  const words = style && urls.length > 0 ? namingWords([text]) : undefined;
+  const words = style && urls.length > 0 ? view.namingWords : undefined;
   for (const url of urls) {
     addContent(`u:${registrableHost(url.host)}`);
     if (style && isShortener(url.host)) add('u!short');
@@ -154,8 +153,8 @@ function readFeatures(view: TextView, style: boolean): Reading {
   }
 
   if (!style) return { content: [...content] };
-  const upper = text.match(UPPER_CASE)?.length ?? 0;
-  const letters = upper + (text.match(LOWER_CASE)?.length ?? 0);
+  const { upper, lower: lowerCase } = letterCases(text);
+  const letters = upper + lowerCase;
   const capsBucket = letters >= 20 ? Math.floor((upper / letters) * 5) : 0;
   if (capsBucket > 0) add(`s:caps${capsBucket}`);
   if (exclamations > 0) add(`s:bang${logBucket(exclamations)}`);

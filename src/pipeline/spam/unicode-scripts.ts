@@ -99,3 +99,26 @@ function countAsciiLetters(text: string): number {
   }
   return count;
 }
+
+const UPPER_CASE = /\p{Lu}/u;
+const LOWER_CASE = /\p{Ll}/u;
+
+/** How many upper-case and lower-case letters a text holds, read in one pass (ASCII without a pattern). */
+export function letterCases(text: string): { upper: number; lower: number } {
+  let upper = 0;
+  let lower = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) {
+      if (code >= 65 && code <= 90) upper++;
+      else if (code >= 97 && code <= 122) lower++;
+      continue;
+    }
+    const point = text.codePointAt(i)!;
+    if (point > 0xffff) i++;
+    const character = String.fromCodePoint(point);
+    if (UPPER_CASE.test(character)) upper++;
+    else if (LOWER_CASE.test(character)) lower++;
+  }
+  return { upper, lower };
+}
