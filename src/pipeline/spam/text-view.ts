@@ -7,6 +7,7 @@
 import { scanUrls, type FoundUrl } from './urls.ts';
 import { foldHomoglyphs } from './unicode-scripts.ts';
 import { shapeFeatures } from './shape.ts';
+import { namingWords } from './own-link.ts';
 
 export class TextView {
   readonly text: string;
@@ -18,6 +19,7 @@ export class TextView {
   #lowerWritten: string | undefined;
   #shape: readonly string[] | undefined;
   #shapeSet: ReadonlySet<string> | undefined;
+  #namingWords: ReadonlySet<string> | undefined;
 
   constructor(text: string) {
     this.text = text;
@@ -52,5 +54,11 @@ export class TextView {
   get shapeSet(): ReadonlySet<string> {
     this.#shapeSet ??= new Set(this.shape);
     return this.#shapeSet;
+  }
+
+  /** The words that may name a link's domain (own-link.ts), for stranger_link and the classifier's `u!named`. */
+  get namingWords(): ReadonlySet<string> {
+    this.#namingWords ??= namingWords([this.text]);
+    return this.#namingWords;
   }
 }
