@@ -5,8 +5,9 @@
 // (repeats, throwaway addresses, random strings, look-alike letters, link tricks). Form signals
 // strong enough to flag a submission under `standard` flag it here too.
 
-import type { SignalHit, SpamInput, SpamVerdict } from './types.ts';
-import { classifierText } from './submission-text.ts';
+import type { SignalHit, SpamVerdict } from './types.ts';
+import type { SubmissionText } from './submission-text.ts';
+import { viewFeatures } from './text.ts';
 import { calibrated, logit, operatingPoint, type SpamClassifier } from './classifier.ts';
 import { capitalise, ownerAdjustmentOf, roundConfidence, scoreOf, standardVerdict } from './standard.ts';
 import { OWNER_FEEDBACK_SIGNAL } from './owner-feedback.ts';
@@ -51,14 +52,14 @@ export function overridingSignals(hits: readonly SignalHit[], textLength: number
   return hits.filter((hit) => (short && OVERRIDING_TEXT_SIGNALS.has(hit.id)) || (!PHRASES.has(hit.id) && !READ_BY_CLASSIFIER.has(hit.id) && !OWN_SCALE.has(hit.id)));
 }
 
-export function classifierVerdict(input: SpamInput, hits: readonly SignalHit[], classifier: SpamClassifier, modelProblem?: string): SpamVerdict {
+export function classifierVerdict(text: SubmissionText, hits: readonly SignalHit[], classifier: SpamClassifier, modelProblem?: string): SpamVerdict {
   const { decision } = classifier;
-  const point = operatingPoint(decision, input.sensitivity);
-  const text = classifierText(input);
-  const textLogit = logit(classifier.probability(text));
+  const point = operatingPoint(decision, text.input.sensitivity);
+  const prose = text.view.text;
+  const textLogit = logit(classifier.probability(prose, viewFeatures(text.view)));
   // The owner's corrections move the score directly, in log-odds, before the threshold.
-  const score = textLogit + decision.phraseWeight * phraseScore(hits) + decision.formWeight * formSignalScore(hits) + ownerAdjustmentOf(input).logit;
-  const byFormSignals = standardVerdict(overridingSignals(hits, text.length), point.standardThreshold);
+  const score = textLogit + decision.phraseWeight * phraseScore(hits) + decision.formWeight * formSignalScore(hits) + ownerAdjustmentOf(text).logit;
+  const byFormSignals = standardVerdict(overridingSignals(hits, prose.length), point.standardThreshold);
   const confidence = Math.max(calibrated(decision, score), byFormSignals.spam ? byFormSignals.confidence : 0);
 
   const signals = hits.map((hit) => hit.id);

@@ -7,8 +7,8 @@ import { decodeBackground, decodeWeights, MODEL_FORMAT, type OperatingPoint, typ
 import type { SpamSensitivity } from './types.ts';
 
 export interface SpamClassifier {
-  /** 0..1: how spam-like the text reads to the model. */
-  probability(text: string): number;
+  /** 0..1: how spam-like the text reads to the model; `buckets`, when given, are the text's featureBuckets, already read. */
+  probability(text: string, buckets?: readonly number[]): number;
   readonly decision: SpamModelFile['decision'];
   /** Per content-feature bucket: the share of ordinary legitimate messages that have it. */
   readonly background: ArrayLike<number>;
@@ -37,7 +37,7 @@ export function classifierFromModel(model: SpamModelFile): SpamClassifier {
   return {
     decision,
     background: decodeBackground(model.background, 2 ** model.hashBits),
-    probability: (text) => sigmoid(linearScore(weights, featureBuckets(text))),
+    probability: (text, buckets = featureBuckets(text)) => sigmoid(linearScore(weights, buckets)),
   };
 }
 

@@ -3,7 +3,9 @@
 
 import type { ChatModel } from '../../ai/chat-model.ts';
 import type { IntelligentVerdict, SpamInput, SpamVerdict } from './types.ts';
-import { ownerAdjustmentOf, roundConfidence, spamScoreThreshold, standardSignals, standardVerdict } from './standard.ts';
+import { ownerAdjustmentOf, roundConfidence, signalsOf, spamScoreThreshold, standardSignals, standardVerdict } from './standard.ts';
+import { prepareText } from './submission-text.ts';
+import { viewFeatures } from './text.ts';
 import { honeypotSignal } from './signals/honeypot.ts';
 import { defaultClassifier, logit, sigmoid, type SpamClassifier } from './classifier.ts';
 import type { OwnerAdjustment } from './owner-feedback.ts';
@@ -32,7 +34,11 @@ export function checkStandard(input: SpamInput): SpamVerdict {
  * A filled honeypot is decided locally without spending a model call.
  */
 export async function checkIntelligent(input: SpamInput, model: ChatModel | null, classifier: SpamClassifier = defaultClassifier()): Promise<IntelligentVerdict> {
-  const hits = standardSignals(input);
+  const text = prepareText(input);
+  // The classifier's features first: the owner's adaptive layer, read among the signals, then takes its content
+  // features from the same pass (text.ts, viewFeatures).
+  if (!model && input.ownerFeedback) viewFeatures(text.view);
+  const hits = signalsOf(text);
   if (hits.some((hit) => hit.id === 'honeypot')) return { ...standardVerdict(hits), source: 'classifier' };
   if (model) {
     const answer = await askModel(model, input, hits);
@@ -41,10 +47,10 @@ export async function checkIntelligent(input: SpamInput, model: ChatModel | null
     if (answer.ok && floor.spam && !answer.verdict.spam) {
       return { ...floor, reason: `${floor.reason} (the language model said not spam; these signals overrule it)`, source: 'model' };
     }
-    if (answer.ok) return { ...withOwnerFeedback(answer.verdict, ownerAdjustmentOf(input)), source: 'model' };
-    return { ...classifierVerdict(input, hits, classifier, answer.problem), source: 'classifier' };
+    if (answer.ok) return { ...withOwnerFeedback(answer.verdict, ownerAdjustmentOf(text)), source: 'model' };
+    return { ...classifierVerdict(text, hits, classifier, answer.problem), source: 'classifier' };
   }
-  return { ...classifierVerdict(input, hits, classifier), source: 'classifier' };
+  return { ...classifierVerdict(text, hits, classifier), source: 'classifier' };
 }
 
 /** The model's verdict moved by what the owner's corrections taught, in log-odds like the classifier's score. */

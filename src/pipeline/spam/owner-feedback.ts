@@ -10,7 +10,8 @@
 
 import type { FieldDefinition } from '../../forms/field-schema.ts';
 import type { SignalHit } from './types.ts';
-import { featureBuckets } from './text.ts';
+import { featureBuckets, viewFeatures } from './text.ts';
+import type { TextView } from './text-view.ts';
 import { classifierText } from './submission-text.ts';
 import { defaultClassifier } from './classifier.ts';
 
@@ -51,6 +52,11 @@ export const OWNER_FEEDBACK_SIGNAL = 'owner_feedback';
 /** The features a correction teaches and a check looks up: the classifier's content features, first MAX_FEEDBACK_FEATURES. */
 export function feedbackFeatures(text: string): number[] {
   return featureBuckets(text, false).slice(0, MAX_FEEDBACK_FEATURES);
+}
+
+/** feedbackFeatures of a submission's prose, from the reading its classifier shares (text.ts, viewFeatures). */
+export function viewFeedbackFeatures(view: TextView): number[] {
+  return viewFeatures(view, false).slice(0, MAX_FEEDBACK_FEATURES);
 }
 
 /** The features of a stored submission, read the way the spam step reads a new one. */

@@ -12,8 +12,6 @@
 // regex audit finds no super-linear pattern.
 
 import type { SubmissionText } from './submission-text.ts';
-import { removeUrls } from './urls.ts';
-import { foldHomoglyphs } from './unicode-scripts.ts';
 import { siteCritique } from './site-critique.ts';
 
 /** Shape lives in the opening and the sign-off; a long text's middle adds cost, not evidence. */
@@ -73,7 +71,7 @@ const PRESSURE = /\b(?:guaranteed|guarantee|money[\s-]back|limited\s(?:time\s)?o
 
 /** The shape features of a text (lower-cased and folded `prose`, the text as written in `original`), each a feature name. */
 export function shapeFeatures(original: string, prose: string, urlCount: number): string[] {
-  const head = prose.slice(0, SHAPE_PREFIX).trimStart();
+  const head = shapeHead(prose);
   const text = original.trimStart();
   const end = Math.min(text.length, SHAPE_PREFIX);
   const fullName = FULL_NAME.exec(text.slice(0, SHAPE_PREFIX));
@@ -83,7 +81,7 @@ export function shapeFeatures(original: string, prose: string, urlCount: number)
   const discovery = DISCOVERY.test(head);
   const offer = OFFER.test(head) || OFFER_MORE.test(head) || (head.includes('biliriz') && TURKISH_WE_CAN.test(head));
   const benefit = GENERIC_BENEFIT.test(head);
-  const pitch = PITCH_ASK.test(head) || PITCH_MORE.test(head);
+  const pitch = asksForReply(head);
   const concrete = CONCRETE.test(head);
   const need = OWN_NEED.test(head);
   const question = QUESTION.test(head);
@@ -118,6 +116,21 @@ export function shapeFeatures(original: string, prose: string, urlCount: number)
   return features;
 }
 
+/** What the shape features read of the lower-cased prose. */
+export function shapeHead(prose: string): string {
+  return prose.slice(0, SHAPE_PREFIX).trimStart();
+}
+
+/** `h:pitch` alone, for a heuristic that needs it before the rest (cold_offer): a pitch's ask for a reply. */
+export function asksForReply(head: string): boolean {
+  return PITCH_ASK.test(head) || PITCH_MORE.test(head);
+}
+
+/** A price in the head, without which there is no `h:priced_offer` (priced_offer asks this first). */
+export function quotesPrice(head: string): boolean {
+  return PRICE.test(head);
+}
+
 function namedGreeting(head: string): boolean {
   const found = NAMED_GREETING.exec(head);
   return found !== null && found[0].trim() !== found[1] && !NOT_A_NAME.has(found[1]!);
@@ -128,15 +141,10 @@ function signed(tail: string): boolean {
   return found !== null && !NOT_A_NAME.has(found[1]!);
 }
 
-/** The shape features of a submission's prose without its links, as the heuristics that read them (cold_pitch, trade_advert, a paired stranger_link) see it. */
-export function proseShape(text: SubmissionText): { written: string; shape: Set<string> } {
-  // Several heuristics ask (cold_pitch, cold_offer, priced_offer, site_critique): read once per submission.
-  const known = shapes.get(text);
-  if (known) return known;
-  const written = foldHomoglyphs(removeUrls(text.prose.map((field) => field.value).join('\n')).normalize('NFKC'));
-  const read = { written, shape: new Set(shapeFeatures(written, written.toLowerCase(), text.urls.length)) };
-  shapes.set(text, read);
-  return read;
+/**
+ * The shape features of a submission's prose without its links, as the heuristics that read them (cold_pitch,
+ * trade_advert, a paired stranger_link) see it; read once per check however many ask (text-view.ts).
+ */
+export function proseShape(text: SubmissionText): { written: string; shape: ReadonlySet<string> } {
+  return { written: text.view.written, shape: text.view.shapeSet };
 }
-
-const shapes = new WeakMap<SubmissionText, { written: string; shape: Set<string> }>();

@@ -23,8 +23,7 @@ import { brandLinkSignal, jobOfferSignal } from './signals/brand-link.ts';
 import { siteCritiqueSignal } from './signals/site-critique.ts';
 import { loanOfferSignal } from './signals/loan-offer.ts';
 import { messengerRouteSignal, throwawayLinkSignal } from './signals/contact-route.ts';
-import { feedbackFeatures, ownerAdjustment, type OwnerAdjustment } from './owner-feedback.ts';
-import { classifierText } from './submission-text.ts';
+import { ownerAdjustment, viewFeedbackFeatures, type OwnerAdjustment } from './owner-feedback.ts';
 import { defaultClassifier, operatingPoint } from './classifier.ts';
 
 /** How steeply confidence rises around the threshold: half a point below it gives ~8%, half a point above ~92%. */
@@ -41,6 +40,12 @@ const TEXT_SIGNALS: ReadonlyArray<(text: SubmissionText) => SignalHit | null> = 
 
 /** Every heuristic that fires on the submission, honeypot first. */
 export function standardSignals(input: SpamInput): SignalHit[] {
+  return signalsOf(prepareText(input));
+}
+
+/** standardSignals of a submission's prepared text, which `intelligent` then hands on to the classifier. */
+export function signalsOf(text: SubmissionText): SignalHit[] {
+  const { input } = text;
   const hits: SignalHit[] = [];
   const honeypot = honeypotSignal(input);
   if (honeypot) hits.push(honeypot);
@@ -48,7 +53,6 @@ export function standardSignals(input: SpamInput): SignalHit[] {
   if (repeated) hits.push(repeated);
   const unknownOrigin = unknownOriginSignal(input);
   if (unknownOrigin) hits.push(unknownOrigin);
-  const text = prepareText(input);
   for (const signal of TEXT_SIGNALS) {
     const hit = signal(text);
     if (hit) hits.push(hit);
@@ -62,24 +66,24 @@ export function standardSignals(input: SpamInput): SignalHit[] {
   if (priced) hits.push(priced);
   const offTopic = offTopicSignal(text, hits);
   if (offTopic) hits.push(offTopic);
-  const owner = ownerAdjustmentOf(input);
+  const owner = ownerAdjustmentOf(text);
   if (owner.hit) hits.push(owner.hit);
   return hits;
 }
 
 /** The owner's adaptive layer for this submission; nothing when the owner corrected nothing. */
-export function ownerAdjustmentOf(input: SpamInput): OwnerAdjustment {
-  if (!input.ownerFeedback) return { logit: 0, hit: null };
+export function ownerAdjustmentOf(text: SubmissionText): OwnerAdjustment {
+  if (!text.input.ownerFeedback) return { logit: 0, hit: null };
   // `intelligent` asks twice (the signals, then the score): the features are read once.
-  let adjustment = adjustments.get(input);
+  let adjustment = adjustments.get(text);
   if (!adjustment) {
-    adjustment = ownerAdjustment(input.ownerFeedback, feedbackFeatures(classifierText(input)));
-    adjustments.set(input, adjustment);
+    adjustment = ownerAdjustment(text.input.ownerFeedback, viewFeedbackFeatures(text.view));
+    adjustments.set(text, adjustment);
   }
   return adjustment;
 }
 
-const adjustments = new WeakMap<SpamInput, OwnerAdjustment>();
+const adjustments = new WeakMap<SubmissionText, OwnerAdjustment>();
 
 export function scoreOf(hits: readonly SignalHit[]): number {
   return hits.reduce((sum, hit) => sum + hit.weight, 0);

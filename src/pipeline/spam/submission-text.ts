@@ -3,8 +3,9 @@
 
 import { isHoneypot } from '../../forms/field-schema.ts';
 import type { SpamInput, TextField } from './types.ts';
-import { findUrls, type FoundUrl } from './urls.ts';
+import { removeUrls, type FoundUrl } from './urls.ts';
 import { foldHomoglyphs } from './unicode-scripts.ts';
+import { TextView } from './text-view.ts';
 
 export interface SubmissionText {
   input: SpamInput;
@@ -16,7 +17,12 @@ export interface SubmissionText {
   foldedProse: string;
   /** The first LEADING_LENGTH characters of foldedProse, each run of whitespace one space: what short-spam patterns read. */
   leadingProse: string;
+  /** The prose values joined by newlines (the text the classifier reads), its links and its shape, read once per check. */
+  view: TextView;
+  /** The links of the prose (view.urls). */
   urls: FoundUrl[];
+  /** Each prose value without its links, as asked (fieldWithoutUrls). */
+  withoutUrlsByField: Map<TextField, string>;
 }
 
 /** Bounds the work per submission; spam past the first 20,000 characters of a value adds nothing new. */
@@ -42,7 +48,23 @@ export function prepareText(input: SpamInput): SubmissionText {
   const joined = prose.map((field) => field.value).join('\n');
   const foldedProse = foldHomoglyphs(joined).toLowerCase();
   const leadingProse = foldedProse.slice(0, LEADING_LENGTH).replace(WHITESPACE_RUN, ' ');
-  return { input, fields, prose, foldedProse, leadingProse, urls: findUrls(joined) };
+  const view = new TextView(joined);
+  return { input, fields, prose, foldedProse, leadingProse, view, urls: view.urls, withoutUrlsByField: new Map() };
+}
+
+/**
+ * A prose value with its links blanked (removeUrls), kept for the next heuristic that asks. The link pattern's runs
+ * exclude whitespace and its look-arounds read a newline as they read the start or end of a text, so the joined prose
+ * holds exactly the links of its values: when it holds none, there is nothing to remove and no pattern to run.
+ */
+export function fieldWithoutUrls(text: SubmissionText, field: TextField): string {
+  if (text.urls.length === 0) return field.value;
+  let rest = text.withoutUrlsByField.get(field);
+  if (rest === undefined) {
+    rest = removeUrls(field.value);
+    text.withoutUrlsByField.set(field, rest);
+  }
+  return rest;
 }
 
 /** The text the classifier reads: the prose values, one per line. */

@@ -36,13 +36,27 @@ const SHORTENER_HOSTS = new Set([
 ]);
 
 export function findUrls(text: string): FoundUrl[] {
-  const found: FoundUrl[] = [];
+  return scanUrls(text).urls;
+}
+
+/**
+ * The links of a text and the text with each link blanked to one space (what removeUrls returns), from one pass of the
+ * pattern: a submission's checks need both, and the pattern is the costliest of them.
+ */
+export function scanUrls(text: string): { urls: FoundUrl[]; withoutUrls: string } {
+  const urls: FoundUrl[] = [];
+  const kept: string[] = [];
+  let copied = 0;
   for (const match of text.matchAll(URL_PATTERN)) {
     if (!isLink(match[0])) continue;
     const url = withoutTrailingPunctuation(match[0]);
-    found.push({ text: url, host: hostOf(url), bare: !LINK_SHAPE.test(match[0]) });
+    urls.push({ text: url, host: hostOf(url), bare: !LINK_SHAPE.test(match[0]) });
+    kept.push(text.slice(copied, match.index));
+    copied = match.index + match[0].length;
   }
-  return found;
+  if (urls.length === 0) return { urls, withoutUrls: text };
+  kept.push(text.slice(copied));
+  return { urls, withoutUrls: kept.join(' ') };
 }
 
 /** Only candidates for a bare domain (no scheme, "www." or path) are judged; the other branches are links as matched. */

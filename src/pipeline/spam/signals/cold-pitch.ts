@@ -9,7 +9,7 @@
 
 import type { SignalHit } from '../types.ts';
 import type { SubmissionText } from '../submission-text.ts';
-import { proseShape } from '../shape.ts';
+import { asksForReply, proseShape, quotesPrice, shapeHead } from '../shape.ts';
 import { tradePhrases } from './phrases.ts';
 
 export const COLD_PITCH_WEIGHT = 0.45;
@@ -61,6 +61,8 @@ export const COLD_OFFER_WEIGHT = 0.55;
 
 export function coldOfferSignal(text: SubmissionText, hits: readonly SignalHit[]): SignalHit | null {
   if (hits.some((hit) => hit.id === 'spam_phrases') || text.foldedProse.length > ADVERT_MAX_LENGTH) return null;
+  // Most messages ask for no reply: the rest of the shape is then not needed.
+  if (!asksForReply(shapeHead(text.view.lowerWritten))) return null;
   const { shape } = proseShape(text);
   const asked = shape.has('h:pitch') && (shape.has('h:offer') || shape.has('h:benefit') || shape.has('h:discovery'));
   const own = ['h:named', 'h:referral', 'h:concrete', 'h:identity'].some((feature) => shape.has(feature));
@@ -80,7 +82,7 @@ export function coldOfferSignal(text: SubmissionText, hits: readonly SignalHit[]
 export const PRICED_OFFER_WEIGHT = 0.5;
 
 export function pricedOfferSignal(text: SubmissionText): SignalHit | null {
-  if (text.foldedProse.length > ADVERT_MAX_LENGTH) return null;
+  if (text.foldedProse.length > ADVERT_MAX_LENGTH || !quotesPrice(shapeHead(text.view.lowerWritten))) return null;
   const { shape } = proseShape(text);
   if (!shape.has('h:priced_offer')) return null;
   return { id: 'priced_offer', weight: PRICED_OFFER_WEIGHT, detail: 'a price quoted in an offer to nobody in particular' };

@@ -4,13 +4,15 @@
 // letters with few vowels (high entropy). Tokens with digits (order numbers, codes) are left alone.
 
 import type { SignalHit } from '../types.ts';
-import type { SubmissionText } from '../submission-text.ts';
-import { removeUrls } from '../urls.ts';
+import { fieldWithoutUrls, type SubmissionText } from '../submission-text.ts';
 
 const LETTER_TOKEN = /\p{L}{6,40}/gu;
 const VOWELS = new Set('aeiouyàáâãäåæèéêëìíîïòóôõöøùúûüýÿœ');
 const KEYBOARD_ROWS = ['qwertyuiop', 'asdfghjkl', 'zxcvbnm', 'qwertzuiop', 'azertyuiop', 'qsdfghjklm'];
 const KEYBOARD_RUN = 5;
+/** Every run of KEYBOARD_RUN keys along a row, either way: one lookup per piece of a word instead of a search per row. */
+const KEYBOARD_PIECES: ReadonlySet<string> = new Set(KEYBOARD_ROWS.flatMap((row) => [row, [...row].reverse().join('')]).flatMap((keys) =>
+  Array.from({ length: keys.length - KEYBOARD_RUN + 1 }, (_, start) => keys.slice(start, start + KEYBOARD_RUN))));
 const MAX_EXAMPLES = 3;
 const MIN_LENGTH = 6;
 const WHITESPACE = /\s+/u;
@@ -20,8 +22,9 @@ const LATIN_WORD = /^[a-zà-ÿœ]+$/u;
 export function gibberishSignal(text: SubmissionText): SignalHit | null {
   const found = new Set<string>();
   for (const field of text.prose) {
-    for (const chunk of removeUrls(field.value).split(WHITESPACE)) {
-      if (chunk.includes('@') || isEncodedBlock(chunk)) continue;
+    for (const chunk of fieldWithoutUrls(text, field).split(WHITESPACE)) {
+      // A chunk shorter than a token holds none.
+      if (chunk.length < MIN_LENGTH || chunk.includes('@') || isEncodedBlock(chunk)) continue;
       for (const match of chunk.matchAll(LETTER_TOKEN)) {
         if (isGibberish(match[0])) found.add(match[0]);
       }
@@ -40,15 +43,11 @@ export function isGibberish(token: string): boolean {
   // Only Latin-alphabet words have the vowel structure these tests rely on.
   if (lower.length < MIN_LENGTH || !LATIN_WORD.test(lower)) return false;
   let vowels = 0;
-  const distinct = new Set<string>();
-  for (const char of lower) {
-    distinct.add(char);
-    if (VOWELS.has(char)) vowels++;
-  }
+  for (const char of lower) if (VOWELS.has(char)) vowels++;
   const vowelRatio = vowels / lower.length;
   if (vowels === 0) return true;
   if (vowelRatio < 0.2 && longestConsonantRun(token) >= 6) return true;
-  if (lower.length >= 12 && distinct.size >= lower.length - 1 && vowelRatio < 0.2) return true;
+  if (lower.length >= 12 && vowelRatio < 0.2 && new Set(lower).size >= lower.length - 1) return true;
   return (token.length >= 8 && hasRandomCase(token)) || hasKeyboardRun(lower);
 }
 
@@ -91,9 +90,7 @@ function isUpperCase(char: string): boolean {
 
 function hasKeyboardRun(lower: string): boolean {
   for (let start = 0; start + KEYBOARD_RUN <= lower.length; start++) {
-    const piece = lower.slice(start, start + KEYBOARD_RUN);
-    const reversed = [...piece].reverse().join('');
-    if (KEYBOARD_ROWS.some((row) => row.includes(piece) || row.includes(reversed))) return true;
+    if (KEYBOARD_PIECES.has(lower.slice(start, start + KEYBOARD_RUN))) return true;
   }
   return false;
 }

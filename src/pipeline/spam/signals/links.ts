@@ -2,8 +2,8 @@
 // shortened, pointing at a bare IP address, wrapped in HTML/BBCode, or nothing but links is not.
 
 import type { SignalHit, TextField } from '../types.ts';
-import type { SubmissionText } from '../submission-text.ts';
-import { isIpHost, isShortener, removeUrls } from '../urls.ts';
+import { fieldWithoutUrls, type SubmissionText } from '../submission-text.ts';
+import { isIpHost, isShortener } from '../urls.ts';
 
 const LINK_MARKUP = /<a\s[^>]{0,200}href\s*=|\[url[=\]]|\[link[=\]]/iu;
 const LEFTOVER_WORD = /[\p{L}\p{N}]{2,}/u;
@@ -41,13 +41,13 @@ export function onlyLinksSignal(text: SubmissionText): SignalHit | null {
   const fields = text.prose.filter((field) => !LINK_FIELD.test(field.name));
   for (const field of fields) {
     if (field.value.length < 8 || field.value.length > MAX_MOSTLY_LINK_LENGTH) continue;
-    const rest = removeUrls(field.value);
+    const rest = fieldWithoutUrls(text, field);
     if (rest !== field.value && !LEFTOVER_WORD.test(rest)) return { id: 'only_links', weight: 1, detail: `"${field.name}" is nothing but links` };
   }
   // Mostly a link: judged on the message itself (the longest text), not on a subject line that quotes one.
   const message = fields.reduce<TextField | null>((longest, field) => (field.value.length > (longest?.value.length ?? 0) ? field : longest), null);
   if (!message || message.value.length > MAX_MOSTLY_LINK_LENGTH) return null;
-  const rest = removeUrls(message.value);
+  const rest = fieldWithoutUrls(text, message);
   if (rest === message.value) return null;
   const words = rest.match(WORDS)?.length ?? 0;
   const linkShare = 1 - rest.trim().length / message.value.length;

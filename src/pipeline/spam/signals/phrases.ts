@@ -5,6 +5,7 @@
 
 import type { SignalHit } from '../types.ts';
 import type { SubmissionText } from '../submission-text.ts';
+import { unionOf } from '../pattern-union.ts';
 
 interface Phrase { label: string; pattern: RegExp; weight: number }
 
@@ -70,13 +71,21 @@ export const SPAM_PHRASES: readonly Phrase[] = [
   phrase('cheap prices', /\b(?:cheap(?:est)?|lowest price|best prices?|discount(?:ed)?)\b/u, WEAK),
 ];
 
+const ANY_PHRASE = unionOf(SPAM_PHRASES.map((candidate) => candidate.pattern));
+
+/** The phrases the prose contains, in the list's order (pattern-union.ts). */
+function phrasesIn(text: SubmissionText): Phrase[] {
+  if (!ANY_PHRASE.test(text.foldedProse)) return [];
+  return SPAM_PHRASES.filter((candidate) => candidate.pattern.test(text.foldedProse));
+}
+
 /** The labels of the strong phrases (a spam trade named, not sales talk) the prose contains. */
 export function tradePhrases(text: SubmissionText): string[] {
-  return [...new Set(SPAM_PHRASES.filter((candidate) => candidate.weight >= STRONG && candidate.pattern.test(text.foldedProse)).map((candidate) => candidate.label))];
+  return [...new Set(phrasesIn(text).filter((candidate) => candidate.weight >= STRONG).map((candidate) => candidate.label))];
 }
 
 export function spamPhraseSignal(text: SubmissionText): SignalHit | null {
-  const matched = SPAM_PHRASES.filter((candidate) => candidate.pattern.test(text.foldedProse));
+  const matched = phrasesIn(text);
   if (matched.length === 0) return null;
   const weight = Math.min(MAX_WEIGHT, matched.reduce((sum, candidate) => sum + candidate.weight, 0));
   const noun = matched.length === 1 ? 'phrase' : 'phrases';

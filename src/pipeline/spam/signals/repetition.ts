@@ -3,11 +3,10 @@
 
 import type { SignalHit } from '../types.ts';
 import type { SubmissionText } from '../submission-text.ts';
+import { letterCases } from '../unicode-scripts.ts';
 
 const MIN_LETTERS_FOR_CAPS = 20;
 const CAPS_SHARE = 0.7;
-const UPPER_CASE = /\p{Lu}/gu;
-const LOWER_CASE = /\p{Ll}/gu;
 const PUNCTUATION_RUN = /[!?]{3,}|\${3,}/u;
 const EXCLAMATION = /!/gu;
 const MANY_EXCLAMATIONS = 5;
@@ -27,9 +26,9 @@ export function allCapsSignal(text: SubmissionText): SignalHit | null {
   let letters = 0;
   let upper = 0;
   for (const field of text.prose) {
-    const upperHere = field.value.match(UPPER_CASE)?.length ?? 0;
-    upper += upperHere;
-    letters += upperHere + (field.value.match(LOWER_CASE)?.length ?? 0);
+    const cases = letterCases(field.value);
+    upper += cases.upper;
+    letters += cases.upper + cases.lower;
   }
   return letters >= MIN_LETTERS_FOR_CAPS && upper / letters >= CAPS_SHARE ? { id: 'all_caps', weight: 0.35, detail: 'text in capitals' } : null;
 }

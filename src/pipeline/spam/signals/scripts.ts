@@ -4,7 +4,7 @@
 
 import type { SignalHit } from '../types.ts';
 import type { SubmissionText } from '../submission-text.ts';
-import { dominantScript, findMixedScriptWord } from '../unicode-scripts.ts';
+import { dominantScript, findMixedScriptWord, scriptLetters } from '../unicode-scripts.ts';
 
 const MIN_LETTERS_OF_ODD_FIELD = 20;
 const MIN_LETTERS_OF_CONTEXT = 3;
@@ -18,10 +18,13 @@ export function mixedScriptSignal(text: SubmissionText): SignalHit | null {
 }
 
 export function scriptMismatchSignal(text: SubmissionText): SignalHit | null {
-  const scripts = text.prose.map((field) => ({ field, script: dominantScript(field.value, MIN_LETTERS_OF_CONTEXT) }));
+  const scripts = text.prose.map((field) => {
+    const { script, letters } = scriptLetters(field.value);
+    return { field, script: letters >= MIN_LETTERS_OF_CONTEXT ? script : null, long: letters >= MIN_LETTERS_OF_ODD_FIELD };
+  });
   const intentScript = text.input.intent ? dominantScript(text.input.intent, MIN_LETTERS_OF_CONTEXT) : null;
-  for (const { field, script } of scripts) {
-    if (script === null || dominantScript(field.value, MIN_LETTERS_OF_ODD_FIELD) === null) continue;
+  for (const { field, script, long } of scripts) {
+    if (script === null || !long) continue;
     const context = scripts.filter((other) => other.field !== field && other.script !== null).map((other) => other.script);
     if (intentScript) context.push(intentScript);
     if (context.length > 0 && !context.includes(script)) {

@@ -115,7 +115,9 @@ export function praiseLinkSignal(text: SubmissionText): SignalHit | null {
 export function strangerLinkSignal(text: SubmissionText): SignalHit | null {
   // A question about a link ("www.shop.com/item/4471 - still in stock?") makes the link its subject, not a drop.
   if (text.urls.length === 0 || text.foldedProse.length > MAX_SHORT_LENGTH || text.foldedProse.includes('?')) return null;
-  const words = namingWords(text.fields.map((field) => field.value));
+  // Every value's words: the joined prose's (no link or word spans the newline that joins values), which the classifier
+  // reads too (text-view.ts), and the e-mail fields'. A set, asked only whether one names the link, so order is no matter.
+  const words = new Set([...text.view.namingWords, ...namingWords(text.fields.filter((field) => field.type === 'email').map((field) => field.value))]);
   for (const url of text.urls.slice(0, MAX_URLS_READ)) {
     // Issue 35's ninth round: "my work: rahulsharma.dev", "תיק עבודות: noa-design.co.il" name the link as the sender's
     // own, in scripts whose names no domain spells (own-link.ts).
