@@ -25,6 +25,7 @@ import { COST_NEAR_WORDS, costDistances, costThing } from './cost-thing.ts';
 import { dayOfWord, daysOf, tierOf, TIERS } from './days.ts';
 import { businessNameTerms } from './business-name.ts';
 import { countsOf } from './counts.ts';
+import { markQuestionLines, markTables, withoutListNumber } from './passage-layout.ts';
 
 export { queryTerms } from './terms.ts';
 
@@ -111,104 +112,6 @@ const MAX_QUERY_TERMS = 48;
  * `counted`: the terms of the words its numbers count ("dès 4 ans": "ans"; counts.ts).
  */
 interface Unit { sentence: Sentence; own: Set<string>; heading: Set<string>; columns?: Set<string>; costNear?: Map<string, number>; days: number; counted?: Set<string> }
-
-/**
- * A Markdown table's separator line: "|---|:--:|", "| --- | --- |". Matched with its whitespace
- * taken out, so that no two quantifiers of the pattern can take the same characters: with `\s*`
- * beside each part, recheck found its backtracking cubic in the line's length.
- */
-const TABLE_RULE = /^\|?:?-{2,}:?(?:\|:?-{2,}:?)*\|?$/;
-const isTableRule = (text: string) => TABLE_RULE.test(text.replace(/\s+/g, ''));
-
-/**
- * A Markdown table's header row names its columns ("| Service | Small car | SUV / 7-seater |"): it
- * answers nothing on its own, and every row under it is read with it, as a sentence is with its
- * heading ("an interior clean on a 7 seater" is the row "Interior valet … £50" under "7-seater").
- * Marks each body row with its header; returns the header rows and separator lines, which are no answer.
- */
-function markTables(sentences: Sentence[]): Set<Sentence> {
-  const notAnswers = new Set<Sentence>();
-  for (let i = 0; i + 1 < sentences.length; i += 1) {
-    const header = sentences[i]!;
-    if (!header.text.includes('|') || !isTableRule(sentences[i + 1]!.text)) continue;
-    notAnswers.add(header).add(sentences[i + 1]!);
-    let j = i + 2;
-    for (; j < sentences.length && sentences[j]!.text.includes('|') && !isTableRule(sentences[j]!.text); j += 1) sentences[j]!.header = header;
-    i = j - 1;
-  }
-  return notAnswers;
-}
-
-/**
- * A question written on its own line in a passage's body ("How long does a game last?" over "You
- * have 60 minutes to escape …", an FAQ under topic headings) is the topic of the sentences after it
- * up to the next such line, as a heading is: they are read with its words. It answers nothing
- * itself. Returns each answering sentence's question; a question line followed by another question
- * line, or by nothing, is left as an ordinary sentence.
- *
- * So is a question that opens a line and is answered on the rest of it, the line ending a sentence
- * (a one-line FAQ: "Les chiens sont-ils acceptés ? Oui, dans une remorque seulement.", "Posso
- * annullare? Rimborso completo fino a 7 giorni prima."; issue 36, fourteenth round): the question
- * is the topic of that line's other sentences only, when the passage holds two such lines or more.
- * Read as prose, the question was quoted as its own answer.
- */
-function markQuestionLines(body: string, sentences: Sentence[]): Map<Sentence, Sentence> {
-  // A whole line: a question inside a paragraph of prose ("Why? Because …") is not a topic line.
-  // The body's end is found once: a knowledge base is an owner's upload, and a body of many question
-  // lines must not be copied once per line.
-  const bodyEnd = body.trimEnd().length;
-  const endsLine = (end: number) => end >= bodyEnd || body[end] === '\n' || body.startsWith('\r\n', end);
-  const opensLine = (s: Sentence) => s.start === 0 || body[s.start - 1] === '\n';
-  const isQuestion = (s: Sentence) => !s.row && s.text.trimEnd().endsWith('?');
-  const asks = sentences.map((s) => s.text.trimEnd().endsWith('?') && opensLine(s) && endsLine(s.end));
-  // One-line pairs, when the passage holds two or more: a lone "Why choose us? Because we care." is prose.
-  const pairs = sentences.map((s, i) => !asks[i] && isQuestion(s) && opensLine(s) && oneLineAnswer(sentences, i, body, endsLine));
-  const faq = pairs.filter(Boolean).length >= 2;
-  const questionOf = new Map<Sentence, Sentence>();
-  let current: Sentence | null = null;
-  // Whether `current` opens a one-line pair, whose question covers its own line only.
-  let oneLine = false;
-  for (let i = 0; i < sentences.length; i += 1) {
-    const sentence = sentences[i]!;
-    if (asks[i]) {
-      current = i + 1 < sentences.length && !asks[i + 1] ? sentence : null;
-      oneLine = false;
-    } else if (faq && pairs[i]) {
-      current = sentence;
-      oneLine = true;
-    } else if (current) {
-      questionOf.set(sentence, current);
-      if (oneLine && endsLine(sentence.end)) current = null;
-    }
-  }
-  return questionOf;
-}
-
-/**
- * Whether the question at `i` is answered on its own line: the sentences after it up to the line's
- * end are on that line, none is a question, and the last ends a sentence (the answer is complete).
- */
-function oneLineAnswer(sentences: Sentence[], i: number, body: string, endsLine: (end: number) => boolean): boolean {
-  for (let j = i + 1; j < sentences.length; j += 1) {
-    const s = sentences[j]!;
-    if (s.row || s.text.includes('\n') || body.slice(sentences[j - 1]!.end, s.start).includes('\n') || s.text.trimEnd().endsWith('?')) return false;
-    if (endsLine(s.end)) return endsAnswer(s.text);
-  }
-  return false;
-}
-/** Whether a text's last character, closing quotes and brackets aside, is a full stop or an exclamation mark. */
-function endsAnswer(text: string): boolean {
-  let end = text.trimEnd().length;
-  while (end > 0 && `"')]`.includes(text[end - 1]!)) end -= 1;
-  return end > 0 && '.!'.includes(text[end - 1]!);
-}
-
-/**
- * A numbered clause's or item's number ("2. The deposit …", "2.2 A nail clip …", "3) …") is where
- * it stands, not what it says: "could we have 2 photographers?" must not be covered by clause 2.
- */
-const LIST_NUMBER = /^\s*\d{1,3}(?:\.\d{1,3})*[.)]?\s+(?=\p{L})/u;
-export const withoutListNumber = (text: string) => text.replace(LIST_NUMBER, '');
 
 // Ties go to the sentence that covers more by itself, then to the earlier (an answer comes first).
 const byCoverage = (a: SentenceMatch, b: SentenceMatch) => b.coverage - a.coverage || b.own - a.own || a.sentence.index - b.sentence.index;

@@ -5,7 +5,8 @@
 import { ANSWER_RULE, certaintyOf, confidence, passes, type AnswerRule, type Certainty } from '../knowledge/answerability.ts';
 import { askedTypes, statesAnswer, type AnswerType } from '../knowledge/answer-types.ts';
 import type { Passage } from '../knowledge/passages.ts';
-import { withoutListNumber, type PassageIndex, type Sentence, type SentenceMatch } from '../knowledge/retrieval.ts';
+import type { PassageIndex, Sentence, SentenceMatch } from '../knowledge/retrieval.ts';
+import { withoutListNumber } from '../knowledge/passage-layout.ts';
 import { MAX_TEXT_CHARS } from '../knowledge/terms.ts';
 import { questionParts } from './question-parts.ts';
 
@@ -85,7 +86,7 @@ function quoteOf(index: PassageIndex, ranked: SentenceMatch[], also: SentenceMat
     } else if (passage.heading) {
       lines.push(passage.heading);
     }
-    // A Markdown table's row is read under the row naming its columns (retrieval.ts, markTables).
+    // A Markdown table's row is read under the row naming its columns (passage-layout.ts, markTables).
     if (firstRow.header) lines.push(firstRow.header.text);
   }
   // Sentences next to each other are quoted as they stand in the knowledge base, line breaks and all.
