@@ -36,17 +36,21 @@ async function holdWriteLock(file: string, holdMs: number, statement = "insert i
 
 const busyTimeout = (connection: ReturnType<typeof openSqliteConnection>) => (connection.prepare('pragma busy_timeout').get() as { timeout: number }).timeout;
 
+/** A database file with the table `t (x text)` in a directory of its own, which `remove` deletes. */
+function databaseWithTable(): { file: string; remove(): void } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'intake-write-lock-'));
+  const file = path.join(dir, 'db.sqlite');
+  openSqliteConnection(file).exec('create table t (x text)');
+  return { file, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
 const exited = (child: ChildProcess) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
 
 describe('SQLite: the writer polls for the write lock', () => {
-  let dir: string;
   let file: string;
-  before(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'intake-write-lock-'));
-    file = path.join(dir, 'db.sqlite');
-    openSqliteConnection(file).exec('create table t (x text)');
-  });
-  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  let remove: () => void;
+  before(() => ({ file, remove } = databaseWithTable()));
+  after(() => remove());
 
   it('stores a transaction that meets another process\'s write once that write commits', async () => {
     const connection = openSqliteConnection(file, { busyTimeoutMs: 10_000 });
@@ -94,14 +98,10 @@ async function turnsDuring(work: () => Promise<unknown>): Promise<{ turns: numbe
 }
 
 describe('SQLite: the main thread waits for the write lock on timers', () => {
-  let dir: string;
   let file: string;
-  before(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'intake-write-lock-main-'));
-    file = path.join(dir, 'db.sqlite');
-    openSqliteConnection(file).exec('create table t (x text)');
-  });
-  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  let remove: () => void;
+  before(() => ({ file, remove } = databaseWithTable()));
+  after(() => remove());
 
   const mainThread = (timeoutMs: number) => {
     const connection = openSqliteConnection(file, { busyTimeoutMs: timeoutMs });
