@@ -22,6 +22,7 @@ import { FINAL_STATUSES, type Finished, type Outcome, type PipelineStore, type S
 import { replyStep, type ReplyStepOutcome } from './reply-step.ts';
 import { PROCESS_SUBMISSION, PROCESS_SUBMISSIONS, type ProcessSubmissionPayload, type ProcessSubmissionsPayload } from './tasks.ts';
 import { Slots } from './slots.ts';
+import { TurnBudget } from './turn-budget.ts';
 import { translationStep } from './translation-step.ts';
 import { scanStep } from './scan-step.ts';
 import { ScannerUnavailable } from '../files/clamav.ts';
@@ -52,7 +53,16 @@ export interface ProcessorDeps {
   metrics?: Metrics;
   /** Set with INTAKE_CLAMAV_URL: files are scanned first, and a submission waits while the scanner does not answer. */
   scanner?: FileScanner | null;
+  /** How long the pipeline may hold the event loop before it lets requests in (turn-budget.ts); tests give their own. */
+  turns?: TurnBudget;
 }
+
+/**
+ * The pipeline's longest run without letting the event loop turn. Chosen by measuring
+ * `bench/embedded-worker.ts` (the event loop's delay and the submit latency beside the embedded worker)
+ * and the SQLite drain (how many final statuses share a commit): see docs/performance.md.
+ */
+const TURN_BUDGET_MS = 5;
 
 /** The longest wait between two tries of a scanner that does not answer: notifications follow soon after it is back. */
 const MAX_SCAN_WAIT_MS = 5 * 60_000;
@@ -68,13 +78,22 @@ export function submissionProcessor(deps: ProcessorDeps) {
   const { store, log } = deps;
   const clock = deps.clock ?? (() => new Date());
   const metrics = deps.metrics ?? noMetrics;
+  const turns = deps.turns ?? new TurnBudget(TURN_BUDGET_MS);
+  /**
+   * Before each step: the event loop gets its turn when this one has run for the budget. Everyone who
+   * waited resumes in the same turn, so each asks again, and the budget runs out again part way.
+   */
+  const inTurn = <T>(next: () => Promise<T>): Promise<T> => {
+    const pause = turns.turn();
+    return pause ? pause.then(() => inTurn(next)) : next();
+  };
 
   /**
    * Runs one step, counting its time and outcome (a StepFailure's as retrying or failed; a superseded
    * run's not at all), in a span of its own (`pipeline.<step>`) with its outcome and what `describe` says of its result.
    */
   function timed<T>(step: string, attempt: number, run: () => Promise<T> | T, describe?: (result: T) => Attributes): Promise<T> {
-    return withSpan(`pipeline.${step}`, { 'intake.step.attempt': attempt }, async (span) => {
+    return inTurn(() => withSpan(`pipeline.${step}`, { 'intake.step.attempt': attempt }, async (span) => {
       const start = performance.now();
       const seconds = () => (performance.now() - start) / 1000;
       try {
@@ -88,7 +107,7 @@ export function submissionProcessor(deps: ProcessorDeps) {
         span.setAttribute('intake.step.outcome', failure ?? (error instanceof Superseded ? 'superseded' : error instanceof ScannerUnavailable ? 'scanner_unavailable' : 'error'));
         throw error;
       }
-    });
+    }));
   }
 
   /**
@@ -128,14 +147,14 @@ export function submissionProcessor(deps: ProcessorDeps) {
 
   /** The final status, in a shared commit (its span `pipeline.finish` includes the wait for its turn). */
   function finish(work: Work, result: StepResult, outcome: Outcome): Promise<void> {
-    return withSpan('pipeline.finish', { 'intake.submission.status': outcome.status }, async () => {
+    return inTurn(() => withSpan('pipeline.finish', { 'intake.submission.status': outcome.status }, async () => {
       const failed = await finishing.write({ work, result, outcome });
       if (failed) throw failed.error;
       metrics.pipelineFinished(outcome.status);
       if (result.spam_flag !== undefined) metrics.spamVerdict(result.spam_flag);
       // Notifications enqueued with the final status start at once in this process.
       deps.queue.wake();
-    });
+    }));
   }
 
   // A batch job starts all its submissions at once: those that wait on a provider (a model, a
