@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { DatabaseSync } from 'node:sqlite';
 import { CompiledQuery, SqliteDriver, type DatabaseConnection, type QueryResult, type SqliteDialectConfig } from 'kysely';
 import { isSqliteBusy } from './outage.ts';
+import { relaxedCommitAsked } from './relaxed-commit.ts';
 
 /**
  * `blocking`: between tries the thread sleeps `pollMs` (Atomics.wait): only for a connection on a
@@ -81,6 +82,10 @@ class AwaitingConnection implements DatabaseConnection {
   readonly #polling: LockPolling;
   readonly #turn: ConnectionTurn;
   inTransaction = false;
+  /** The connection's own `synchronous` level, read the first time a commit is relaxed. */
+  #ownSafety: number | null = null;
+  /** The open transaction runs at synchronous=NORMAL (relaxed-commit.ts): its end puts #ownSafety back. */
+  #relaxedTransaction = false;
 
   constructor(inner: DatabaseConnection, db: DatabaseSync, polling: LockPolling, turn: ConnectionTurn) {
     this.#inner = inner;
@@ -91,7 +96,7 @@ class AwaitingConnection implements DatabaseConnection {
 
   executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     if (this.inTransaction || !mayWrite(query)) return this.#inner.executeQuery<R>(query);
-    return this.#awaitingLock(() => this.#inner.executeQuery<R>(query));
+    return this.#awaitingLock(() => this.#inner.executeQuery<R>(query), relaxedCommitAsked() ? 'statement' : null);
   }
 
   streamQuery<R>(query: CompiledQuery, chunkSize: number): AsyncIterableIterator<QueryResult<R>> {
@@ -99,28 +104,54 @@ class AwaitingConnection implements DatabaseConnection {
   }
 
   async begin(): Promise<void> {
-    await this.#awaitingLock(() => this.#inner.executeQuery(CompiledQuery.raw('begin immediate')));
+    const relaxed = relaxedCommitAsked();
+    await this.#awaitingLock(() => this.#inner.executeQuery(CompiledQuery.raw('begin immediate')), relaxed ? 'transaction' : null);
     this.inTransaction = true;
+    this.#relaxedTransaction = relaxed;
+  }
+
+  /** After commit or rollback, while the connection is still this caller's. */
+  endTransaction(): void {
+    this.inTransaction = false;
+    if (this.#relaxedTransaction) this.#restoreSafety();
+    this.#relaxedTransaction = false;
+  }
+
+  /** The commit of what runs next may return before its fsync (relaxed-commit.ts); outside a transaction only. */
+  #relaxSafety(): void {
+    this.#ownSafety ??= Number((this.#db.prepare('pragma synchronous').get() as { synchronous: number | bigint }).synchronous);
+    this.#db.exec('pragma synchronous = normal');
+  }
+
+  #restoreSafety(): void {
+    this.#db.exec(`pragma synchronous = ${this.#ownSafety}`);
   }
 
   /**
    * `attempt` runs its statement before it returns (Kysely's SQLite connection does all its work
    * synchronously), so the busy timeout is back before any other code can use the connection.
+   * `relax`: the statement, or the transaction it begins, commits at synchronous=NORMAL; the
+   * connection's own level is back before the turn passes to anyone else (a lone statement's at
+   * once, a transaction's when it ends).
    */
-  async #awaitingLock<T>(attempt: () => Promise<T>): Promise<T> {
+  async #awaitingLock<T>(attempt: () => Promise<T>, relax: 'statement' | 'transaction' | null = null): Promise<T> {
     const { pollMs, timeoutMs } = this.#polling;
     const deadline = performance.now() + timeoutMs;
     for (;;) {
       let result: Promise<T>;
       this.#db.exec('pragma busy_timeout = 0');
+      if (relax) this.#relaxSafety();
       try {
         result = attempt();
       } finally {
         this.#db.exec(`pragma busy_timeout = ${Math.trunc(timeoutMs)}`);
       }
       try {
-        return await result;
+        const value = await result;
+        if (relax === 'statement') this.#restoreSafety();
+        return value;
       } catch (error) {
+        if (relax) this.#restoreSafety();
         if (!isSqliteBusy(error) || performance.now() >= deadline) throw error;
       }
       this.#turn.give();
@@ -163,15 +194,16 @@ export class AwaitingSqliteDriver extends SqliteDriver {
   }
 
   override async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    // A commit that fails leaves the transaction open: Kysely rolls it back next, which ends it.
     await super.commitTransaction(connection);
-    (connection as AwaitingConnection).inTransaction = false;
+    (connection as AwaitingConnection).endTransaction();
   }
 
   override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
     try {
       await super.rollbackTransaction(connection);
     } finally {
-      (connection as AwaitingConnection).inTransaction = false;
+      (connection as AwaitingConnection).endTransaction();
     }
   }
 }

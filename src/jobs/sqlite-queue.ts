@@ -7,6 +7,7 @@ import { sql, type Transaction } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { DatabaseSync } from 'node:sqlite';
 import { GroupCommit } from '../db/group-commit.ts';
+import { relaxedTransaction, relaxedWrite } from '../db/relaxed-commit.ts';
 import { preparedInsert } from '../db/sqlite-dialect.ts';
 import { statement, type Executor } from '../db/statement.ts';
 import type { Tables } from '../db/tables.ts';
@@ -138,10 +139,11 @@ export function sqliteJobQueue(db: Db, options: SqliteQueueOptions): JobQueue {
       const deleteDone = statement((qb, p: { ids: string }) =>
         qb.deleteFrom('jobs').where('id', 'in', sql<number>`(select value from json_each(${p.ids}))`).where('locked_by', '=', workerId));
 
-      // Finished jobs of one turn are deleted together: one commit instead of one per job.
+      // Finished jobs of one turn are deleted together: one commit instead of one per job. Leases and
+      // completions may commit before their fsync (relaxed-commit.ts): one lost runs its job again.
       const completions = new GroupCommit<number, void>(
         async (ids) => {
-          await deleteDone(db, { ids: JSON.stringify(ids) });
+          await relaxedWrite(() => deleteDone(db, { ids: JSON.stringify(ids) }));
           return ids.map(() => undefined);
         },
         { maxBatch: 500, maxConcurrent: 1 },
@@ -154,7 +156,7 @@ export function sqliteJobQueue(db: Db, options: SqliteQueueOptions): JobQueue {
         // A look without the write lock first: an idle worker must not take it 20 times a second
         // from the submit path (or from another process's).
         if ((await firstDue(db, { now })).rows.length === 0) return [];
-        const leased = await db.transaction().execute((tx) => leaseDue(tx, { now, lockedUntil: iso(nowMs + options.leaseMs), limit }));
+        const leased = await relaxedTransaction(db, 'sqlite', (tx) => leaseDue(tx, { now, lockedUntil: iso(nowMs + options.leaseMs), limit }));
         return leased.rows;
       }
 

@@ -5,6 +5,7 @@ import { sql, type Transaction } from 'kysely';
 import type { Plan } from '../config.ts';
 import type { Db } from '../db/database.ts';
 import type { Engine } from '../db/migrations/column-types.ts';
+import { relaxedTransaction } from '../db/relaxed-commit.ts';
 import { statement, statements, type Executor } from '../db/statement.ts';
 import type { SubmissionsTable, Tables } from '../db/tables.ts';
 import { fromJson, toBool, toCount } from '../db/values.ts';
@@ -319,8 +320,12 @@ export function pipelineStore(db: Db, engine: Engine) {
         .execute();
     },
 
+    /**
+     * The final statuses' transaction. Its commit may return before its fsync (relaxed-commit.ts):
+     * a power cut that loses it loses the deletion of the jobs too, and they run again.
+     */
     transaction<T>(run: (tx: Transaction<Tables>) => Promise<T>): Promise<T> {
-      return db.transaction().execute(run);
+      return relaxedTransaction(db, engine, run);
     },
   };
 }
