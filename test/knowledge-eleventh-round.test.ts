@@ -10,7 +10,8 @@ import { splitPassages } from '../src/knowledge/passages.ts';
 import { splitUnits } from '../src/knowledge/sentences.ts';
 import { buildIndex } from '../src/knowledge/retrieval.ts';
 import { askerTerms } from '../src/knowledge/asker-terms.ts';
-import { isLightVerb, termOf, textTerms } from '../src/knowledge/terms.ts';
+import { termOf, textTerms } from '../src/knowledge/terms.ts';
+import { isLightVerb } from '../src/knowledge/light-words.ts';
 import { answerParts, replyPieces } from '../src/replies/offline.ts';
 import { questionParts } from '../src/replies/question-parts.ts';
 

