@@ -7,6 +7,12 @@ import { createTestStore, ENGINE } from './helpers.ts';
 import { createForm, startPipelineApp, submitAndSettle, type PipelineApp } from './pipeline-helpers.ts';
 import { graphileJobQueue, migrateGraphileSchema } from '../src/jobs/graphile-queue.ts';
 
+// pg warns (once a process) when a client is given a statement while it runs one; pg 9 will throw.
+const overlapping: string[] = [];
+process.on('warning', (warning) => {
+  if (/already executing a query/.test(warning.message)) overlapping.push(String(warning.stack));
+});
+
 describe('graphile-worker queue', { skip: ENGINE !== 'postgres' && 'PostgreSQL only' }, () => {
   let t: PipelineApp;
   before(async () => {
@@ -60,5 +66,21 @@ describe('graphile-worker queue', { skip: ENGINE !== 'postgres' && 'PostgreSQL o
       // The store's cleanup drops its own schemas, not this one.
       await t.database.pgPool!.query(`drop schema if exists "${schema}" cascade`);
     }
+  });
+
+  it('renews the leases of a process\'s workers one statement at a time on its lease session', async () => {
+    const schema = `${t.database.jobsSchema}_renew`;
+    await migrateGraphileSchema(t.database.pgPool!, schema);
+    const queue = graphileJobQueue(t.database.db, t.database.pgPool!, { schema, leaseMs: 3_000, pollMs: 1_000, maxAttempts: 3, heartbeatMs: 10 });
+    const log = { info: () => {}, error: () => {} };
+    // Four workers, as `serve` runs (pipeline, deliveries, replies, retention), their timers firing together.
+    const workers = await Promise.all(Array.from({ length: 4 }, () => queue.startWorker({ probe: async () => {} }, { concurrency: 1, log })));
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    } finally {
+      await Promise.all(workers.map((w) => w.stop()));
+      await t.database.pgPool!.query(`drop schema if exists "${schema}" cascade`);
+    }
+    assert.deepEqual(overlapping, [], 'no statement was sent while another ran');
   });
 });

@@ -191,8 +191,7 @@ export function graphileJobQueue(db: Db, pool: pg.Pool, options: GraphileQueueOp
       workersRunning++;
       async function renew(): Promise<void> {
         if (ownIds.size === 0) return;
-        const client = await session.client(worker.log);
-        await client.query(
+        await session.query(worker.log,
           `insert into worker_leases (worker_id, renewed_at, backend_pid, backend_start)
            select id, now(), pg_backend_pid(), (select backend_start from pg_stat_activity where pid = pg_backend_pid())
            from unnest($1::text[]) as id
@@ -224,7 +223,18 @@ export function graphileJobQueue(db: Db, pool: pg.Pool, options: GraphileQueueOp
 /** The connection the process's worker leases name: its own, not the pool's, so it lives exactly as long as the process (or until it is cut off). */
 function leaseSession(pool: pg.Pool) {
   let current: Promise<pg.Client> | null = null;
+  /** The last statement sent: the next waits for it. */
+  let last: Promise<unknown> = Promise.resolve();
   return {
+    /**
+     * One statement at a time: each of the process's workers renews on its own timer, and they fire
+     * together. pg queued overlapping calls itself, with a deprecation warning; pg 9 refuses them.
+     */
+    query(log: JobLog, text: string, values: unknown[]): Promise<unknown> {
+      const run = last.then(async () => (await this.client(log)).query(text, values));
+      last = run.catch(() => {});
+      return run;
+    },
     client(log: JobLog): Promise<pg.Client> {
       current ??= (async () => {
         const client = new (loadPg().Client)(pool.options);
