@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { bearer, createForm, createTestStore, type TestStore, startTestApp, type TestApp } from './helpers.ts';
+import { bearer, createForm, createTestStore, prepareStore, type TestStore, startTestApp, type TestApp } from './helpers.ts';
 import { runCli } from './cli.ts';
 
 describe('account API and keys', () => {
@@ -66,40 +66,51 @@ describe('account API and keys', () => {
   });
 });
 
-describe('CLI', () => {
+// Each CLI command is a process that loads the app (a second or more): the tests run side by side, each
+// on accounts of its own, and a test's commands that do not depend on one another run at once. The
+// tests that need a server with one account or none have a store of their own.
+describe('CLI', { concurrency: true }, () => {
   let store: TestStore;
   before(async () => {
     store = await createTestStore();
+    await prepareStore(store); // migrated once, before the commands run side by side
   });
   after(() => store.cleanup());
 
   it('creates a key (only the key on stdout), lists it, records its use and revokes it', async () => {
-    const created = await runCli(['keys', 'create', '--email', 'Cli@Example.com', '--name', 'laptop'], store.env);
-    assert.equal(created.code, 0, created.stderr);
-    const key = created.stdout.trim();
-    assert.match(key, /^ik_[A-Za-z0-9_-]{43}$/);
-    assert.equal(created.stdout, `${key}\n`);
-
-    const t = await startTestApp(store.env);
+    // A new database: the first command also migrates it, and still writes only the key to stdout.
+    const own = await createTestStore();
     try {
-      assert.equal((await t.request({ method: 'GET', url: '/api/forms', headers: bearer(key) })).statusCode, 200);
-      const listed = await runCli(['keys', 'list', '--email', 'cli@example.com'], store.env);
-      assert.equal(listed.code, 0, listed.stderr);
-      const [line] = listed.stdout.trim().split('\n');
-      assert.match(line ?? '', /cli@example\.com {2}"laptop"/);
-      assert.doesNotMatch(line ?? '', /last used never/);
-      assert.equal(listed.stdout.includes(key), false, 'the full key is never shown again');
-      const id = (line ?? '').split(' ')[0] as string;
+      const created = await runCli(['keys', 'create', '--email', 'Cli@Example.com', '--name', 'laptop'], own.env);
+      assert.equal(created.code, 0, created.stderr);
+      const key = created.stdout.trim();
+      assert.match(key, /^ik_[A-Za-z0-9_-]{43}$/);
+      assert.equal(created.stdout, `${key}\n`);
 
-      const revoked = await runCli(['keys', 'revoke', id], store.env);
-      assert.equal(revoked.code, 0, revoked.stderr);
-      const refused = await t.request({ method: 'GET', url: '/api/forms', headers: bearer(key) });
-      assert.equal(refused.statusCode, 401);
-      assert.equal(refused.body, 'Unauthorized');
-      assert.match((await runCli(['keys', 'list'], store.env)).stdout, /revoked/);
-      assert.equal((await runCli(['keys', 'revoke', id], store.env)).code, 1, 'revoking twice says so');
+      const t = await startTestApp(own.env);
+      try {
+        assert.equal((await t.request({ method: 'GET', url: '/api/forms', headers: bearer(key) })).statusCode, 200);
+        const listed = await runCli(['keys', 'list', '--email', 'cli@example.com'], own.env);
+        assert.equal(listed.code, 0, listed.stderr);
+        const [line] = listed.stdout.trim().split('\n');
+        assert.match(line ?? '', /cli@example\.com {2}"laptop"/);
+        assert.doesNotMatch(line ?? '', /last used never/);
+        assert.equal(listed.stdout.includes(key), false, 'the full key is never shown again');
+        const id = (line ?? '').split(' ')[0] as string;
+
+        const revoked = await runCli(['keys', 'revoke', id], own.env);
+        assert.equal(revoked.code, 0, revoked.stderr);
+        const refused = await t.request({ method: 'GET', url: '/api/forms', headers: bearer(key) });
+        assert.equal(refused.statusCode, 401);
+        assert.equal(refused.body, 'Unauthorized');
+        const [all, again] = await Promise.all([runCli(['keys', 'list'], own.env), runCli(['keys', 'revoke', id], own.env)]);
+        assert.match(all.stdout, /revoked/);
+        assert.equal(again.code, 1, 'revoking twice says so');
+      } finally {
+        await t.close();
+      }
     } finally {
-      await t.close();
+      await own.cleanup();
     }
   });
 
@@ -107,60 +118,68 @@ describe('CLI', () => {
     const created = await runCli(['keys', 'create', '--email', 'scope@example.com', '--name', 'agent', '--scope', 'read', '--new-account'], store.env);
     assert.equal(created.code, 0, created.stderr);
     assert.match(created.stderr, /Created read-scope API key/);
-    assert.match((await runCli(['keys', 'list', '--email', 'scope@example.com'], store.env)).stdout, /"agent"  read  /);
-    const bad = await runCli(['keys', 'create', '--email', 'scope@example.com', '--name', 'x', '--scope', 'admin'], store.env);
+    const [listed, bad] = await Promise.all([
+      runCli(['keys', 'list', '--email', 'scope@example.com'], store.env),
+      runCli(['keys', 'create', '--email', 'scope@example.com', '--name', 'x', '--scope', 'admin'], store.env),
+    ]);
+    assert.match(listed.stdout, /"agent"  read  /);
     assert.equal(bad.code, 1);
     assert.match(bad.stderr, /scope is full or read/);
   });
 
   it('sets a plan, and refuses unknown accounts and plans', async () => {
-    await runCli(['keys', 'create', '--email', 'plan@example.com', '--name', 'k', '--new-account'], store.env);
-    const ok = await runCli(['users', 'set-plan', '--email', 'plan@example.com', '--plan', 'pro'], store.env);
-    assert.equal(ok.code, 0, ok.stderr);
     const t = await startTestApp(store.env);
     try {
       const key = await t.createKey('plan@example.com');
+      const [ok, unknown, badPlan] = await Promise.all([
+        runCli(['users', 'set-plan', '--email', 'plan@example.com', '--plan', 'pro'], store.env),
+        runCli(['users', 'set-plan', '--email', 'nobody@example.com', '--plan', 'pro'], store.env),
+        runCli(['users', 'set-plan', '--email', 'plan@example.com', '--plan', 'gold'], store.env),
+      ]);
+      assert.equal(ok.code, 0, ok.stderr);
       const account = await t.request({ method: 'GET', url: '/api/account', headers: bearer(key) });
       assert.equal(account.json().plan, 'pro');
       assert.equal(account.json().submissions.limit, null);
+      assert.equal(unknown.code, 1);
+      assert.match(unknown.stderr, /no account/);
+      assert.equal(badPlan.code, 2);
+      assert.match(badPlan.stderr, /--plan must be free or pro/);
     } finally {
       await t.close();
     }
-    const unknown = await runCli(['users', 'set-plan', '--email', 'nobody@example.com', '--plan', 'pro'], store.env);
-    assert.equal(unknown.code, 1);
-    assert.match(unknown.stderr, /no account/);
-    const badPlan = await runCli(['users', 'set-plan', '--email', 'plan@example.com', '--plan', 'gold'], store.env);
-    assert.equal(badPlan.code, 2);
-    assert.match(badPlan.stderr, /--plan must be free or pro/);
   });
 
   it('sets the language submissions are translated into, and shows plan, language and credits', async () => {
-    await runCli(['keys', 'create', '--email', 'lang@example.com', '--name', 'k', '--new-account'], store.env);
+    await prepareStore(store, ['lang@example.com']);
     const ok = await runCli(['users', 'set-language', '--email', 'lang@example.com', '--language', 'fr'], store.env);
     assert.equal(ok.code, 0, ok.stderr);
-    const shown = await runCli(['users', 'show', '--email', 'lang@example.com'], store.env);
+    const [shown, bad, unknown] = await Promise.all([
+      runCli(['users', 'show', '--email', 'lang@example.com'], store.env),
+      runCli(['users', 'set-language', '--email', 'lang@example.com', '--language', 'French'], store.env),
+      runCli(['users', 'show', '--email', 'nobody@example.com'], store.env),
+    ]);
     assert.equal(shown.code, 0, shown.stderr);
     assert.match(shown.stdout, /lang@example\.com {2}plan free {2}language fr {2}submissions 0/);
     assert.match(shown.stdout, /credits lifetime: 0 used of \d+, \d+ remaining/);
-    const bad = await runCli(['users', 'set-language', '--email', 'lang@example.com', '--language', 'French'], store.env);
     assert.equal(bad.code, 1);
     assert.match(bad.stderr, /not an ISO 639-1 language code/);
-    const unknown = await runCli(['users', 'show', '--email', 'nobody@example.com'], store.env);
     assert.equal(unknown.code, 1);
     assert.match(unknown.stderr, /no account/);
   });
 
   it('explains usage errors and bad configuration, naming the variable', async () => {
-    const missing = await runCli(['keys', 'create', '--email', 'x@example.com'], store.env);
+    const [missing, unknown, badPort, badUrl] = await Promise.all([
+      runCli(['keys', 'create', '--email', 'x@example.com'], store.env),
+      runCli(['frobnicate'], store.env),
+      runCli(['migrate'], { ...store.env, PORT: 'eighty' }),
+      runCli(['migrate'], { ...store.env, DATABASE_URL: 'mysql://localhost/db' }),
+    ]);
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /--name is required/);
-    const unknown = await runCli(['frobnicate'], store.env);
     assert.equal(unknown.code, 2);
     assert.match(unknown.stderr, /Usage: intake/);
-    const badPort = await runCli(['migrate'], { ...store.env, PORT: 'eighty' });
     assert.equal(badPort.code, 1);
     assert.match(badPort.stderr, /Configuration error: PORT: expected a whole number/);
-    const badUrl = await runCli(['migrate'], { ...store.env, DATABASE_URL: 'mysql://localhost/db' });
     assert.match(badUrl.stderr, /DATABASE_URL: must start with postgres:\/\/ or postgresql:\/\//);
   });
 
@@ -170,16 +189,22 @@ describe('CLI', () => {
       const first = await runCli(['keys', 'create', '--email', 'first@example.com', '--name', 'laptop'], own.env);
       assert.equal(first.code, 0, first.stderr);
       assert.match(first.stderr, /for the new account first@example\.com/);
-      const again = await runCli(['keys', 'create', '--email', 'First@example.com', '--name', 'phone'], own.env);
+      // Neither of these two adds an account, so whichever runs first, the other finds only first@.
+      const [again, typo] = await Promise.all([
+        runCli(['keys', 'create', '--email', 'First@example.com', '--name', 'phone'], own.env),
+        runCli(['keys', 'create', '--email', 'frist@example.com', '--name', 'x'], own.env),
+      ]);
       assert.equal(again.code, 0, again.stderr);
       assert.match(again.stderr, /for the account first@example\.com\./);
-      const typo = await runCli(['keys', 'create', '--email', 'frist@example.com', '--name', 'x'], own.env);
       assert.equal(typo.code, 1);
       assert.equal(typo.stdout, '', 'no key');
       assert.match(typo.stderr, /No account has the email frist@example\.com; this server's account is first@example\.com/);
       assert.match(typo.stderr, /--new-account/);
-      assert.doesNotMatch((await runCli(['keys', 'list'], own.env)).stdout, /frist/, 'nothing was created');
-      const second = await runCli(['keys', 'create', '--email', 'second@example.com', '--name', 'x', '--new-account'], own.env);
+      const [listed, second] = await Promise.all([
+        runCli(['keys', 'list'], own.env),
+        runCli(['keys', 'create', '--email', 'second@example.com', '--name', 'x', '--new-account'], own.env),
+      ]);
+      assert.doesNotMatch(listed.stdout, /frist/, 'nothing was created');
       assert.equal(second.code, 0, second.stderr);
       assert.match(second.stderr, /for the new account second@example\.com/);
     } finally {
@@ -190,11 +215,10 @@ describe('CLI', () => {
   it('creates the owner account once for several keys', async () => {
     await runCli(['keys', 'create', '--email', 'twice@example.com', '--name', 'a', '--new-account'], store.env);
     await runCli(['keys', 'create', '--email', 'twice@example.com', '--name', 'b'], store.env);
-    const listed = await runCli(['keys', 'list', '--email', 'twice@example.com'], store.env);
-    const keyIds = new Set(listed.stdout.trim().split('\n').map((l) => l.split(/\s+/)[0]));
-    assert.equal(keyIds.size, 2, 'two keys');
-    const t = await startTestApp(store.env);
+    const [listed, t] = await Promise.all([runCli(['keys', 'list', '--email', 'twice@example.com'], store.env), startTestApp(store.env)]);
     try {
+      const keyIds = new Set(listed.stdout.trim().split('\n').map((l) => l.split(/\s+/)[0]));
+      assert.equal(keyIds.size, 2, 'two keys');
       const key = await t.createKey('twice@example.com');
       await createForm(t, key);
       const rows = await t.database.db.selectFrom('accounts').select('id').where('email', '=', 'twice@example.com').execute();

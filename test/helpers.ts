@@ -11,6 +11,8 @@ import { buildServices, openSecrets, type ServiceOptions, type Services } from '
 import { loadConfig, type Config } from '../src/config.ts';
 import { openDatabase, type Database } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
+import { accountService } from '../src/accounts/service.ts';
+import { accountStore } from '../src/accounts/store.ts';
 import type { SecretBox } from '../src/secrets/box.ts';
 import { CONTACT_SCHEMA } from './fixtures.ts';
 
@@ -52,6 +54,25 @@ export async function createTestStore(): Promise<TestStore> {
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Migrates a store's database and makes an owner account with a key for each email (the keys, in
+ * order), through the account service the CLI's `keys create --new-account` calls: for tests that need
+ * owners in place but check something else, without a CLI process (a second or more) for each.
+ */
+export async function prepareStore(store: TestStore, owners: string[] = []): Promise<string[]> {
+  const config = loadConfig(store.env);
+  const database = openDatabase(config);
+  try {
+    await migrateToLatest(database);
+    const accounts = accountService(accountStore(database.db), config);
+    const keys: string[] = [];
+    for (const email of owners) keys.push((await accounts.createKey({ email, name: 'k' })).key);
+    return keys;
+  } finally {
+    await database.close();
+  }
 }
 
 export interface TestApp {
