@@ -1,8 +1,8 @@
 // Commits that may return before their fsync, for work that runs again if a power cut loses it: the
 // pipeline's final statuses and the SQLite queue's leases and completions. On SQLite a durable commit
-// waits for an fsync (1 to 5 ms here) on the calling thread; with the embedded worker that thread is
-// the one that answers requests, and the worker's commits (a lease, a batch's final statuses, the
-// completions, each poll) stopped the event loop for most of its time under load.
+// waits for an fsync (2 to 5 ms on this project's hosts) on the calling thread; with the embedded
+// worker that thread is the one that answers requests, and the worker's commits (a lease, a batch's
+// final statuses, the completions, each round) each stopped the event loop that long.
 //
 // Why nothing is lost: commits reach the write-ahead log in order (SQLite's WAL file, PostgreSQL's
 // WAL), and the next durable commit on the database (the next submission's, from any connection)

@@ -4,9 +4,9 @@
 // worker that held the process's only thread for tens of milliseconds (hundreds on a busy host), and
 // no request was read meanwhile. Each submission asks for a turn before each step; once the current
 // turn has run for the budget, every asker waits for the same `setImmediate`, which lets the event
-// loop poll its sockets (at once, or after one more slice when the pause began in the poll phase). The submissions that reach their final status in one slice
-// still share one commit (the group commit gathers a turn's writes), so the slice trades a few more
-// commits per batch for a bounded stall. On PostgreSQL every store call waits on the network and the
+// loop poll its sockets (at once, or after one more slice when the pause began in the poll phase).
+// The submissions that reach their final status in one slice still share one commit (the group
+// commit gathers a turn's writes), so the slice trades a few more commits per batch for a bounded stall. On PostgreSQL every store call waits on the network and the
 // turns come on their own: the budget is rarely reached.
 
 export class TurnBudget {
@@ -30,7 +30,8 @@ export class TurnBudget {
     const now = this.#now();
     if (this.#turnStart === null) {
       this.#turnStart = now;
-      // Runs once this macrotask and its microtasks are over: the next asker starts a new turn.
+      // Runs in the loop's check phase, after this iteration's callbacks (a turn may span several of
+      // them, which only makes the budget stricter): the next asker starts a new turn.
       setImmediate(() => {
         this.#turnStart = null;
       });
