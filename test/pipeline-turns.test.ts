@@ -99,7 +99,9 @@ describe('a batch job on the event loop', () => {
   it('runs a few steps per turn, and the final statuses of a turn still share a commit', async () => {
     const run = await processBatch(new TurnBudget(8, countingClock()));
     // Every step asks once: at most the budget's askers run in one turn, plus the one that starts it.
-    assert.ok(run.mostStepsInATurn <= 9, `at most 9 steps between turns (${run.mostStepsInATurn})`);
+    // On PostgreSQL a step that asked in one turn may finish in a later one, beside that turn's own
+    // (the probe counts finished steps), so the bound is SQLite's, where every step finishes as it runs.
+    if (ENGINE === 'sqlite') assert.ok(run.mostStepsInATurn <= 9, `at most 9 steps between turns (${run.mostStepsInATurn})`);
     assert.ok(run.commits < run.submissions, `${run.submissions} final statuses in fewer commits (${run.commits})`);
   });
 
