@@ -191,7 +191,8 @@ export function graphileJobQueue(db: Db, pool: pg.Pool, options: GraphileQueueOp
       workersRunning++;
       async function renew(): Promise<void> {
         if (ownIds.size === 0) return;
-        await session.query(worker.log,
+        // Skipped if this worker has stopped by its turn: the session may be closed by then.
+        await session.query(worker.log, () => !stopping,
           `insert into worker_leases (worker_id, renewed_at, backend_pid, backend_start)
            select id, now(), pg_backend_pid(), (select backend_start from pg_stat_activity where pid = pg_backend_pid())
            from unnest($1::text[]) as id
@@ -230,8 +231,10 @@ function leaseSession(pool: pg.Pool) {
      * One statement at a time: each of the process's workers renews on its own timer, and they fire
      * together. pg queued overlapping calls itself, with a deprecation warning; pg 9 refuses them.
      */
-    query(log: JobLog, text: string, values: unknown[]): Promise<unknown> {
-      const run = last.then(async () => (await this.client(log)).query(text, values));
+    query(log: JobLog, wanted: () => boolean, text: string, values: unknown[]): Promise<unknown> {
+      // Asked whether it is still wanted when its turn comes: a stopped worker's statement would open
+      // a new session after the last worker closed it, and keep the process alive.
+      const run = last.then(async () => (wanted() ? (await this.client(log)).query(text, values) : undefined));
       last = run.catch(() => {});
       return run;
     },
@@ -252,6 +255,7 @@ function leaseSession(pool: pg.Pool) {
       return current;
     },
     async close(): Promise<void> {
+      await last; // the statement under way ends first
       const pending = current;
       current = null;
       if (pending) await (await pending.catch(() => null))?.end().catch(() => {});
