@@ -53,8 +53,13 @@ describe('SQLite: relaxed commits', () => {
     assert.equal(connection.prepare("select count(*) as n from t where x = 'rolled back'").get()!.n, 0);
   });
 
-  it('puts FULL back after a relaxed lone write; a transaction that the relaxed one\'s work starts is not relaxed', async () => {
-    await relaxedWrite(() => sql`insert into t values ('lone')`.execute(db));
+  it('runs a relaxed lone write at NORMAL and puts FULL back; a transaction that the relaxed one\'s work starts is not relaxed', async () => {
+    // The statement itself records the level it ran at (a function that reads the pragma mid-statement).
+    connection.function('safety_now', () => String((connection.prepare('pragma synchronous').get() as { synchronous: number }).synchronous));
+    await relaxedWrite(() => sql`insert into t values ('lone ' || safety_now())`.execute(db));
+    await sql`insert into t values ('plain ' || safety_now())`.execute(db);
+    const levels = connection.prepare("select x from t where x like 'lone %' or x like 'plain %' order by rowid").all().map((row) => row.x);
+    assert.deepEqual(levels, [`lone ${NORMAL}`, `plain ${FULL}`]);
     assert.equal(await safety(db), FULL);
     // Only Kysely's own `begin` sees the request: what the caller's callback starts is not relaxed.
     let started: Promise<number> | null = null;
