@@ -17,6 +17,13 @@ import { detectSubmissionLanguage } from '../src/pipeline/language.ts';
 import { compileValidator } from '../src/submissions/validator.ts';
 
 const GENEROUS_BOUND_MS = 1_000;
+/**
+ * For the knowledge-base inputs whose linear cost is itself about a second (indexing 20,000 passages
+ * took 1.0 to 1.8 s on a loaded host, and 3.6 s once at load average 13, where a 3 s bound failed).
+ * A quadratic regex on their 200,000 characters (4e10 steps) takes tens of seconds, so this still
+ * trips on that and not on a busy host.
+ */
+const HEAVY_BOUND_MS = 10_000;
 
 function timed<T>(work: () => T): { value: T; ms: number } {
   const started = performance.now();
@@ -128,7 +135,7 @@ describe('smart replies read hostile knowledge bases and messages in linear time
   for (const [n, attack] of kbAttacks.entries()) {
     it(`indexes hostile knowledge-base content #${n + 1} at once`, () => {
       const { ms } = timed(() => buildIndex(splitPassages(attack)));
-      assert.ok(ms < 3 * GENEROUS_BOUND_MS, `took ${ms.toFixed(0)} ms`);
+      assert.ok(ms < HEAVY_BOUND_MS, `took ${ms.toFixed(0)} ms`);
     });
   }
 
@@ -158,7 +165,7 @@ describe('smart replies read hostile knowledge bases and messages in linear time
   it('answers a question for a kind of answer from a passage of many sentences at once', () => {
     const long = buildIndex(splitPassages(`## Lessons\n\n${'A lesson is good. '.repeat(20_000)}`));
     const { ms } = timed(() => answerParts(long, 'How long is a lesson?'));
-    assert.ok(ms < 3 * GENEROUS_BOUND_MS, `took ${ms.toFixed(0)} ms`);
+    assert.ok(ms < HEAVY_BOUND_MS, `took ${ms.toFixed(0)} ms`);
   });
   for (const [n, text] of typed.entries()) {
     it(`reads the kind of answer asked and stated in hostile text #${n + 1} at once`, () => {
