@@ -100,8 +100,9 @@ export const RELAXED_ENV = {
 };
 
 export async function startTestApp(env: Record<string, string> = {}, options: ServiceOptions = {}): Promise<TestApp> {
-  const store = await createTestStore();
-  const config = loadConfig({ ...RELAXED_ENV, ...store.env, ...env });
+  // A caller that names its own store (a test store's env) keeps it and cleans it up itself.
+  const store = env.INTAKE_DATA_DIR ? undefined : await createTestStore();
+  const config = loadConfig({ ...RELAXED_ENV, ...store?.env, ...env });
   const database = openDatabase(config);
   await migrateToLatest(database);
   const { secrets } = await openSecrets(config, database);
@@ -124,7 +125,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: Se
       await services.limits.close();
       await services.live.close();
       await database.close();
-      await store.cleanup();
+      await store?.cleanup();
     },
   };
 }
