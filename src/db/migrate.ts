@@ -43,6 +43,7 @@ import * as triageMembers from './migrations/0043_triage_members.ts';
 import * as oneStatementBatch from './migrations/0044_one_statement_batch.ts';
 import * as staticAddJobs from './migrations/0045_static_add_jobs.ts';
 import * as tracedBatchJobs from './migrations/0046_traced_batch_jobs.ts';
+import * as slotHolders from './migrations/0047_slot_holders.ts';
 
 type CodeMigration = { up(db: Kysely<any>, t: ColumnTypes): Promise<void> };
 
@@ -80,6 +81,7 @@ const MIGRATIONS: Record<string, CodeMigration> = {
   '0044_one_statement_batch': oneStatementBatch,
   '0045_static_add_jobs': staticAddJobs,
   '0046_traced_batch_jobs': tracedBatchJobs,
+  '0047_slot_holders': slotHolders,
 };
 
 class CodeMigrationProvider implements MigrationProvider {

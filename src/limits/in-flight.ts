@@ -1,10 +1,12 @@
 // Caps on work in flight per key (deliveries per destination), shared by every worker process when
 // Redis or PostgreSQL holds them. A slot expires by itself after `holdMs`, so a process that dies
-// holding one does not block its key for good.
+// holding one does not block its key for good; on PostgreSQL it is free at once, as the session
+// that stands for its process is gone (holder-session.ts).
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Redis } from 'ioredis';
 import type { Db } from '../db/database.ts';
+import type { HolderSession } from './holder-session.ts';
 import { FALLBACK, PATIENT_TIMEOUT_MS, type RedisBreaker } from './redis-breaker.ts';
 
 export type Release = () => Promise<void>;
@@ -57,17 +59,24 @@ export function redisSlots(redis: Redis, prefix: string): InFlightSlots {
   };
 }
 
-export function postgresSlots(db: Db): InFlightSlots {
+export function postgresSlots(db: Db, holders: HolderSession): InFlightSlots {
   return {
     async take(key, max, holdMs) {
       const token = randomUUID();
+      const holder = await holders.identity();
       const took = await db.transaction().execute(async (tx) => {
         // Counting and taking are one step for each key: concurrent takers of a key wait here.
         await sql`select pg_advisory_xact_lock(hashtextextended(${`intake-slot:${key}`}, 0))`.execute(tx);
-        await tx.deleteFrom('in_flight_slots').where('key', '=', key).where('expires_at', '<=', sql<string>`now()`).execute();
+        // Gone: past its hold time, or held by a session that has closed (backend_start is hidden
+        // from other roles: then the pid alone says the session lives).
+        await sql`delete from in_flight_slots s where s.key = ${key} and (s.expires_at <= now() or (s.holder_pid is not null and not exists (
+            select 1 from pg_stat_activity a where a.pid = s.holder_pid and (a.backend_start is null or a.backend_start = s.holder_start))))`.execute(tx);
         const { count } = await tx.selectFrom('in_flight_slots').select((eb) => eb.fn.countAll<string>().as('count')).where('key', '=', key).executeTakeFirstOrThrow();
         if (Number(count) >= max) return false;
-        await tx.insertInto('in_flight_slots').values({ key, token, expires_at: sql<string>`now() + make_interval(secs => ${holdMs / 1000})` }).execute();
+        await tx.insertInto('in_flight_slots').values({
+          key, token, expires_at: sql<string>`now() + make_interval(secs => ${holdMs / 1000})`,
+          holder_pid: holder.pid, holder_start: sql<string>`${holder.start}::timestamptz`,
+        }).execute();
         return true;
       });
       if (!took) return null;

@@ -3,6 +3,7 @@
 // embedded SQLite default, usually one process).
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
+import { holderSession } from './holder-session.ts';
 import { breakerSlots, memorySlots, postgresSlots, type InFlightSlots } from './in-flight.ts';
 import { breakerRateLimitStore, postgresRateLimitStore, type RateLimitBackend } from './rate-limit-stores.ts';
 import { RedisBreaker, type BreakerLog, type FallbackStatus } from './redis-breaker.ts';
@@ -38,7 +39,12 @@ export function sharedLimitsFor(config: Config, database: Database): SharedLimit
     };
   }
   if (database.engine === 'postgres') {
-    return { backend: 'postgres', rateLimits: { kind: 'postgres', store: postgresRateLimitStore(database.db) }, slots: postgresSlots(database.db), ...NOTHING_TO_WAIT_FOR };
+    // Opened by the first slot taken (a delivery), so an API-only process has no extra connection.
+    const holders = holderSession(database.pgPool!);
+    return {
+      backend: 'postgres', rateLimits: { kind: 'postgres', store: postgresRateLimitStore(database.db) }, slots: postgresSlots(database.db, holders),
+      ...NOTHING_TO_WAIT_FOR, close: () => holders.close(),
+    };
   }
   return { backend: 'memory', rateLimits: { kind: 'memory' }, slots: memorySlots(), ...NOTHING_TO_WAIT_FOR };
 }

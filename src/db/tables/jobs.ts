@@ -44,4 +44,7 @@ export interface InFlightSlotsTable {
   key: string;
   token: string;
   expires_at: Timestamp;
+  /** The holding process's session (src/limits/holder-session.ts); null for slots taken before 0047. */
+  holder_pid: number | null;
+  holder_start: Timestamp | null;
 }
