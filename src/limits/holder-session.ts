@@ -20,6 +20,8 @@ export interface HolderSession {
 
 export function holderSession(pool: pg.Pool): HolderSession {
   let current: Promise<{ client: pg.Client; holder: Holder }> | null = null;
+  // After close, no new session: one opened then would keep the process alive.
+  let closed = false;
   const open = async () => {
     const client = new (loadPg().Client)(pool.options);
     client.on('error', () => {
@@ -36,6 +38,7 @@ export function holderSession(pool: pg.Pool): HolderSession {
   };
   return {
     async identity() {
+      if (closed) throw new Error('the slot holder session is closed');
       current ??= open().catch((error: unknown) => {
         current = null;
         throw error;
@@ -43,6 +46,7 @@ export function holderSession(pool: pg.Pool): HolderSession {
       return (await current).holder;
     },
     async close() {
+      closed = true;
       const pending = current;
       current = null;
       if (pending) await (await pending.catch(() => null))?.client.end().catch(() => {});
