@@ -97,7 +97,7 @@ describe('data subjects: search, export and erase', () => {
 
   it('answers the CLI the same way', async () => {
     const owner = (await t.services.accounts.authenticate(key))!.account.email;
-    // Three processes that each load the app, side by side: none of them changes anything.
+    // Three CLI processes side by side: none of them changes anything.
     const [found, bad, noOwner] = await Promise.all([
       runCli(['subjects', 'search', '--owner', owner, '--email', ADDRESS], cliEnv(t)),
       runCli(['subjects', 'erase', '--owner', owner, '--email', 'not-an-address'], cliEnv(t)),

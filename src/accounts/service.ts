@@ -3,6 +3,7 @@ import type { Config, Plan } from '../config.ts';
 import { KEY_SCOPES, type Account, type AccountStore, type ApiKeyRecord, type KeyScope } from './store.ts';
 import { creditPeriod } from './credits.ts';
 import { hashSecret, newSecret } from './secrets.ts';
+import { InputError } from './input-error.ts';
 import { identityEmail } from '../forms/email-address.ts';
 import type { Role } from '../db/tables.ts';
 
@@ -32,8 +33,6 @@ export interface CreditStatus {
   metered: boolean;
   meteredUsage: number;
 }
-
-export class InputError extends Error {}
 
 const KEY_PREFIX = 'ik_';
 /** Writing last_used_at on every request would make every read a write; a minute's precision is enough. */

@@ -1,9 +1,9 @@
 // `intake backup --out FILE` and `intake restore --from FILE`: the embedded database's copy while
 // the server serves, and putting one back while nothing uses it. PostgreSQL has its own tools.
 import { parseArgs } from 'node:util';
-import { InputError } from '../accounts/service.ts';
+import { InputError } from '../accounts/input-error.ts';
 import type { Config } from '../config.ts';
-import { sqliteFile } from '../db/database.ts';
+import { sqliteFile } from '../db/sqlite-file.ts';
 import { BackupError, backupSqlite, restoreSqlite } from './sqlite-backup.ts';
 
 const POSTGRES_NOTE = 'This server stores its data in PostgreSQL: back it up with pg_dump and restore with pg_restore (see docs/data.md).';

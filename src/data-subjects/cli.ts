@@ -1,7 +1,8 @@
 // `intake subjects search|export|erase --owner EMAIL --email EMAIL`: a person's requests answered
 // from the command line, as JSON on stdout; the erasure is audited with its counts only.
 import { parseArgs } from 'node:util';
-import { accountService, InputError } from '../accounts/service.ts';
+import { InputError } from '../accounts/input-error.ts';
+import { accountService } from '../accounts/service.ts';
 import { accountStore } from '../accounts/store.ts';
 import { auditService } from '../audit/service.ts';
 import { auditStore } from '../audit/store.ts';

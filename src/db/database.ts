@@ -1,5 +1,4 @@
 // Opens the one query layer over whichever engine the configuration names.
-import path from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
 import type pg from 'pg';
 import { loadPg } from './pg.ts';
@@ -7,8 +6,11 @@ import type { DatabaseSync } from 'node:sqlite';
 import { DEFAULT_BUSY_TIMEOUT_MS, openSqliteConnection, sqliteDialect } from './sqlite-dialect.ts';
 import { preparedName } from './statement.ts';
 import { privateDatabaseFiles, privateDir } from './file-modes.ts';
+import { sqliteFile } from './sqlite-file.ts';
 import type { Tables } from './tables.ts';
 import type { Engine } from './migrations/column-types.ts';
+
+export { sqliteFile };
 
 export type Db = Kysely<Tables>;
 
@@ -78,10 +80,6 @@ function preparingClient(Client: typeof pg.Client): typeof pg.Client {
       return name ? query.call(this, { name, text, values }) : query.apply(this, args);
     }
   };
-}
-
-export function sqliteFile(dataDir: string): string {
-  return path.join(dataDir, 'intake.sqlite');
 }
 
 export function openDatabase(options: DatabaseOptions): Database {

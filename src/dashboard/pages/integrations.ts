@@ -2,7 +2,7 @@
 // connected with OAuth (list with last use; revoke), and MCP client snippets.
 import { can } from '../../workspaces/permissions.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { InputError } from '../../accounts/service.ts';
+import { InputError } from '../../accounts/input-error.ts';
 import type { ApiKeyRecord } from '../../accounts/store.ts';
 import type { ConnectedApp } from '../../oauth/store.ts';
 import { baseUrlOf } from '../../http/base-url.ts';
