@@ -87,7 +87,7 @@ export interface PassageIndex {
 }
 
 const HEADING_BOOST = 3;
-/** What the asker's own words weigh (terms.ts, askerTerms) when the knowledge base never uses them. */
+/** What the asker's own words weigh (asker-terms.ts, askerTerms) when the knowledge base never uses them. */
 export const ASKER_WEIGHT = 0;
 /**
  * A number the knowledge base never writes ("could we have 2 photographers?", "my daughter is 9",
