@@ -112,18 +112,6 @@ function ofType(index: PassageIndex, ranked: SentenceMatch[], wanted: AnswerType
 }
 
 /**
- * The heading over a quote, when it states the kind of answer asked and the quote does not ("GAFAS
- * COMPLETAS DESDE 79 €" over "Montura + cristales graduados antirreflejantes."; issue 36, seventeenth
- * round): the kind was found there (ofType reads the heading), so the reply shows it. Not the
- * question of a Q&A pair, nor a heading already quoted.
- */
-function withHeading(lines: string[], passage: Passage, wanted: AnswerType | null): string[] {
-  const heading = passage.heading;
-  if (!wanted || !heading || heading.length > MAX_HEADING_CHARS || heading.trimEnd().endsWith('?') || lines.includes(heading)) return lines;
-  return !statesAnswer(wanted, lines.join('\n')) && statesAnswer(wanted, heading) ? [heading, ...lines] : lines;
-}
-
-/**
  * What the asker says of their case beside a one-question message ("… a placement test? I'm a
  * complete beginner.") can decide the answer, which the passage may give in a sentence of its own
  * ("Beginners with no German at all do not need to take the test"). That sentence is quoted too
@@ -196,7 +184,7 @@ export function answerParts(index: PassageIndex, message: string, rule: AnswerRu
     const accepted = best !== null && !typeMissing && passes(value, best.coverage, rule);
     const also = byKind.slice(0, -1).map((k) => k.ranked[0]!);
     const stated = accepted && asked.length === 1 ? caseSentence(index, whole, question, best) : null;
-    const quote = accepted ? withHeading(quoteOf(index, ranked, stated ? [...also, stated] : also), best.sentence.passage, wanted) : [];
+    const quote = accepted ? quoteOf(index, ranked, stated ? [...also, stated] : also) : [];
     const certainty = accepted ? certaintyOf(value, best.coverage) ?? 'low' : null;
     // Only a reply that is not sure offers the next-best passage; found only then, as it costs a ranking.
     const next = accepted && certainty !== 'high' ? passages[1] : undefined;
