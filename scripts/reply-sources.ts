@@ -1,7 +1,7 @@
 // The evaluation sources of smart replies, each split into a validation and a held-out part by a
 // hash (the same split every run): the small-business knowledge bases written for Intake
 // (scripts/data/knowledge; those of its validation/ folder are validation trials only, those of
-// fresh3/ and fresh10/ held-out trials only), StackFAQ (Q&A pairs; ../shared/data/faq) and a SQuAD 2.0 subset (prose;
+// fresh3/ and fresh11/ held-out trials only), StackFAQ (Q&A pairs; ../shared/data/faq) and a SQuAD 2.0 subset (prose;
 // ../shared/data/qa). A trial is one submission to one knowledge base with the test of a right reply.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -10,7 +10,7 @@ import { splitPassages } from '../src/knowledge/passages.ts';
 import { buildIndex, type PassageIndex } from '../src/knowledge/retrieval.ts';
 
 export type Part = 'validation' | 'held-out';
-export type SourceName = 'small business' | 'small business, fresh 3' | 'small business, fresh 10' | 'StackFAQ' | 'SQuAD 2.0';
+export type SourceName = 'small business' | 'small business, fresh 3' | 'small business, fresh 11' | 'StackFAQ' | 'SQuAD 2.0';
 
 export interface Trial {
   source: SourceName;
@@ -46,7 +46,8 @@ export function businessSources(dir = DATA): Business[] {
  * until its twelfth, four more (olive-tree-menu to bnb-toscana-it, once fresh6/) until its thirteenth, four
  * more (party-packages to autoescuela-es, once fresh7/) until its fourteenth, five more (vet-hours-services to
  * scuola-cucina-it, once fresh8/) until its fifteenth, five more (alterations-notice to escuela-surf-es, once
- * fresh9/) until its sixteenth (docs/reply-evaluation.md).
+ * fresh9/) until its sixteenth, five more (chimney-sweep-qa to optica-folleto-es, once fresh10/) until its
+ * seventeenth (docs/reply-evaluation.md).
  */
 export const VALIDATION_DIR = path.join(DATA, 'validation');
 /**
@@ -56,16 +57,16 @@ export const VALIDATION_DIR = path.join(DATA, 'validation');
  */
 export const FRESH3_DIR = path.join(DATA, 'fresh3');
 /**
- * The knowledge bases of data/knowledge/fresh10 (one English, one French, one German, one Italian, one
- * Spanish) were written, and committed alone, before issue 36's sixteenth round changed or ran anything on
- * them: held out whole. (fresh9/, the fifteenth round's, is validation data since the sixteenth.)
+ * The knowledge bases of data/knowledge/fresh11 (three English, one German, one French) were written,
+ * and committed alone, before issue 36's seventeenth round changed or ran anything on them: held out
+ * whole. (fresh10/, the sixteenth round's, is validation data since the seventeenth.)
  */
-export const FRESH10_DIR = path.join(DATA, 'fresh10');
+export const FRESH11_DIR = path.join(DATA, 'fresh11');
 
 export function smallBusinessTrials(dir = DATA): Trial[] {
-  const heldOut = dir === FRESH3_DIR || dir === FRESH10_DIR;
+  const heldOut = dir === FRESH3_DIR || dir === FRESH11_DIR;
   const validation = dir === VALIDATION_DIR;
-  const source: SourceName = dir === FRESH3_DIR ? 'small business, fresh 3' : dir === FRESH10_DIR ? 'small business, fresh 10' : 'small business';
+  const source: SourceName = dir === FRESH3_DIR ? 'small business, fresh 3' : dir === FRESH11_DIR ? 'small business, fresh 11' : 'small business';
   return businessSources(dir).flatMap((business) => {
     const content = fs.readFileSync(path.join(dir, business.file), 'utf8');
     const index = buildIndex(splitPassages(content));

@@ -2,12 +2,11 @@
 // information it asks for, more than its topic ("do I need to get …", "what's your policy on …", "is
 // it far …"). retrieval.ts weighs them as nothing when the knowledge base never uses them, like any
 // word when it does. Terms as terms.ts compares them, in the five languages of knowledge bases.
-import { stemmer } from 'stemmer';
 import { frenchStem, type Language } from './languages.ts';
 import { foldGerman, germanStem } from './german.ts';
 import { italianStem } from './italian.ts';
 import { spanishStem } from './spanish.ts';
-import { SYNONYM_OF } from './synonyms.ts';
+import { englishTerm } from './synonyms.ts';
 
 /**
  * Light verbs, by stem: verbs that carry the grammar of a question more than its topic ("do I need
@@ -17,10 +16,10 @@ import { SYNONYM_OF } from './synonyms.ts';
  */
 export const LIGHT_VERBS: ReadonlySet<string> = new Set(
   [
-    ...['get', 'got', 'gets', 'getting', 'go', 'goes', 'going', 'went', 'give', 'given', 'keep', 'put', 'make', 'come', 'sort', 'need'].map((w) => SYNONYM_OF.get(stemmer(w)) ?? stemmer(w)),
+    ...['get', 'got', 'gets', 'getting', 'go', 'goes', 'going', 'went', 'give', 'given', 'keep', 'put', 'make', 'come', 'sort', 'need'].map(englishTerm),
     // Their irregular forms, which the stemmer leaves apart ("an album made up", "a service wash done
     // same day", "they came round"), and "done" of "get it done" (issue 36, thirteenth round).
-    ...['made', 'came', 'gave', 'kept', 'done'].map((w) => SYNONYM_OF.get(stemmer(w)) ?? stemmer(w)),
+    ...['made', 'came', 'gave', 'kept', 'done'].map(englishTerm),
     // Italian and Spanish "come", "give", "take", "put", "go", "bring" ("potete venire?", "che garanzia date", "¿podéis venir?", "llevar al perro").
     ...['venire', 'venite', 'vengo', 'dare', 'date', 'prendete', 'prendere', 'mettete', 'mettere'].map((w) => italianStem(w)),
     ...['venir', 'venis', 'vienen', 'ir', 'voy', 'dar', 'dais', 'llevar', 'llevo', 'poner'].map((w) => spanishStem(w)),
@@ -52,7 +51,7 @@ export const isLightVerb = (term: string, language: Language) => LIGHT_VERBS.has
  * like light verbs: nothing when the knowledge base never uses them ("Please give 48 hours notice
  * if you need to cancel" answers the first), like any word when it does ("Our privacy policy …").
  */
-export const LIGHT_NOUNS: ReadonlySet<string> = new Set(['policy', 'policies', 'rule', 'rules', 'detail', 'details'].map((w) => SYNONYM_OF.get(stemmer(w)) ?? stemmer(w)));
+export const LIGHT_NOUNS: ReadonlySet<string> = new Set(['policy', 'policies', 'rule', 'rules', 'detail', 'details'].map(englishTerm));
 
 /**
  * Framing words, by term: how far, whether at a cost, when by, not about what ("is it far from the
@@ -62,9 +61,9 @@ export const LIGHT_NOUNS: ReadonlySet<string> = new Set(['policy', 'policies', '
  * £2 a day", "back pain"). Issue 36, seventh round.
  */
 export const LIGHT_FRAMES: ReadonlySet<string> = new Set([
-  ...['far', 'extra', 'back', 'till'].map((w) => SYNONYM_OF.get(stemmer(w)) ?? stemmer(w)),
+  ...['far', 'extra', 'back', 'till'].map(englishTerm),
   frenchStem('loin'), germanStem(foldGerman('weit')),
   // Money itself ("money back", "money off", "me devolvéis el dinero", "l'argent"): what a refund, a
   // discount or a price is paid in, not what is asked about (issue 36, thirteenth round).
-  SYNONYM_OF.get(stemmer('money')) ?? stemmer('money'), frenchStem('argent'), germanStem(foldGerman('geld')), italianStem('soldi'), italianStem('denaro'), spanishStem('dinero'),
+  englishTerm('money'), frenchStem('argent'), germanStem(foldGerman('geld')), italianStem('soldi'), italianStem('denaro'), spanishStem('dinero'),
 ]);

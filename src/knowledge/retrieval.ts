@@ -28,6 +28,7 @@ import { dayOfWord, daysOf, tierOf, TIERS } from './days.ts';
 import { businessNameTerms } from './business-name.ts';
 import { countsOf } from './counts.ts';
 import { markQuestionLines, markTables, withoutListNumber } from './passage-layout.ts';
+import { isPostMetadata } from './post-metadata.ts';
 
 export { queryTerms } from './terms.ts';
 
@@ -44,6 +45,8 @@ export interface Sentence {
   row: boolean;
   /** For a row of a Markdown table, the table's header row, read and quoted with it. */
   header?: Sentence;
+  /** A line about a post, not of it ("Asked by Dan · 2 years ago", "👍 4"; post-metadata.ts): never matched nor quoted. */
+  aside?: boolean;
 }
 
 export interface SentenceMatch {
@@ -87,7 +90,7 @@ export interface PassageIndex {
 }
 
 const HEADING_BOOST = 3;
-/** What the asker's own words weigh (terms.ts, askerTerms) when the knowledge base never uses them. */
+/** What the asker's own words weigh (asker-terms.ts, askerTerms) when the knowledge base never uses them. */
 export const ASKER_WEIGHT = 0;
 /**
  * A number the knowledge base never writes ("could we have 2 photographers?", "my daughter is 9",
@@ -157,6 +160,7 @@ function* indexSteps(passages: Passage[]): Steps<PassageIndex> {
     sentencesByPassage.set(passage.position, sentences);
     const asks = passage.heading?.trimEnd().endsWith('?') ?? false;
     const notAnswers = markTables(sentences);
+    for (const sentence of sentences) if (isPostMetadata(sentence.text)) notAnswers.add(Object.assign(sentence, { aside: true }));
     const questionOf = markQuestionLines(passage.body, sentences);
     for (const question of questionOf.values()) notAnswers.add(question);
     const answers = titleOnly(passage, passages.length) ? [] : sentences.filter((sentence) => !notAnswers.has(sentence));

@@ -65,6 +65,15 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
 ];
 /** Each stem of a synonym group to the group's first: the term all of them are compared as. */
 export const SYNONYM_OF = new Map(SYNONYM_GROUPS.flatMap((group) => group.map((word) => [stemmer(word), stemmer(group[0]!)] as const)));
+/**
+ * An English word's term as retrieval compares it: its stem, or its synonym group's (the English
+ * words other languages' synonyms stand for, and lists of English words, are compared so). Stop and
+ * filler words are not dropped here: terms.ts's termOf does that for a text's words.
+ */
+export function englishTerm(word: string): string {
+  const stem = stemmer(word);
+  return SYNONYM_OF.get(stem) ?? stem;
+}
 
 /** After "how much", these ask a duration, not a price: "how much time", "how much notice do you need?" (issue 36, ninth round). */
 export const HOW_MUCH_TIME: ReadonlySet<string> = new Set(['time', 'notice', 'warning']);

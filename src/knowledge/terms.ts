@@ -10,7 +10,7 @@ import { foldGerman, germanStem, GERMAN_SYNONYMS, isGermanStop } from './german.
 import { italianStem, ITALIAN_STOP, ITALIAN_SYNONYMS } from './italian.ts';
 import { spanishStem, SPANISH_STOP, SPANISH_SYNONYMS } from './spanish.ts';
 import { withoutGreetings } from './greetings.ts';
-import { ADDRESS, ADDRESS_WORD, AMOUNT, AMOUNT_WORD, ASKS_WHERE, CLOCK, HOW_MUCH_TIME, CLOCK_WORD, SYNONYM_OF, SYNONYM_PHRASES } from './synonyms.ts';
+import { ADDRESS, ADDRESS_WORD, AMOUNT, AMOUNT_WORD, ASKS_WHERE, CLOCK, HOW_MUCH_TIME, CLOCK_WORD, englishTerm, SYNONYM_OF, SYNONYM_PHRASES } from './synonyms.ts';
 import { DAY_TERMS, DEADLINE, MONTH_TERMS, NAMES_A_DAY, NAMES_A_MONTH, NAMES_A_PERIOD, NAMES_A_TIME } from './time-terms.ts';
 
 export type { Language } from './languages.ts';
@@ -95,19 +95,19 @@ function computeTerm(word: string, language: Language): string | null {
     if (folded.length < 2 || isFrenchStop(folded)) return null;
     const stem = frenchStem(folded);
     const english = FRENCH_SYNONYMS.get(stem);
-    return english === undefined ? stem : (SYNONYM_OF.get(stemmer(english)) ?? stemmer(english));
+    return english === undefined ? stem : englishTerm(english);
   }
   if (language === 'de') {
     if (folded.length < 2 || isGermanStop(word, folded)) return null;
     const stem = germanStem(folded);
     const english = GERMAN_SYNONYMS.get(stem);
-    return english === undefined ? stem : (SYNONYM_OF.get(stemmer(english)) ?? stemmer(english));
+    return english === undefined ? stem : englishTerm(english);
   }
   if (language === 'it' || language === 'es') {
     const { stop, stem, synonyms } = ROMANCE[language];
     if (folded.length < 2 || stop.has(folded)) return null;
     const english = synonyms.get(stem(folded));
-    return english === undefined ? stem(folded) : (SYNONYM_OF.get(stemmer(english)) ?? stemmer(english));
+    return english === undefined ? stem(folded) : englishTerm(english);
   }
   const lower = word.toLowerCase();
   const stem = lower.length < 2 || STOP_WORDS.has(lower) ? null : stemmer(folded);
@@ -242,7 +242,7 @@ export function questionTerms(text: string, language: Language = 'en'): Set<stri
  * Mondays?" (retrieval.ts; issue 36, twelfth round). Not "pay", whose questions are as often how.
  */
 export const COST_TERMS: ReadonlySet<string> = new Set([
-  ...['free', 'included', 'inclusive', 'extra'].map((w) => SYNONYM_OF.get(stemmer(w)) ?? stemmer(w)),
+  ...['free', 'included', 'inclusive', 'extra'].map(englishTerm),
   ...['gratuit', 'payant', 'inclus'].map((w) => frenchStem(w)),
   ...['inklusive', 'inbegriffen', 'kostenpflichtig'].map((w) => germanStem(foldGerman(w))),
   ...['incluso', 'compreso'].map((w) => italianStem(w)),

@@ -8,7 +8,7 @@ import { frenchStem } from './languages.ts';
 import { foldGerman, germanStem } from './german.ts';
 import { italianStem } from './italian.ts';
 import { spanishStem } from './spanish.ts';
-import { SYNONYM_OF } from './synonyms.ts';
+import { englishTerm } from './synonyms.ts';
 
 /** The days of the week, by stem: a question naming one is about the days a business keeps. */
 export const DAY_TERMS = new Set([
@@ -59,7 +59,7 @@ export const NAMES_A_MONTH = '·month';
  * ninth round).
  */
 export const WHEN_TERMS = new Set([
-  ...['tomorrow', 'today', 'tonight', 'yesterday', 'week', 'month', 'fortnight'].map((w) => SYNONYM_OF.get(stemmer(w)) ?? stemmer(w)),
+  ...['tomorrow', 'today', 'tonight', 'yesterday', 'week', 'month', 'fortnight'].map(englishTerm),
   ...['demain', 'aujourd', 'veille', 'semaine', 'mois'].map((w) => frenchStem(w)),
   ...['morgen', 'heute', 'woche', 'monat'].map((w) => germanStem(foldGerman(w))),
   ...['domani', 'oggi', 'stasera', 'settimana', 'mese'].map((w) => italianStem(w)),

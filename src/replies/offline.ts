@@ -54,10 +54,10 @@ function withContext(all: readonly Sentence[], sentence: Sentence): Sentence[] {
   const before = all[sentence.index - 1];
   const after = all[sentence.index + 1];
   const out: Sentence[] = [];
-  if (!sentence.row && before && POINTS_BACK.test(sentence.text)) out.push(before);
+  if (!sentence.row && before && !before.aside && POINTS_BACK.test(sentence.text)) out.push(before);
   out.push(sentence);
   const short = sentence.text.split(/\s+/).length < MIN_ANSWER_WORDS;
-  if (after && (short || sentence.text.endsWith(':'))) out.push(after);
+  if (after && !after.aside && (short || sentence.text.endsWith(':'))) out.push(after);
   return out;
 }
 
@@ -68,8 +68,10 @@ function quoteOf(index: PassageIndex, ranked: SentenceMatch[], also: SentenceMat
   const all = index.sentencesOf(passage);
   let chosen: Sentence[];
   if (best.sentence.index < 0) {
-    // The question of a Q&A pair matched: its answer answers, whole when short, else its opening.
-    chosen = all.length <= SHORT_ANSWER_SENTENCES ? [...all] : all[0] ? withContext(all, all[0]) : [];
+    // The question of a Q&A pair matched: its answer answers, whole when short, else its opening;
+    // who asked and answered it, and when, are no part of the answer (post-metadata.ts).
+    const answer = all.filter((s) => !s.aside);
+    chosen = answer.length <= SHORT_ANSWER_SENTENCES ? answer : withContext(all, answer[0]!);
   } else {
     const tied = ranked.filter((m) => m.sentence.index >= 0 && m.coverage >= best.coverage - 1e-9).slice(0, MAX_TIED);
     chosen = tied.flatMap((m) => withContext(all, m.sentence));
@@ -81,7 +83,7 @@ function quoteOf(index: PassageIndex, ranked: SentenceMatch[], also: SentenceMat
   const firstRow = unique.find((s) => s.row);
   if (firstRow) {
     const intro = all[firstRow.index - 1];
-    if (intro && !intro.row && intro.text.endsWith(':')) {
+    if (intro && !intro.row && !intro.aside && intro.text.endsWith(':')) {
       if (!unique.includes(intro)) lines.push(intro.text);
     } else if (passage.heading) {
       lines.push(passage.heading);
