@@ -36,6 +36,8 @@ export const TARGETS: Readonly<Record<string, Partial<Record<Strategy, Target>>>
   tenthintros: { intelligent: { maxFalsePositiveRate: 0.05 }, standard: { maxFalsePositiveRate: 0.05 } },
   eleventhforms: { intelligent: { minRecall: 0.8, maxFalsePositiveRate: 0.01 }, standard: { minRecall: 0.5, maxFalsePositiveRate: 0.01 } },
   eleventhintros: { intelligent: { maxFalsePositiveRate: 0.05 }, standard: { maxFalsePositiveRate: 0.05 } },
+  twelfthforms: { intelligent: { minRecall: 0.8, maxFalsePositiveRate: 0.01 }, standard: { minRecall: 0.5, maxFalsePositiveRate: 0.01 } },
+  twelfthintros: { intelligent: { maxFalsePositiveRate: 0.05 }, standard: { maxFalsePositiveRate: 0.05 } },
 };
 
 /** "met" or "MISSED", with the target's terms. */

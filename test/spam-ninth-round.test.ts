@@ -87,7 +87,10 @@ describe('web-form spam signals, ninth round', () => {
       const verdict = checkStandard(submission(message));
       assert.ok(verdict.signals.includes('cold_offer'), `${message}: ${verdict.reason}`);
     }
-    const alone = checkStandard(submission('Hi there, we help businesses like yours get more customers from Instagram every month. Interested in a quick call?'));
+    // Weak alone. (The English pitch promises more customers and asks for a call: since issue 35's twelfth round
+    // growth_pitch flags it alone, so the pitch left to cold_offer alone is the Polish one.)
+    const alone = checkStandard(submission('Dzień dobry, oferujemy prowadzenie profili firmowych w mediach społecznościowych. Czy mogę przesłać ofertę?'));
+    assert.deepEqual(alone.signals, ['cold_offer'], alone.reason);
     assert.equal(alone.spam, false, 'weak alone');
     const messenger = checkStandard(submission('Hi there, we help businesses like yours get more customers from Instagram every month. Interested? WhatsApp me on +44 7700 900321'));
     assert.ok(messenger.spam, messenger.reason);

@@ -22,6 +22,9 @@ import { coldOfferSignal, coldPitchSignal, pricedOfferSignal } from './signals/c
 import { brandLinkSignal, jobOfferSignal } from './signals/brand-link.ts';
 import { siteCritiqueSignal } from './signals/site-critique.ts';
 import { loanOfferSignal } from './signals/loan-offer.ts';
+import { growthPitchSignal } from './signals/growth-pitch.ts';
+import { supportPitchSignal } from './signals/support-pitch.ts';
+import { returnPromiseSignal } from './signals/return-promise.ts';
 import { messengerRouteSignal, throwawayLinkSignal } from './signals/contact-route.ts';
 import { ownerAdjustment, viewFeedbackFeatures, type OwnerAdjustment } from './owner-feedback.ts';
 import { defaultClassifier, operatingPoint } from './classifier.ts';
@@ -35,7 +38,7 @@ const TEXT_SIGNALS: ReadonlyArray<(text: SubmissionText) => SignalHit | null> = 
   gibberishSignal, spamPhraseSignal, selfPromotionSignal, moneyClaimSignal, contactPushSignal, prizeClaimSignal, premiumNumberSignal,
   stopReplySignal, mostlyPhoneSignal, fieldMismatchSignal,
   outreachSignal, domainAddresseeSignal, formBlastSignal, supportNumberSignal, seoAnchorSignal, praiseLinkSignal, strangerLinkSignal,
-  throwawayLinkSignal, messengerRouteSignal, brandLinkSignal, jobOfferSignal, siteCritiqueSignal, loanOfferSignal, allCapsSignal, exclamationSignal, repeatedWordsSignal, mixedScriptSignal, scriptMismatchSignal,
+  throwawayLinkSignal, messengerRouteSignal, brandLinkSignal, jobOfferSignal, siteCritiqueSignal, loanOfferSignal, growthPitchSignal, supportPitchSignal, returnPromiseSignal, allCapsSignal, exclamationSignal, repeatedWordsSignal, mixedScriptSignal, scriptMismatchSignal,
 ];
 
 /** Every heuristic that fires on the submission, honeypot first. */
