@@ -10,12 +10,12 @@
 
 import type { SignalHit } from '../types.ts';
 import type { SubmissionText } from '../submission-text.ts';
-import { unionOf } from '../pattern-union.ts';
+import { unionOf, type PatternUnion } from '../pattern-union.ts';
 
 interface Pattern { label: string; pattern: RegExp; weight: number }
 const pattern = (label: string, regex: RegExp, weight: number): Pattern => ({ label, pattern: regex, weight });
 /** A list and the union of its patterns, asked first (pattern-union.ts). */
-interface PatternList { patterns: readonly Pattern[]; any: RegExp }
+interface PatternList { patterns: readonly Pattern[]; any: PatternUnion }
 const listOf = (patterns: readonly Pattern[]): PatternList => ({ patterns, any: unionOf(patterns.map((candidate) => candidate.pattern)) });
 
 const CHANNEL = String.raw`(?:youtube\s|yt\s|new\s|latest\s)?(?:channel|videos?|vids?|music|songs?|tracks?|profile|page|playlist|covers?|instagram|insta|tiktok|twitch|stream|vlog|mixtape|album|feed)`;
