@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Redis } from 'ioredis';
 import type { Db } from '../db/database.ts';
+import { sessionLives } from '../db/own-session.ts';
 import type { HolderSession } from './holder-session.ts';
 import { FALLBACK, PATIENT_TIMEOUT_MS, type RedisBreaker } from './redis-breaker.ts';
 
@@ -173,10 +174,9 @@ export function postgresSlots(db: Db, holders: HolderSession): InFlightSlots {
       const took = await db.transaction().execute(async (tx) => {
         // Counting and taking are one step for each key: concurrent takers of a key wait here.
         await sql`select pg_advisory_xact_lock(hashtextextended(${`intake-slot:${key}`}, 0))`.execute(tx);
-        // Gone: past its hold time, or held by a session that has closed (backend_start is hidden
-        // from other roles: then the pid alone says the session lives).
-        await sql`delete from in_flight_slots s where s.key = ${key} and (s.expires_at <= now() or (s.holder_pid is not null and not exists (
-            select 1 from pg_stat_activity a where a.pid = s.holder_pid and (a.backend_start is null or a.backend_start = s.holder_start))))`.execute(tx);
+        // Gone: past its hold time, or held by a session that has closed.
+        await sql`delete from in_flight_slots s where s.key = ${key}
+          and (s.expires_at <= now() or (s.holder_pid is not null and not ${sessionLives('s.holder_pid', 's.holder_start')}))`.execute(tx);
         const { count } = await tx.selectFrom('in_flight_slots').select((eb) => eb.fn.countAll<string>().as('count')).where('key', '=', key).executeTakeFirstOrThrow();
         if (Number(count) >= max) return false;
         await tx.insertInto('in_flight_slots').values({
