@@ -11,7 +11,7 @@ import { EventEmitter } from 'node:events';
 import type { Logger as GraphileLogger, Runner } from 'graphile-worker';
 import { sql, type Transaction } from 'kysely';
 import type pg from 'pg';
-import { loadPg } from '../db/pg.ts';
+import { ownSession, sessionLives } from '../db/own-session.ts';
 import type { Db } from '../db/database.ts';
 import type { Tables } from '../db/tables.ts';
 import type { JobHandler, JobLog, JobQueue, JobSpec, RunningWorker, WorkerOptions } from './queue.ts';
@@ -70,9 +70,7 @@ export function graphileJobQueue(db: Db, pool: pg.Pool, options: GraphileQueueOp
         or exists (
           select 1 from worker_leases l
           where l.worker_id = j.locked_by and l.renewed_at < now() - make_interval(secs => ${graceSeconds}) and l.backend_pid is not null
-            and not exists (
-              -- backend_start is hidden from other roles: then the pid alone says the session lives
-              select 1 from pg_stat_activity a where a.pid = l.backend_pid and (a.backend_start is null or a.backend_start = l.backend_start))))`
+            and not ${sessionLives('l.backend_pid', 'l.backend_start')}))`
       .execute(db);
     if (rows.length === 0) return;
     const ids = rows.map((r) => r.locked_by);
@@ -221,9 +219,9 @@ export function graphileJobQueue(db: Db, pool: pg.Pool, options: GraphileQueueOp
   };
 }
 
-/** The connection the process's worker leases name: its own, not the pool's, so it lives exactly as long as the process (or until it is cut off). */
+/** The connection the process's worker leases name: its own, not the pool's (src/db/own-session.ts). */
 function leaseSession(pool: pg.Pool) {
-  let current: Promise<pg.Client> | null = null;
+  const session = ownSession(pool, async () => undefined);
   /** The last statement sent: the next waits for it. */
   let last: Promise<unknown> = Promise.resolve();
   return {
@@ -234,31 +232,17 @@ function leaseSession(pool: pg.Pool) {
     query(log: JobLog, wanted: () => boolean, text: string, values: unknown[]): Promise<unknown> {
       // Asked whether it is still wanted when its turn comes: a stopped worker's statement would open
       // a new session after the last worker closed it, and keep the process alive.
-      const run = last.then(async () => (wanted() ? (await this.client(log)).query(text, values) : undefined));
+      const run = last.then(async () => {
+        if (!wanted()) return undefined;
+        const { client } = await session.open((error) => log.error({ err: error }, 'the worker lease session was lost; reconnecting'));
+        return client.query(text, values);
+      });
       last = run.catch(() => {});
       return run;
     },
-    client(log: JobLog): Promise<pg.Client> {
-      current ??= (async () => {
-        const client = new (loadPg().Client)(pool.options);
-        client.on('error', (error) => {
-          log.error({ err: error }, 'the worker lease session was lost; reconnecting');
-          current = null;
-          void client.end().catch(() => {});
-        });
-        await client.connect();
-        return client;
-      })().catch((error: unknown) => {
-        current = null;
-        throw error;
-      });
-      return current;
-    },
     async close(): Promise<void> {
       await last; // the statement under way ends first
-      const pending = current;
-      current = null;
-      if (pending) await (await pending.catch(() => null))?.end().catch(() => {});
+      await session.close();
     },
   };
 }

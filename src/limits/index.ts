@@ -28,14 +28,19 @@ export function sharedLimitsFor(config: Config, database: Database): SharedLimit
     // Short command timeouts and a breaker (redis-breaker.ts): a Redis that is down or slow costs a
     // request tens of milliseconds, and after a few failures in a row nothing at all.
     const breaker = new RedisBreaker(config.redis);
+    const slots = breakerSlots(breaker, config.redis.prefix);
     return {
       backend: 'redis',
       rateLimits: { kind: 'redis', store: breakerRateLimitStore(breaker), prefix: config.redis.prefix },
-      slots: breakerSlots(breaker, config.redis.prefix),
+      slots,
       fallback: () => breaker.status(),
       useLog: (log) => breaker.useLog(log),
       ready: (timeoutMs) => breaker.ready(timeoutMs),
-      close: () => breaker.close(),
+      close: () => {
+        // Slots still held (none once the workers have stopped) lapse within their lease.
+        slots.stopRenewing();
+        return breaker.close();
+      },
     };
   }
   if (database.engine === 'postgres') {

@@ -31,7 +31,7 @@ export interface FallbackStatus {
 
 /**
  * A deadline for callers that hold no request, such as a delivery worker taking a slot: a take that
- * times out may still have been counted by Redis, leaving a slot taken until its hold time ends, so
+ * times out may still have been counted by Redis, leaving a slot taken until its lease runs out, so
  * it is given longer than a rate limit's count.
  */
 export const PATIENT_TIMEOUT_MS = 1_000;

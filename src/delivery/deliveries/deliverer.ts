@@ -35,7 +35,7 @@ export interface DelivererDeps {
 /** Sends at once to one destination at most, across every worker process sharing the slots; a dead receiver cannot take every slot. */
 const MAX_IN_FLIGHT_PER_DESTINATION = 2;
 const BUSY_DESTINATION_DELAY_MS = 200;
-/** A slot held longer than an attempt can last (its process died) frees itself. */
+/** No slot is held longer than an attempt can last; one whose process died is free sooner (src/limits/in-flight.ts). */
 const SLOT_MARGIN_MS = 30_000;
 
 export function deliverer(deps: DelivererDeps) {
