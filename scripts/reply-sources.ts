@@ -47,7 +47,8 @@ export function businessSources(dir = DATA): Business[] {
  * more (party-packages to autoescuela-es, once fresh7/) until its fourteenth, five more (vet-hours-services to
  * scuola-cucina-it, once fresh8/) until its fifteenth, five more (alterations-notice to escuela-surf-es, once
  * fresh9/) until its sixteenth, five more (chimney-sweep-qa to optica-folleto-es, once fresh10/) until its
- * seventeenth (docs/reply-evaluation.md).
+ * seventeenth, five more (knife-sharpening-fb to traiteur-devis-fr, once fresh11/) until its eighteenth
+ * (docs/reply-evaluation.md).
  */
 export const VALIDATION_DIR = path.join(DATA, 'validation');
 /**
