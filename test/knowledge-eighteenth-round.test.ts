@@ -1,0 +1,49 @@
+// Issue 36, eighteenth round: each rule the round tried, with the near misses it must leave alone
+// (docs/reply-evaluation.md says which were kept): an accordion's "+" titles, a table aligned with
+// spaces, a number of how long since or ago, a British postcode, a hedge the base never writes.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { GATES } from '../src/knowledge/answerability.ts';
+import { statesAnswer } from '../src/knowledge/answer-types.ts';
+import { countsOf } from '../src/knowledge/counts.ts';
+import { splitPassages } from '../src/knowledge/passages.ts';
+import { buildIndex } from '../src/knowledge/retrieval.ts';
+import { splitUnits } from '../src/knowledge/sentences.ts';
+import { answerParts, replyPieces } from '../src/replies/offline.ts';
+
+const kb = (...lines: string[]) => buildIndex(splitPassages(lines.join('\n')));
+const quotes = (index: ReturnType<typeof kb>, q: string, gate = GATES.draft) => replyPieces(answerParts(index, q, gate)).quotes.join('\n');
+/** The best sentence's quote, whatever the gate: what a question is matched to. */
+const best = (index: ReturnType<typeof kb>, q: string) => answerParts(index, q, { minConfidence: 0 }).parts[0]!.quote.join('\n');
+const units = (body: string) => splitUnits(body).map((u) => ({ text: body.slice(u.start, u.end), row: u.row }));
+
+describe("an accordion's '+' titles", () => {
+  const studio = kb(
+    '# Soundbox Rehearsal Rooms', '',
+    '## Good to know', '',
+    '+ How do I book?', 'Online only, at least 2 hours ahead.', '',
+    '+ Can I record?', 'Bring your own gear, or book our engineer: £25/hr on top of the room.', '',
+    '+ Parking', 'Free in the yard after 6pm and at weekends; in the day use the pay-and-display on Pope Street.', '',
+    '+ Storage', 'Lockers for regular bands, £30 a month.',
+  );
+  it('a title that is no question ends the one above: the parking answer is not read with "Can I record?"', () => {
+    const record = quotes(studio, 'do you have someone who can record us');
+    assert.match(record, /book our engineer/);
+    assert.doesNotMatch(record, /Free in the yard/);
+    assert.match(quotes(studio, 'wheres best to park', GATES.auto), /Free in the yard/);
+  });
+  it('near miss: a list over one paragraph is a list, its last item no title', () => {
+    const shop = kb(
+      '## What we sell', '',
+      '- Bread', '- Cakes', '- Pastries', 'Everything is baked on site every morning, and what is left goes to the food bank.',
+    );
+    assert.match(best(shop, 'do you sell pastries?'), /- Pastries/);
+  });
+  it('near miss: items wrapped onto indented lines are items, not titles', () => {
+    const rules = kb(
+      '## House rules', '',
+      '- Please leave the room as you found it,', '  with the cables coiled.', '- Drinks in bottles with lids only,', '  never on the mixing desk.',
+    );
+    assert.match(best(rules, 'can we bring drinks in?'), /- Drinks in bottles with lids only,/);
+  });
+});
