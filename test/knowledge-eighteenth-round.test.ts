@@ -47,27 +47,3 @@ describe("an accordion's '+' titles", () => {
     assert.match(best(rules, 'can we bring drinks in?'), /- Drinks in bottles with lids only,/);
   });
 });
-
-describe('a table aligned with spaces', () => {
-  it('is read a row a line, however long its rows', () => {
-    const body = [
-      'Désignation                                   Qté    P.U. TTC    Total TTC',
-      'Cocktail apéritif, 6 pièces salées/pers.       40      7,50 €      300,00 €',
-      'Buffet froid « Provence » (entrée, plat)       40     19,00 €      760,00 €',
-    ].join('\n');
-    assert.deepEqual(units(body).map((u) => u.row), [true, true, true]);
-    assert.equal(units(body).length, 3);
-    const quote = kb('DEVIS', '', body, '', 'CONDITIONS', '', 'Acompte de 30 % à la signature.');
-    assert.match(best(quote, 'combien pour le buffet froid ?'), /^Buffet froid « Provence ».*760,00 €$/m);
-    assert.doesNotMatch(best(quote, 'combien pour le buffet froid ?'), /Cocktail/);
-  });
-  it('near miss: prose with two spaces after a full stop is prose', () => {
-    assert.deepEqual(units('We open at 9.  Parking is free after 6pm.  Cards are welcome.').map((u) => u.row), [false, false, false]);
-    assert.deepEqual(units('    An indented line of prose that goes on').map((u) => u.row), [false]);
-    // A paragraph flattened onto one line keeps its old breaks as runs of spaces: long, and alone.
-    const flattened = 'It is not necessary to wait two weeks.   You can delete your account directly at the help page.   If you do not think you will use it again, do it now.';
-    assert.deepEqual(units(flattened).map((u) => u.row), [false, false, false]);
-    // One short line with a gap, no row beside it: a signature, not a table.
-    assert.ok(units('Thanks for asking!\nTom   Hilltop Marquees\nWe reply within a day.').every((u) => !u.row));
-  });
-});

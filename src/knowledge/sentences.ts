@@ -19,20 +19,8 @@ const ABBREVIATIONS = new Set(['e.g', 'i.e', 'etc', 'dr', 'mr', 'mrs', 'ms', 'st
 /** A line this short that does not end a sentence stands on its own (a title, a menu item). */
 const SHORT_LINE = 50;
 
-/**
- * A row of a table aligned with spaces (a plain-text price guide, a quote pasted from a PDF: "Mice
- * 3   £145   30 days"): a line of at most ALIGNED_CHARS with three spaces or more between two words,
- * next to another such line, as a table has two rows or more. Read as prose, a quote's long rows ran
- * together into one sentence (issue 36, eighteenth round). A paragraph flattened onto one line, its
- * old line breaks become runs of spaces (StackFAQ's answers), is prose: long, and alone.
- */
-const ALIGNED_GAP = /\S {3,}\S/;
-const ALIGNED_CHARS = 120;
-const aligned = (line: string | undefined) => line !== undefined && line.length <= ALIGNED_CHARS && ALIGNED_GAP.test(line);
-export const isAlignedRow = (line: string, before: string | undefined, after: string | undefined) => aligned(line) && (aligned(before) || aligned(after));
-
-function isRow(line: string, before: string | undefined, after: string | undefined): boolean {
-  return BULLET.test(line) || line.includes('\t') || line.includes('|') || isAlignedRow(line, before, after);
+function isRow(line: string): boolean {
+  return BULLET.test(line) || line.includes('\t') || line.includes('|');
 }
 
 /** Whether a line's last character (closing quotes and brackets aside) ends a sentence. */
@@ -107,17 +95,13 @@ export function splitUnits(body: string): Unit[] {
     blockStart = -1;
   };
   let lineStart = 0;
-  let lineEnd = body.indexOf('\n');
-  if (lineEnd < 0) lineEnd = body.length;
   while (lineStart <= body.length) {
+    let lineEnd = body.indexOf('\n', lineStart);
+    if (lineEnd < 0) lineEnd = body.length;
     const line = body.slice(lineStart, lineEnd);
-    // The next line, found once: each line is read as this one's next, then as itself.
-    let nextEnd = lineEnd < body.length ? body.indexOf('\n', lineEnd + 1) : -1;
-    if (nextEnd < 0) nextEnd = body.length;
-    const next = lineEnd < body.length ? body.slice(lineEnd + 1, nextEnd) : undefined;
     if (line.trim() === '') {
       flush();
-    } else if (isRow(line, lineStart > 0 ? previous : undefined, next)) {
+    } else if (isRow(line)) {
       flush();
       pushTrimmed(line, 0, line.length, lineStart, true, units);
     } else {
@@ -129,7 +113,6 @@ export function splitUnits(body: string): Unit[] {
     }
     previous = line;
     lineStart = lineEnd + 1;
-    lineEnd = nextEnd;
   }
   flush();
   return units;
