@@ -47,3 +47,29 @@ describe("an accordion's '+' titles", () => {
     assert.match(best(rules, 'can we bring drinks in?'), /- Drinks in bottles with lids only,/);
   });
 });
+
+describe('a number of how long since or ago', () => {
+  it('counts nothing: the business\'s years are no threshold for the asker\'s', () => {
+    assert.deepEqual([...countsOf('Ich stimme seit 22 Jahren Klaviere.', 'de')], []);
+    assert.deepEqual([...countsOf('Nous cuisinons depuis 15 ans.', 'fr')], []);
+    assert.deepEqual([...countsOf('Abrimos hace 20 años.', 'es')], []);
+    assert.deepEqual([...countsOf('We opened 3 years ago.', 'en')], []);
+    assert.deepEqual([...countsOf('Abbiamo aperto 10 anni fa.', 'it')], []);
+    const ad = kb(
+      'Klavierstimmer Berlin', '',
+      'Ich bin Klavierbaumeister und stimme seit 22 Jahren Klaviere und Flügel in Berlin.', '',
+      'Eine Stimmung kostet 95 €.',
+    );
+    assert.deepEqual(quotes(ad, 'unser klavier wurde seit 10 jahren nicht gestimmt'), '');
+  });
+  it('near miss: a threshold still counts, and covers the asker\'s number', () => {
+    assert.deepEqual([...countsOf('Kinder unter 14 Jahren klettern nur in Begleitung.', 'de')], [['14', 'jahr']]);
+    assert.deepEqual([...countsOf('Kinder ab 6 Jahren dürfen mittrainieren.', 'de')], [['6', 'jahr']]);
+    // The same words but for "ab" and "seit": the threshold covers the asker's 10, the years since do not.
+    const coverage = (sentence: string) => {
+      const index = kb('Kletterhalle', '', sentence, '', 'Eintritt 12 €.');
+      return index.rankSentences('klettern Kinder mit 10 Jahren allein?', index.passages[1]!)[0]!.coverage;
+    };
+    assert.ok(coverage('Kinder klettern ab 14 Jahren allein.') > coverage('Kinder klettern seit 14 Jahren allein.') + 0.1);
+  });
+});
