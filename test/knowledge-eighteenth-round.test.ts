@@ -73,3 +73,16 @@ describe('a number of how long since or ago', () => {
     assert.ok(coverage('Kinder klettern ab 14 Jahren allein.') > coverage('Kinder klettern seit 14 Jahren allein.') + 0.1);
   });
 });
+
+describe('a British postcode', () => {
+  it('states a place, an address without a street\'s kind', () => {
+    assert.ok(statesAnswer('place', 'Unit 4, Canal Works, Hockley, Birmingham B18 5AB · Open every day 10:00–23:00'));
+    assert.ok(statesAnswer('place', 'Send it to Edge & Co, 12 Mill Yard, Bristol BS1 6QH.'));
+    const studio = kb('Soundbox Rehearsal Rooms', 'Unit 4, Canal Works, Hockley, Birmingham B18 5AB · Open every day 10:00–23:00', '', 'Parking', 'Free in the yard after 6pm.');
+    assert.match(quotes(studio, 'whats the address'), /B18 5AB/);
+  });
+  it('near miss: a room, a clock time or a paper size beside a count is none', () => {
+    for (const text of ['Room B holds 4 people', 'Open till 3pm, last entry 2pm', 'A4 prints are 2 for £1', 'Table 12 seats 6'])
+      assert.equal(statesAnswer('place', text), false, text);
+  });
+});
