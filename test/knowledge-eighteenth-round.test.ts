@@ -86,3 +86,19 @@ describe('a British postcode', () => {
       assert.equal(statesAnswer('place', text), false, text);
   });
 });
+
+describe('how exact an answer may be', () => {
+  it('a hedge the base never writes weighs nothing: "ungefähr", "roughly", "environ"', () => {
+    const tuner = kb(
+      'Klavierstimmer Berlin', '', 'Ich stimme Klaviere und Flügel in ganz Berlin, auch am Abend.', '',
+      'Eine Stimmung dauert etwa 90 Minuten.', '', 'Die Bezahlung ist bar oder per Überweisung möglich, aber leider nicht mit Karte.',
+    );
+    assert.match(quotes(tuner, 'wie lange dauert das ungefähr?', GATES.auto), /90 Minuten/);
+    const sweep = kb('Sweep', '', 'A sweep takes an hour.', '', 'We take card or cash.');
+    assert.match(quotes(sweep, 'roughly how long does a sweep take', GATES.auto), /takes an hour/);
+  });
+  it('near miss: a hedge the base writes is weighed like any word', () => {
+    const shop = kb('Farm shop', '', 'Eggs are sold by the dozen, never roughly counted.', '', 'Roughly chopped veg boxes are £12.', '', 'Open daily.');
+    assert.match(best(shop, 'roughly chopped veg?'), /Roughly chopped veg boxes/);
+  });
+});
