@@ -88,7 +88,7 @@ describe('a British postcode', () => {
 });
 
 describe('how exact an answer may be', () => {
-  it('a hedge the base never writes weighs nothing: "ungefähr", "roughly", "environ"', () => {
+  it('a hedge the base never writes weighs nothing: "ungefähr", "roughly"', () => {
     const tuner = kb(
       'Klavierstimmer Berlin', '', 'Ich stimme Klaviere und Flügel in ganz Berlin, auch am Abend.', '',
       'Eine Stimmung dauert etwa 90 Minuten.', '', 'Die Bezahlung ist bar oder per Überweisung möglich, aber leider nicht mit Karte.',
