@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { GATES } from '../src/knowledge/answerability.ts';
 import { statesAnswer } from '../src/knowledge/answer-types.ts';
-import { countsOf } from '../src/knowledge/counts.ts';
+import { countsOf, thresholdsOf } from '../src/knowledge/counts.ts';
 import { splitPassages } from '../src/knowledge/passages.ts';
 import { buildIndex } from '../src/knowledge/retrieval.ts';
 import { splitUnits } from '../src/knowledge/sentences.ts';
@@ -50,11 +50,11 @@ describe("an accordion's '+' titles", () => {
 
 describe('a number of how long since or ago', () => {
   it('counts nothing: the business\'s years are no threshold for the asker\'s', () => {
-    assert.deepEqual([...countsOf('Ich stimme seit 22 Jahren Klaviere.', 'de')], []);
-    assert.deepEqual([...countsOf('Nous cuisinons depuis 15 ans.', 'fr')], []);
-    assert.deepEqual([...countsOf('Abrimos hace 20 años.', 'es')], []);
-    assert.deepEqual([...countsOf('We opened 3 years ago.', 'en')], []);
-    assert.deepEqual([...countsOf('Abbiamo aperto 10 anni fa.', 'it')], []);
+    assert.deepEqual([...thresholdsOf('Ich stimme seit 22 Jahren Klaviere.', 'de')], []);
+    assert.deepEqual([...thresholdsOf('Nous cuisinons depuis 15 ans.', 'fr')], []);
+    assert.deepEqual([...thresholdsOf('Abrimos hace 20 años.', 'es')], []);
+    assert.deepEqual([...thresholdsOf('We opened 3 years ago.', 'en')], []);
+    assert.deepEqual([...thresholdsOf('Abbiamo aperto 10 anni fa.', 'it')], []);
     const ad = kb(
       'Klavierstimmer Berlin', '',
       'Ich bin Klavierbaumeister und stimme seit 22 Jahren Klaviere und Flügel in Berlin.', '',
@@ -71,6 +71,12 @@ describe('a number of how long since or ago', () => {
       return index.rankSentences('klettern Kinder mit 10 Jahren allein?', index.passages[1]!)[0]!.coverage;
     };
     assert.ok(coverage('Kinder klettern ab 14 Jahren allein.') > coverage('Kinder klettern seit 14 Jahren allein.') + 0.1);
+  });
+  it('near miss: the asker\'s own "ago" is their case, which a threshold of the base covers', () => {
+    assert.deepEqual([...countsOf('I paid 5 days ago, can I get my money back?', 'en').keys()], ['5']);
+    assert.deepEqual([...countsOf('Ich habe vor 5 Tagen bestellt, seit 3 Tagen nichts gehört.', 'de')].map(([n]) => n), ['5', '3']);
+    const refunds = kb('Refunds', '', 'If you paid and changed your mind, you get your money back within 14 days of paying.', '', 'Gift cards are not refundable.');
+    assert.match(quotes(refunds, 'hi i paid 5 days ago, can i get my money back?'), /within 14 days/);
   });
 });
 
