@@ -17,7 +17,7 @@ import { answerParts, replyPieces, type Answer } from '../src/replies/offline.ts
 import { wilsonLower, wilsonUpper } from './wilson.ts';
 import { evaluateModelPath, passagesHoldingAnswers } from './reply-model-eval.ts';
 import { languageOf } from '../src/knowledge/languages.ts';
-import { FRESH3_DIR, FRESH11_DIR, smallBusinessTrials, VALIDATION_DIR, squadTrials, stackFaqTrials, type Part, type SourceName, type Trial } from './reply-sources.ts';
+import { FRESH3_DIR, FRESH12_DIR, smallBusinessTrials, VALIDATION_DIR, squadTrials, stackFaqTrials, type Part, type SourceName, type Trial } from './reply-sources.ts';
 
 interface Scored { trial: Trial; answer: Answer }
 interface Figures { answerable: number; answered: number; right: number; unanswerable: number; wronglyAnswered: number; namedUnanswered: number; partial: number; ungrounded: number }
@@ -34,32 +34,32 @@ const MODES: Record<'auto' | 'medium' | 'draft', Targets> = {
   auto: {
     'small business': { precision: 0.95, coverage: 0.8, falseAnswers: 0.02 },
     'small business, fresh 3': { precision: 0.95, coverage: 0.8, falseAnswers: 0.02 },
-    'small business, fresh 11': { precision: 0.95, coverage: 0.8, falseAnswers: 0.02 },
+    'small business, fresh 12': { precision: 0.95, coverage: 0.8, falseAnswers: 0.02 },
     StackFAQ: { precision: 0.95, coverage: 0.45, falseAnswers: 0.05 },
     'SQuAD 2.0': { precision: 0.85, coverage: 0.4, falseAnswers: null },
   },
   medium: {
     'small business': { precision: 0.9, coverage: 0.8, falseAnswers: 0.075 },
     'small business, fresh 3': { precision: 0.9, coverage: 0.8, falseAnswers: 0.075 },
-    'small business, fresh 11': { precision: 0.9, coverage: 0.8, falseAnswers: 0.075 },
+    'small business, fresh 12': { precision: 0.9, coverage: 0.8, falseAnswers: 0.075 },
     StackFAQ: { precision: 0.9, coverage: 0.45, falseAnswers: null },
     'SQuAD 2.0': { precision: 0.9, coverage: 0.4, falseAnswers: null },
   },
   draft: {
     'small business': { precision: 0.85, coverage: 0.8, falseAnswers: 0.1 },
     'small business, fresh 3': { precision: 0.85, coverage: 0.8, falseAnswers: 0.1 },
-    'small business, fresh 11': { precision: 0.85, coverage: 0.8, falseAnswers: 0.1 },
+    'small business, fresh 12': { precision: 0.85, coverage: 0.8, falseAnswers: 0.1 },
     StackFAQ: { precision: 0.85, coverage: 0.45, falseAnswers: null },
     'SQuAD 2.0': { precision: 0.85, coverage: 0.4, falseAnswers: null },
   },
 };
 type Mode = keyof typeof MODES;
 const SOURCES = Object.keys(MODES.auto) as SourceName[];
-/** The sources with a validation part: the fresh knowledge bases (fresh3/, fresh11/) were written to be held out whole. */
-const TUNED = SOURCES.filter((s) => s !== 'small business, fresh 3' && s !== 'small business, fresh 11');
+/** The sources with a validation part: the fresh knowledge bases (fresh3/, fresh12/) were written to be held out whole. */
+const TUNED = SOURCES.filter((s) => s !== 'small business, fresh 3' && s !== 'small business, fresh 12');
 
 const started = Date.now();
-const trials = [...smallBusinessTrials(), ...smallBusinessTrials(VALIDATION_DIR), ...smallBusinessTrials(FRESH3_DIR), ...(process.argv.includes('--validation') ? [] : smallBusinessTrials(FRESH11_DIR)), ...stackFaqTrials(), ...squadTrials()];
+const trials = [...smallBusinessTrials(), ...smallBusinessTrials(VALIDATION_DIR), ...smallBusinessTrials(FRESH3_DIR), ...(process.argv.includes('--validation') ? [] : smallBusinessTrials(FRESH12_DIR)), ...stackFaqTrials(), ...squadTrials()];
 // Each question's best sentence does not depend on the setting: found once, judged at every setting.
 const scored: Scored[] = trials.map((trial) => ({ trial, answer: answerParts(trial.index, trial.message, { minConfidence: 0 }) }));
 
@@ -265,7 +265,7 @@ async function baselineRun(dir: string): Promise<{ from: Scored[]; gate: AnswerR
   const { splitPassages } = await import(path.join(root, 'src/knowledge/passages.ts')) as typeof import('../src/knowledge/passages.ts');
   const { buildIndex } = await import(path.join(root, 'src/knowledge/retrieval.ts')) as typeof import('../src/knowledge/retrieval.ts');
   const indexes = new Map<string, Trial['index']>();
-  for (const trial of [...smallBusinessTrials(FRESH3_DIR), ...smallBusinessTrials(FRESH11_DIR)]) {
+  for (const trial of [...smallBusinessTrials(FRESH3_DIR), ...smallBusinessTrials(FRESH12_DIR)]) {
     if (!indexes.has(trial.kb)) indexes.set(trial.kb, buildIndex(splitPassages(trial.content)));
     theirs.push({ ...trial, index: indexes.get(trial.kb)! });
   }

@@ -1,7 +1,7 @@
 // The evaluation sources of smart replies, each split into a validation and a held-out part by a
 // hash (the same split every run): the small-business knowledge bases written for Intake
 // (scripts/data/knowledge; those of its validation/ folder are validation trials only, those of
-// fresh3/ and fresh11/ held-out trials only), StackFAQ (Q&A pairs; ../shared/data/faq) and a SQuAD 2.0 subset (prose;
+// fresh3/ and fresh12/ held-out trials only), StackFAQ (Q&A pairs; ../shared/data/faq) and a SQuAD 2.0 subset (prose;
 // ../shared/data/qa). A trial is one submission to one knowledge base with the test of a right reply.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -10,7 +10,7 @@ import { splitPassages } from '../src/knowledge/passages.ts';
 import { buildIndex, type PassageIndex } from '../src/knowledge/retrieval.ts';
 
 export type Part = 'validation' | 'held-out';
-export type SourceName = 'small business' | 'small business, fresh 3' | 'small business, fresh 11' | 'StackFAQ' | 'SQuAD 2.0';
+export type SourceName = 'small business' | 'small business, fresh 3' | 'small business, fresh 12' | 'StackFAQ' | 'SQuAD 2.0';
 
 export interface Trial {
   source: SourceName;
@@ -47,7 +47,8 @@ export function businessSources(dir = DATA): Business[] {
  * more (party-packages to autoescuela-es, once fresh7/) until its fourteenth, five more (vet-hours-services to
  * scuola-cucina-it, once fresh8/) until its fifteenth, five more (alterations-notice to escuela-surf-es, once
  * fresh9/) until its sixteenth, five more (chimney-sweep-qa to optica-folleto-es, once fresh10/) until its
- * seventeenth (docs/reply-evaluation.md).
+ * seventeenth, five more (knife-sharpening-fb to traiteur-devis-fr, once fresh11/) until its eighteenth
+ * (docs/reply-evaluation.md).
  */
 export const VALIDATION_DIR = path.join(DATA, 'validation');
 /**
@@ -57,16 +58,16 @@ export const VALIDATION_DIR = path.join(DATA, 'validation');
  */
 export const FRESH3_DIR = path.join(DATA, 'fresh3');
 /**
- * The knowledge bases of data/knowledge/fresh11 (three English, one German, one French) were written,
- * and committed alone, before issue 36's seventeenth round changed or ran anything on them: held out
- * whole. (fresh10/, the sixteenth round's, is validation data since the seventeenth.)
+ * The knowledge bases of data/knowledge/fresh12 (three English, one Spanish, one German) were written,
+ * and committed alone, before issue 36's eighteenth round changed or ran anything on them: held out
+ * whole. (fresh11/, the seventeenth round's, is validation data since the eighteenth.)
  */
-export const FRESH11_DIR = path.join(DATA, 'fresh11');
+export const FRESH12_DIR = path.join(DATA, 'fresh12');
 
 export function smallBusinessTrials(dir = DATA): Trial[] {
-  const heldOut = dir === FRESH3_DIR || dir === FRESH11_DIR;
+  const heldOut = dir === FRESH3_DIR || dir === FRESH12_DIR;
   const validation = dir === VALIDATION_DIR;
-  const source: SourceName = dir === FRESH3_DIR ? 'small business, fresh 3' : dir === FRESH11_DIR ? 'small business, fresh 11' : 'small business';
+  const source: SourceName = dir === FRESH3_DIR ? 'small business, fresh 3' : dir === FRESH12_DIR ? 'small business, fresh 12' : 'small business';
   return businessSources(dir).flatMap((business) => {
     const content = fs.readFileSync(path.join(dir, business.file), 'utf8');
     const index = buildIndex(splitPassages(content));

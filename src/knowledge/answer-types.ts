@@ -85,6 +85,15 @@ const PLACE_WORDS = new Set(['street', 'st', 'road', 'rd', 'avenue', 'ave', 'lan
 /** A German street name is one word ending in its kind ("Schwarzwaldstraße", "Lindenweg", "Marktplatz"). */
 const GERMAN_STREET_ENDINGS = ['straße', 'strasse', 'str', 'weg', 'platz', 'gasse', 'allee', 'ufer', 'damm'];
 const germanStreet = (w: string) => w.length > 5 && GERMAN_STREET_ENDINGS.some((e) => w.endsWith(e));
+/**
+ * A British postcode ("B18 5AB", "NE1 4XF"): an outward code of one or two letters, a digit and a
+ * digit or letter, then an inward code of a digit and two letters, which never are C, I, K, M, O or V.
+ * An address written without a street's kind ("Unit 4, Canal Works, Hockley, Birmingham B18 5AB") is
+ * still a place (issue 36, eighteenth round).
+ */
+const OUTWARD = /^[a-z]{1,2}\d[a-z\d]?$/;
+const INWARD = /^\d[abd-hjlnp-uw-z]{2}$/;
+const ukPostcode = (words: string[], i: number) => OUTWARD.test(words[i]!) && INWARD.test(words[i + 1] ?? '');
 /** "in Ghent", "at Gent-Sint-Pieters": a place preposition before a capitalised word names a place. */
 const PLACE_PREPOSITIONS = new Set(['au', 'dans', 'im', 'am', 'en', 'in', 'at', 'from', 'near', 'to', 'on', 'under', 'via', 'into', 'between', 'along', 'across', 'through', 'towards', 'toward', 'off', 'by', 'around', 'inside', 'outside', 'within']);
 const ARTICLES = new Set(['the', 'a', 'an', 'our', 'your']);
@@ -281,7 +290,7 @@ function states(type: AnswerType, original: string[], text: string): boolean {
         || (isNumber(w) && (words[i + 1] === 'am' || words[i + 1] === 'pm' || words[i + 1] === 'uhr'))
         || /^\d{1,2}(?:st|nd|rd|th|am|pm|h\d*)$/.test(w) || (/^\d{1,2}$/.test(w) && /^\d{2}$/.test(words[i + 1] ?? '')) || /^\d{3,4}s?$/.test(w));
     case 'place':
-      return words.some((w, i) => PLACE_WORDS.has(w) || germanStreet(w) || (PLACE_PREPOSITIONS.has(w) && capitalised(original[ARTICLES.has(words[i + 1] ?? '') ? i + 2 : i + 1])) || /^\d{4,5}$/.test(w));
+      return words.some((w, i) => PLACE_WORDS.has(w) || germanStreet(w) || (PLACE_PREPOSITIONS.has(w) && capitalised(original[ARTICLES.has(words[i + 1] ?? '') ? i + 2 : i + 1])) || /^\d{4,5}$/.test(w) || ukPostcode(words, i));
     case 'number':
       // A count: "how many photos do we get?" is not answered by "delivered within 8 weeks".
       return words.some((w, i) => isNumber(w) && !measuresTime(words, i));

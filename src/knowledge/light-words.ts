@@ -66,4 +66,8 @@ export const LIGHT_FRAMES: ReadonlySet<string> = new Set([
   // Money itself ("money back", "money off", "me devolvéis el dinero", "l'argent"): what a refund, a
   // discount or a price is paid in, not what is asked about (issue 36, thirteenth round).
   englishTerm('money'), frenchStem('argent'), germanStem(foldGerman('geld')), italianStem('soldi'), italianStem('denaro'), spanishStem('dinero'),
+  // How exact an answer may be ("wie lange dauert das ungefähr?", "roughly how much", "environ combien"):
+  // "Eine Stimmung dauert etwa 90 Minuten" answers it without the word (issue 36, eighteenth round).
+  ...['roughly', 'approximately', 'approx'].map(englishTerm), germanStem(foldGerman('ungefähr')), germanStem(foldGerman('circa')), germanStem(foldGerman('zirka')),
+  frenchStem('environ'), italianStem('circa'), spanishStem('aproximadamente'),
 ]);

@@ -51,7 +51,8 @@ export function markQuestionLines(body: string, sentences: Sentence[]): Map<Sent
   const endsLine = (end: number) => end >= bodyEnd || body[end] === '\n' || body.startsWith('\r\n', end);
   const opensLine = (s: Sentence) => s.start === 0 || body[s.start - 1] === '\n';
   const isQuestion = (s: Sentence) => !s.row && s.text.trimEnd().endsWith('?');
-  const asks = sentences.map((s) => s.text.trimEnd().endsWith('?') && opensLine(s) && endsLine(s.end));
+  const titles = accordionTitles(body, sentences);
+  const asks = sentences.map((s, i) => titles.has(i) || (s.text.trimEnd().endsWith('?') && opensLine(s) && endsLine(s.end)));
   // One-line pairs, when the passage holds two or more: a lone "Why choose us? Because we care." is prose.
   const pairs = sentences.map((s, i) => !asks[i] && isQuestion(s) && opensLine(s) && oneLineAnswer(sentences, i, body, endsLine));
   const faq = pairs.filter(Boolean).length >= 2;
@@ -73,6 +74,24 @@ export function markQuestionLines(body: string, sentences: Sentence[]): Map<Sent
     }
   }
   return questionOf;
+}
+
+/**
+ * An accordion pasted as text ("+ Can I record?" over "Bring your own gear …", "+ Parking" over
+ * "Free in the yard …"; issue 36, eighteenth round): list items each directly over an unindented
+ * line of text are the titles of the text under them, a question or not, when the passage holds two
+ * such items or more. Read as list items, a title that is no question ("+ Parking") did not end the
+ * question above it, whose words then covered the parking answer ("someone who can record us").
+ * A list over one paragraph, and items wrapped onto indented lines, are not titles.
+ */
+function accordionTitles(body: string, sentences: Sentence[]): Set<number> {
+  const titles = new Set<number>();
+  for (let i = 0; i + 1 < sentences.length; i += 1) {
+    const s = sentences[i]!;
+    const next = sentences[i + 1]!;
+    if (s.row && !next.row && (s.start === 0 || body[s.start - 1] === '\n') && body.slice(s.end, next.start) === '\n') titles.add(i);
+  }
+  return titles.size >= 2 ? titles : new Set();
 }
 
 /**

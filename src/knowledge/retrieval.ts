@@ -26,7 +26,7 @@ import { isEnglishStem } from './english-words.ts';
 import { COST_NEAR_WORDS, costDistances, costThing } from './cost-thing.ts';
 import { dayOfWord, daysOf, tierOf, TIERS } from './days.ts';
 import { businessNameTerms } from './business-name.ts';
-import { countsOf } from './counts.ts';
+import { countsOf, thresholdsOf } from './counts.ts';
 import { markQuestionLines, markTables, withoutListNumber } from './passage-layout.ts';
 import { isPostMetadata } from './post-metadata.ts';
 
@@ -170,7 +170,7 @@ function* indexSteps(passages: Passage[]): Steps<PassageIndex> {
       const own = textTerms(text, language);
       const costNear = own.has(NAMES_A_COST) ? costDistances(text, language) : null;
       const columns = sentence.header ?? questionOf.get(sentence);
-      const counted = new Set(countsOf(text, language).values());
+      const counted = new Set(thresholdsOf(text, language).values());
       return {
         sentence, own, heading, days: daysOf(text) | headingDays | (columns ? daysOf(columns.text) : 0),
         ...(sentence.header ? { columns: textTerms(sentence.header.text, language) } : {}),
