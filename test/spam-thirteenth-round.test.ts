@@ -61,6 +61,11 @@ describe('web-form spam signals, thirteenth round', () => {
     ], /top place on a search engine/u);
   });
 
+  it('rank_promise: a customer whose agency put them on the first page is telling, not promising', () => {
+    assert.ok(!fires('rank_promise', 'Our SEO agency put us on the first page of Google last year; can you quote for new photos?'));
+    assert.ok(fires('rank_promise', 'Our SEO agency puts clients on the first page of Google within a quarter.'));
+  });
+
   it('rank_promise needs the engine beside the position: a first page and Google far apart do not fire', () => {
     assert.ok(!fires('rank_promise', 'The first page of the brochure is missing from the PDF you sent. By the way, I found your shop through a friend who works at a garage in town, not on Google.'));
   });
