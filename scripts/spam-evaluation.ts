@@ -32,6 +32,8 @@ export const TARGETS: Readonly<Record<string, Partial<Record<Strategy, Target>>>
   // Issue 35: web-form spam and the enquiries of the same shapes; supplier and agency introductions.
   webforms: { intelligent: { minRecall: 0.8, maxFalsePositiveRate: 0.01 }, standard: { minRecall: 0.5, maxFalsePositiveRate: 0.01 } },
   introductions: { intelligent: { maxFalsePositiveRate: 0.05 }, standard: { maxFalsePositiveRate: 0.05 } },
+  tenthforms: { intelligent: { minRecall: 0.8, maxFalsePositiveRate: 0.01 }, standard: { minRecall: 0.5, maxFalsePositiveRate: 0.01 } },
+  tenthintros: { intelligent: { maxFalsePositiveRate: 0.05 }, standard: { maxFalsePositiveRate: 0.05 } },
   eleventhforms: { intelligent: { minRecall: 0.8, maxFalsePositiveRate: 0.01 }, standard: { minRecall: 0.5, maxFalsePositiveRate: 0.01 } },
   eleventhintros: { intelligent: { maxFalsePositiveRate: 0.05 }, standard: { maxFalsePositiveRate: 0.05 } },
   twelfthforms: { intelligent: { minRecall: 0.8, maxFalsePositiveRate: 0.01 }, standard: { minRecall: 0.5, maxFalsePositiveRate: 0.01 } },

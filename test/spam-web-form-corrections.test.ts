@@ -19,11 +19,9 @@
 // Issue 35's tenth round: the SEO pitch pinned until then ("Your site has 37 technical errors …") is caught unaided by
 // site_critique, so the pitch is another of the first round's validation part that both strategies miss (a full-stack
 // developer's redesign offer); and one "not spam" mark lets the packaging wholesaler through instead of two.
-// Issue 35's thirteenth round: with the tenth set learnt from, `intelligent` no longer flags the packaging wholesaler
-// unaided (pinned as passing before and after a mark, like the other two) but flags one of the tenth set's validation
-// introductions (a Greek graphic designer linking her own site), which one "not spam" mark lets through; and build_pitch
-// catches the developer's redesign offer unaided, so the pitch is a guest-post offer of the fifth set's validation part
-// (web-form-fifth.tsv) that both strategies miss: `intelligent` flags it after three "spam" marks, `standard` after four.
+// Issue 35's thirteenth round: build_pitch catches the developer's redesign offer unaided, so the pitch is a guest-post
+// offer of the fifth set's validation part (web-form-fifth.tsv) that both strategies miss: `intelligent` flags it after
+// three "spam" marks, `standard` after four.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { checkIntelligent, checkStandard, type SpamInput } from '../src/pipeline/spam/index.ts';
@@ -34,7 +32,6 @@ const FIELDS = [{ name: 'email', type: 'email', required: true, rules: [] }, { n
 const WHOLESALER = 'Hallo, wir sind ein Großhändler für Bürobedarf und bieten Ihnen exklusive Rabatte von bis zu 30 % auf Ihre erste Bestellung. Unser Katalog: https://buero-grosshandel.de/katalog';
 const PACKAGING = 'Hello, we are a wholesale supplier of eco-friendly takeaway packaging. We offer compostable boxes and cups at 20% below market price, with free delivery on your first order. See our catalogue: https://greenpack-supplies.co.uk/catalogue';
 const PITCH = "Hello Editor, hope you're doing great. I'm a freelance writer and would love to contribute a unique, well-researched article to your blog. In return I'd only ask for one contextual link to my client's site, and I can pay a small fee for your time if you prefer. Topic ideas below. Looking forward, Emily";
-const DESIGNER = 'Γεια σας, είμαι η Ελένη, γραφίστρια στην Αθήνα. Σχεδιάζω λογότυπα και μενού για καφέ και εστιατόρια. Δείγματα της δουλειάς μου θα βρείτε στο elenidesign.gr. Ευχαριστώ!';
 const TRANSLATOR = "Bonjour, je suis traductrice indépendante. J'ai remarqué que votre site n'existe qu'en français alors que vous vendez en Belgique et en Suisse. Je peux traduire vos pages en allemand. Mes références : https://claire-traductions.fr";
 const ENQUIRY = 'Hello, could you send me a quote for redesigning the menu of our restaurant website? We have about 40 dishes.';
 
@@ -47,13 +44,12 @@ const verdicts = async (message: string, counts: FeedbackCounts | null) =>
   [checkStandard(inputOf(message, counts)).spam, (await checkIntelligent(inputOf(message, counts), null)).spam];
 
 describe('corrections on the web-form kinds', () => {
-  it('"not spam" marks on a flagged introduction let its next copy through: the Greek designer after one; the packaging wholesaler, the translator and the office wholesaler pass unaided and after a mark', async () => {
+  it('"not spam" marks on a flagged introduction let its next copy through: the packaging wholesaler after one; the translator and the office wholesaler pass unaided and after a mark', async () => {
     assert.deepEqual(await verdicts(WHOLESALER, null), [false, false], 'passes unaided');
     assert.deepEqual(await verdicts(WHOLESALER, countsFromCorrections(marks(WHOLESALER, false, 1))), [false, false]);
-    assert.deepEqual(await verdicts(DESIGNER, null), [false, true], 'intelligent flags it unaided');
-    assert.deepEqual(await verdicts(DESIGNER, countsFromCorrections(marks(DESIGNER, false, 1))), [false, false]);
-    assert.deepEqual(await verdicts(PACKAGING, null), [false, false], 'passes unaided');
+    assert.deepEqual(await verdicts(PACKAGING, null), [false, true], 'intelligent flags it unaided');
     assert.deepEqual(await verdicts(PACKAGING, countsFromCorrections(marks(PACKAGING, false, 1))), [false, false]);
+    assert.deepEqual(await verdicts(PACKAGING, countsFromCorrections(marks(PACKAGING, false, 2))), [false, false]);
     assert.deepEqual(await verdicts(TRANSLATOR, null), [false, false], 'passes unaided');
     assert.deepEqual(await verdicts(TRANSLATOR, countsFromCorrections(marks(TRANSLATOR, false, 1))), [false, false]);
   });
@@ -67,7 +63,7 @@ describe('corrections on the web-form kinds', () => {
   });
 
   it('the same marks leave an unrelated enquiry about a website alone', async () => {
-    const counts = countsFromCorrections([...marks(WHOLESALER, false, 1), ...marks(PACKAGING, false, 1), ...marks(DESIGNER, false, 1), ...marks(TRANSLATOR, false, 1), ...marks(PITCH, true, 4)]);
+    const counts = countsFromCorrections([...marks(WHOLESALER, false, 1), ...marks(PACKAGING, false, 2), ...marks(TRANSLATOR, false, 1), ...marks(PITCH, true, 4)]);
     assert.deepEqual(await verdicts(ENQUIRY, null), [false, false]);
     assert.deepEqual(await verdicts(ENQUIRY, counts), [false, false]);
   });
