@@ -38,6 +38,8 @@ export const TARGETS: Readonly<Record<string, Partial<Record<Strategy, Target>>>
   eleventhintros: { intelligent: { maxFalsePositiveRate: 0.05 }, standard: { maxFalsePositiveRate: 0.05 } },
   twelfthforms: { intelligent: { minRecall: 0.8, maxFalsePositiveRate: 0.01 }, standard: { minRecall: 0.5, maxFalsePositiveRate: 0.01 } },
   twelfthintros: { intelligent: { maxFalsePositiveRate: 0.05 }, standard: { maxFalsePositiveRate: 0.05 } },
+  thirteenthforms: { intelligent: { minRecall: 0.8, maxFalsePositiveRate: 0.01 }, standard: { minRecall: 0.5, maxFalsePositiveRate: 0.01 } },
+  thirteenthintros: { intelligent: { maxFalsePositiveRate: 0.05 }, standard: { maxFalsePositiveRate: 0.05 } },
 };
 
 /** "met" or "MISSED", with the target's terms. */

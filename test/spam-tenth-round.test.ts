@@ -67,7 +67,8 @@ describe('web-form spam signals, tenth round', () => {
       'Hi, we can help you get 5-star Google reviews from local accounts. 10 reviews from $49.',
       'Buenas, diseñamos tiendas online profesionales desde 199 €. ¿Le interesa?',
     ]) assert.ok(signals(message).includes('priced_offer'), message);
-    const alone = checkStandard(submission('We build modern websites starting at just $299! Mobile friendly, SEO ready, free domain for a year.'));
+    // Issue 35's thirteenth round: build_pitch now flags the website pitch alone, so the reviews offer pins "weak alone".
+    const alone = checkStandard(submission('Hi, we can help you get 5-star Google reviews from local accounts. 10 reviews from $49.'));
     assert.equal(alone.spam, false, `weak alone: ${alone.reason}`);
     for (const message of [
       // A customer quoting a price, a named supplier with quantities, a price without an offer.

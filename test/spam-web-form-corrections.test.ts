@@ -19,6 +19,9 @@
 // Issue 35's tenth round: the SEO pitch pinned until then ("Your site has 37 technical errors …") is caught unaided by
 // site_critique, so the pitch is another of the first round's validation part that both strategies miss (a full-stack
 // developer's redesign offer); and one "not spam" mark lets the packaging wholesaler through instead of two.
+// Issue 35's thirteenth round: build_pitch catches the developer's redesign offer unaided, so the pitch is a guest-post
+// offer of the fifth set's validation part (web-form-fifth.tsv) that both strategies miss: `intelligent` flags it after
+// three "spam" marks, `standard` after four.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { checkIntelligent, checkStandard, type SpamInput } from '../src/pipeline/spam/index.ts';
@@ -28,7 +31,7 @@ import { classifierText } from '../src/pipeline/spam/submission-text.ts';
 const FIELDS = [{ name: 'email', type: 'email', required: true, rules: [] }, { name: 'message', type: 'string', required: true, rules: [] }] as SpamInput['fields'];
 const WHOLESALER = 'Hallo, wir sind ein Großhändler für Bürobedarf und bieten Ihnen exklusive Rabatte von bis zu 30 % auf Ihre erste Bestellung. Unser Katalog: https://buero-grosshandel.de/katalog';
 const PACKAGING = 'Hello, we are a wholesale supplier of eco-friendly takeaway packaging. We offer compostable boxes and cups at 20% below market price, with free delivery on your first order. See our catalogue: https://greenpack-supplies.co.uk/catalogue';
-const PITCH = "Hi, I'm a full stack developer. I can redesign your website with a fresh modern look and make it load in under 2 seconds. I can also build you a custom app. Let me know if you're interested in a free quote.";
+const PITCH = "Hello Editor, hope you're doing great. I'm a freelance writer and would love to contribute a unique, well-researched article to your blog. In return I'd only ask for one contextual link to my client's site, and I can pay a small fee for your time if you prefer. Topic ideas below. Looking forward, Emily";
 const TRANSLATOR = "Bonjour, je suis traductrice indépendante. J'ai remarqué que votre site n'existe qu'en français alors que vous vendez en Belgique et en Suisse. Je peux traduire vos pages en allemand. Mes références : https://claire-traductions.fr";
 const ENQUIRY = 'Hello, could you send me a quote for redesigning the menu of our restaurant website? We have about 40 dishes.';
 
@@ -51,12 +54,11 @@ describe('corrections on the web-form kinds', () => {
     assert.deepEqual(await verdicts(TRANSLATOR, countsFromCorrections(marks(TRANSLATOR, false, 1))), [false, false]);
   });
 
-  // Issue 35's ninth round: the pitch now carries cold_offer (0.55, weak alone), so `standard` flags it after two marks
-  // instead of four, and the ninth round's model flags it after one.
-  it('"spam" marks on a missed outreach pitch flag its next copy: intelligent after one, standard after two', async () => {
+  // The guest-post pitch carries no signal of its own, so every step comes from the marks (see the header for its history).
+  it('"spam" marks on a missed outreach pitch flag its next copy: intelligent after three, standard after four', async () => {
     assert.deepEqual(await verdicts(PITCH, null), [false, false]);
-    assert.deepEqual(await verdicts(PITCH, countsFromCorrections(marks(PITCH, true, 1))), [false, true]);
-    assert.deepEqual(await verdicts(PITCH, countsFromCorrections(marks(PITCH, true, 2))), [true, true]);
+    assert.deepEqual(await verdicts(PITCH, countsFromCorrections(marks(PITCH, true, 2))), [false, false]);
+    assert.deepEqual(await verdicts(PITCH, countsFromCorrections(marks(PITCH, true, 3))), [false, true]);
     assert.deepEqual(await verdicts(PITCH, countsFromCorrections(marks(PITCH, true, 4))), [true, true]);
   });
 

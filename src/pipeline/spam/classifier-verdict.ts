@@ -23,10 +23,10 @@ const OWN_SCALE = new Set([OWNER_FEEDBACK_SIGNAL]);
 /** What the text says (phrases, promotion, claims, bait): evidence weighed with the classifier's own reading. */
 const PHRASES = new Set([
   'spam_phrases', 'self_promotion', 'money_claim', 'contact_push', 'prize_claim', 'premium_number', 'sms_keywords', 'link_bait', 'mostly_link', 'mostly_phone', 'off_topic',
-  'outreach', 'domain_addressee', 'form_blast', 'support_number', 'seo_anchor', 'praise_link', 'stranger_link', 'trade_link', 'cold_pitch', 'trade_advert', 'job_offer', 'cold_offer', 'site_critique', 'priced_offer', 'loan_offer', 'growth_pitch', 'support_pitch', 'return_promise',
+  'outreach', 'domain_addressee', 'form_blast', 'support_number', 'seo_anchor', 'praise_link', 'stranger_link', 'trade_link', 'cold_pitch', 'trade_advert', 'job_offer', 'cold_offer', 'site_critique', 'priced_offer', 'loan_offer', 'growth_pitch', 'support_pitch', 'return_promise', 'build_pitch', 'rank_promise', 'recovery_offer',
 ]);
 
-const OVERRIDING_TEXT_SIGNALS = new Set(['self_promotion', 'money_claim', 'contact_push', 'prize_claim', 'premium_number', 'sms_keywords', 'form_blast', 'support_number', 'outreach', 'job_offer', 'growth_pitch', 'support_pitch', 'return_promise']);
+const OVERRIDING_TEXT_SIGNALS = new Set(['self_promotion', 'money_claim', 'contact_push', 'prize_claim', 'premium_number', 'sms_keywords', 'form_blast', 'support_number', 'outreach', 'job_offer', 'growth_pitch', 'support_pitch', 'return_promise', 'build_pitch', 'rank_promise', 'recovery_offer']);
 const SHORT_TEXT_LENGTH = 600;
 
 export function phraseScore(hits: readonly SignalHit[]): number {

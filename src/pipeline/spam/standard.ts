@@ -25,6 +25,9 @@ import { loanOfferSignal } from './signals/loan-offer.ts';
 import { growthPitchSignal } from './signals/growth-pitch.ts';
 import { supportPitchSignal } from './signals/support-pitch.ts';
 import { returnPromiseSignal } from './signals/return-promise.ts';
+import { buildPitchSignal } from './signals/build-pitch.ts';
+import { rankPromiseSignal } from './signals/rank-promise.ts';
+import { recoveryOfferSignal } from './signals/recovery-offer.ts';
 import { messengerRouteSignal, throwawayLinkSignal } from './signals/contact-route.ts';
 import { ownerAdjustment, viewFeedbackFeatures, type OwnerAdjustment } from './owner-feedback.ts';
 import { defaultClassifier, operatingPoint } from './classifier.ts';
@@ -38,7 +41,7 @@ const TEXT_SIGNALS: ReadonlyArray<(text: SubmissionText) => SignalHit | null> = 
   gibberishSignal, spamPhraseSignal, selfPromotionSignal, moneyClaimSignal, contactPushSignal, prizeClaimSignal, premiumNumberSignal,
   stopReplySignal, mostlyPhoneSignal, fieldMismatchSignal,
   outreachSignal, domainAddresseeSignal, formBlastSignal, supportNumberSignal, seoAnchorSignal, praiseLinkSignal, strangerLinkSignal,
-  throwawayLinkSignal, messengerRouteSignal, brandLinkSignal, jobOfferSignal, siteCritiqueSignal, loanOfferSignal, growthPitchSignal, supportPitchSignal, returnPromiseSignal, allCapsSignal, exclamationSignal, repeatedWordsSignal, mixedScriptSignal, scriptMismatchSignal,
+  throwawayLinkSignal, messengerRouteSignal, brandLinkSignal, jobOfferSignal, siteCritiqueSignal, loanOfferSignal, growthPitchSignal, supportPitchSignal, returnPromiseSignal, buildPitchSignal, rankPromiseSignal, recoveryOfferSignal, allCapsSignal, exclamationSignal, repeatedWordsSignal, mixedScriptSignal, scriptMismatchSignal,
 ];
 
 /** Every heuristic that fires on the submission, honeypot first. */

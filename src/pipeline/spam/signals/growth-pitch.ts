@@ -55,15 +55,16 @@ const TALK = new RegExp([
   String.raw`\b(?:kort\p{L}{0,2}\s)?(?:gesprek|adviesgesprek|kennismakingsgesprek|belletje)\b|\beven\s(?:kort\s)?bellen\b|\b(?:kort\p{L}{0,2}\s)?samtal\b|\bringa\s(?:dig|er)\b|\b(?:kort\s)?(?:snak|samtale|prat)\b|\bringe\s(?:dig|jer|deg|dere)\b|\bsoittaa\b|\bpuhelu\p{L}{0,3}`,
   String.raw`\b(?:kr[óo]tk\p{L}{1,3}\s)?rozmow\p{L}{1,2}|\bzadzwoni[ćc]|\bspotkani\p{L}{1,2}|\bzavolat\b|\bhovor\p{L}{0,2}|\bsch[ůu]zk\p{L}{1,2}|\bbesz[ée]lget[ée]s\p{L}{0,3}|\bfelh[íi]vhatom\b|\bdiscu[țţt]ie\b|\bconvorbire\b|\bs[ăa]\sv[ăa]\ssun\b|\bv[ăa]\spot\ssuna\b|\b(?:poziv|razgovor|sastanak)\b`,
   String.raw`\bg[öo]r[üu][şs]me\p{L}{0,3}|\bsunum\p{L}{0,3}|\btoplant[ıi]\p{L}{0,3}|\b(?:ngobrol|berbincang|konsultasi|panggilan)\b|\b(?:tawag|usap)\b|\bkukupigia\ssimu\b|\bmazungumzo\b`,
-  String.raw`(?<!\p{L})(?:созвон\p{L}{0,3}|звонок|позвонить|зателефонувати|дзвін\p{L}{0,3}|встреч\p{L}{1,2}|зустріч\p{L}{0,2}|τηλεφων\p{L}{1,6}|συνάντηση|κλήση|مكالمة|اتصال|اجتماع|שיחה|פגישה|לתאם|कॉल|मीटिंग|کال|ملاقات)`,
+  // Arabic joins "for" and "with" to the noun ("لمكالمة قصيرة", a short call), so the word has a letter before it (thirteenth round).
+  String.raw`(?<!\p{L})(?:созвон\p{L}{0,3}|звонок|позвонить|зателефонувати|дзвін\p{L}{0,3}|встреч\p{L}{1,2}|зустріч\p{L}{0,2}|τηλεφων\p{L}{1,6}|συνάντηση|κλήση|مكالمة|اتصال|اجتماع|שיחה|פגישה|לתאם|कॉल|मीटिंग|کال|ملاقات)|(?<!\p{L})[لب](?:مكالمة|اجتماع)`,
   String.raw`(?:gọi\s(?:cho|điện)|tư\svấn|trao\sđổi)|โทร|คุย|ปรึกษา|电话|沟通|洽谈|お話し|打ち合わせ|ご相談|面談|お電話|통화|상담|미팅`,
   // A reply to the pitch asked for in other words than shape.ts's: "Reply and I'll show you how", "Responda a este mensaje",
   // "Interesse? Bel 085 …" (the training and validation parts' pitches that said so).
   String.raw`\breply\s(?:and|to\sthis|with|for)\b|\brespond[ae]\sa\seste\smensaje\b|\bantwoord\sop\sdit\sbericht\b|\binteresse\?|\b(?:call|bel|ring)\s(?:us\s)?(?:on\s|at\s)?\+?\d`,
 ].join('|'), 'u');
 
-/** The sender's own need: a customer who wants more customers asks the owner, an agency, for what it sells. */
-const OWN_NEED = /\b(?:i(?:'d|\swould)\slike|we(?:'d|\swould)\slike|i\s(?:need|want)|we\s(?:need|want)|ich\s(?:m[öo]chte|h[äa]tte\sgern|brauche)|wir\s(?:m[öo]chten|brauchen)|je\s(?:voudrais|souhaite)|nous\s(?:voudrions|souhaitons)|quiero|queremos|necesito|necesitamos|vorrei|vorremmo|gostaria|gostar[íi]amos|preciso|precisamos|ik\swil|wij\swillen|chcia[łl](?:a|by)m)\b/u;
+/** The sender's own need: a customer who wants more customers asks the owner, an agency, for what it sells (also read by build_pitch and rank_promise). */
+export const OWN_NEED = /\b(?:i(?:'d|\swould)\slike|we(?:'d|\swould)\slike|i\s(?:need|want)|we\s(?:need|want)|ich\s(?:m[öo]chte|h[äa]tte\sgern|brauche)|wir\s(?:m[öo]chten|brauchen)|je\s(?:voudrais|souhaite)|nous\s(?:voudrions|souhaitons)|quiero|queremos|necesito|necesitamos|vorrei|vorremmo|gostaria|gostar[íi]amos|preciso|precisamos|ik\swil|wij\swillen|chcia[łl](?:a|by)m)\b/u;
 /** The sender's own growth ("looking for new clients"): a freelancer or supplier introducing itself, not a promise to the reader. */
 const SEEKING = /\b(?:looking\sfor|seeking|searching\sfor|suche[n]?|buscando|buscamos|busco|cherch(?:e|ons|ant)|cerc(?:o|hiamo|ando)|procur(?:o|amos|ando)|zoek(?:en)?|s[öo]ker|leter\setter|szukam(?:y)?|hled[áa]m(?:e)?|keres(?:ek|[üu]nk)|caut|ar[ıi]yoruz|mencari)\s(?:\p{L}{1,15}\s){0,2}(?:new\s|neue\s|nuevos\s|nouveaux\s|nuovi\s|novos\s|nieuwe\s|nya\s|nowych\s)?(?:customers|clients|kunden|clientes|clients|clienti|klanten|kunder|klient[óo]w|z[áa]kazn[íi]ky|[üu]gyfeleket|clien[țţt]i|m[üu][şs]teri|pelanggan)/u;
 

@@ -21,12 +21,20 @@ export const SUPPORT_PITCH_WEIGHT = 0.95;
 
 /** The reader's problem: "problems with your …", "your … is locked", "not printing?", "account limited?". */
 const YOUR_PROBLEM = /\b(?:problems?|issues?|trouble|errors?|probleme|problème|problemas?|problemi|problemen|st[öo]rung)\s(?:with|mit|avec|con|com|met)\s(?:your|ihre[mnr]?|votre|vos|su|sus|tu|tus|il\s(?:tuo|suo)|la\s(?:tua|sua)|(?:o\s|a\s)?(?:seu|sua)|uw|je)\b|\b(?:not\s(?:printing|working|opening|responding|connecting)|showing\soffline|printer\soffline|offline\serror|login\sproblems?|locked\sor\smissing|(?:wallet|account)\s(?:locked|limited|suspended|hacked)|mot\sde\spasse\soubli[ée]|compte\spirat[ée]|no\spuede\sacceder|n[ãa]o\sconsegue\sacessar|non\sriesci\sad\saccedere|kein\szugriff|gesperrtes\skonto|konto\sgesperrt)\b/u;
+/**
+ * The reader's device or account said to fail or to have lapsed, with "your" before it (thirteenth round): "Il tuo router
+ * non funziona", "your Windows license key has expired", "Ihr Drucker funktioniert nicht".
+ */
+const YOURS_FAILING = /\b(?:your|il\stuo|la\stua|il\ssuo|ihr(?:e)?|votre|tu|su|o\sseu|a\ssua|seu|sua|uw|je)\s(?:[\p{L}-]{1,15}\s){0,3}(?:(?:has|have|is|are)\s(?:expired|been\s(?:blocked|suspended|locked|hacked|compromised)|infected|locked|blocked)|non\sfunziona|[èe]\sbloccat[ao]|funktioniert\snicht|ist\sabgelaufen|ne\sfonctionne\splus|ne\sfonctionne\spas|a\sexpir[ée]|no\sfunciona|ha\scaducado|n[ãa]o\sfunciona|werkt\sniet|is\sverlopen)\b/u;
+/** The failing words of YOURS_FAILING, asked before it. */
+const FAILING_WORD = /expired|blocked|locked|hacked|compromised|infected|funziona|bloccat|funktioniert|abgelaufen|fonctionne|expir|funciona|caducado|werkt\sniet|verlopen/u;
 /** Told to call a number: the imperative, then a long number within a few words. */
 const CALL_NUMBER = /\b(?:call|dial|ring|phone|contact|speak\sto|rufen\ssie|anrufen|appelez|contactez|llame|llama|ll[áa]menos|ligue|chiama|chiamate|contatta|bel|neem\scontact)\b[^.?!\n]{0,50}?\+?\d[\d\s().-]{8,18}\d/u;
 
 export function supportPitchSignal(text: SubmissionText): SignalHit | null {
   const prose = text.leadingProse;
-  const problem = YOUR_PROBLEM.exec(prose);
+  // YOURS_FAILING only where one of its failing words is (unanchored stems, a fast scan): most messages hold none.
+  const problem = YOUR_PROBLEM.exec(prose) ?? (FAILING_WORD.test(prose) ? YOURS_FAILING.exec(prose) : null);
   if (!problem || !CALL_NUMBER.test(prose) || speaksOfThemselves(prose)) return null;
   return { id: 'support_pitch', weight: SUPPORT_PITCH_WEIGHT, detail: `a problem of yours ("${problem[0].slice(0, 40)}") and a number to call about it` };
 }
