@@ -90,6 +90,11 @@ describe('short-spam heuristics of the standard strategy', () => {
       '1-'.repeat(30_000), ' @a'.repeat(20_000), `download ${'ab '.repeat(20_000)}`, '😀'.repeat(30_000),
       // Bare domains: long runs of labels, hyphens and dots, and domains glued to "@".
       `${'a-'.repeat(30_000)}.com`, `${'a.'.repeat(30_000)}com`, ' a.a'.repeat(15_000), 'ab.com@'.repeat(8_500), ' a.co.'.repeat(10_000),
+      // The web-form pitches' patterns (built with `new RegExp`, which the regex audit does not read): their bounded gaps
+      // and alternations repeated without the word that would end them.
+      'we build '.repeat(6_700), `we build ${'fast, '.repeat(12_000)}`, 'wir erstellen a, '.repeat(4_000), 'first page google '.repeat(3_500),
+      'recover your funds scam '.repeat(2_600), `recover ${'ab '.repeat(20_000)}`, `your ${'ab-cd '.repeat(10_000)}`, '10-20 new '.repeat(6_000),
+      '15 min '.repeat(8_500), 'لمكالمة '.repeat(7_000), `in ${'1 '.repeat(30_000)}`,
     ];
     // Measured against ordinary text of the same length in the same run, so that a loaded host
     // slows both alike: linear matching costs a small multiple of it, a quadratic pattern
