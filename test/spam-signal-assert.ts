@@ -25,3 +25,11 @@ export async function assertSignal(signal: string, examples: readonly string[], 
   }
 }
 
+
+/** The signal alone flags the message under both strategies: a pitch that carries no other sign. */
+export async function assertFlagsAlone(signal: string, message: string): Promise<void> {
+  const standard = checkStandard(submission(message));
+  assert.deepEqual(standard.signals, [signal], standard.reason);
+  assert.ok(standard.spam, standard.reason);
+  assert.ok((await checkIntelligent(submission(message), null)).spam);
+}

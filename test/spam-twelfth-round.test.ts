@@ -5,8 +5,8 @@
 // in the shapes of the training and validation parts' pitches (no held-out row).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { checkIntelligent, checkStandard } from '../src/pipeline/spam/index.ts';
-import { assertSignal, submission } from './spam-signal-assert.ts';
+import { checkStandard } from '../src/pipeline/spam/index.ts';
+import { assertFlagsAlone, assertSignal, submission } from './spam-signal-assert.ts';
 
 const PITCHES = [
   'Hi, we help independent shops like yours get 20-30 new customers a month through local ads. Do you have 15 minutes for a quick call this week?',
@@ -47,11 +47,7 @@ describe('web-form spam signals, twelfth round', () => {
   });
 
   it('growth_pitch flags alone under both strategies (a pitch that carries no other sign)', async () => {
-    const message = 'Hallo zusammen, wir sorgen dafür, dass Praxen wie Ihre planbar mehr Patienten bekommen. Hätten Sie nächste Woche 15 Minuten?';
-    const standard = checkStandard(submission(message));
-    assert.deepEqual(standard.signals, ['growth_pitch'], standard.reason);
-    assert.ok(standard.spam, standard.reason);
-    assert.ok((await checkIntelligent(submission(message), null)).spam);
+    await assertFlagsAlone('growth_pitch', 'Hallo zusammen, wir sorgen dafür, dass Praxen wie Ihre planbar mehr Patienten bekommen. Hätten Sie nächste Woche 15 Minuten?');
   });
 
   it('support_pitch: a problem of yours and a number to call about it; a customer\'s own problem with a call-back number is left alone', async () => {
